@@ -1,0 +1,83 @@
+// The Koa app: request id + access log, an error boundary, health, and the mounted services.
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { ApiKeyResolver, credentialsFromHeaders } from './auth/api-keys.js';
+import type { Viewer } from './auth/viewer.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { createContext } from './graphql/context.js';
+import { createGraphQLServer } from './graphql/yoga.js';
+import type { Logger } from './http/logger.js';
+
+export interface AppState {
+  requestId: string;
+  /** Set once the request's credentials were looked at: a viewer, anonymous (null) or a bad key. */
+  viewer?: Viewer | null | 'invalid';
+}
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  logger: Logger;
+}
+
+export function createApp({ config, db, logger }: AppDeps) {
+  const app = new Koa<AppState>();
+  app.proxy = true;
+  const keys = new ApiKeyResolver(db.prisma);
+  const yoga = createGraphQLServer(config);
+
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    ctx.state.requestId = ctx.get('x-request-id') || randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    try {
+      await next();
+    } catch (error) {
+      // Anything unexpected is a 500 with no internals; the log has the details.
+      logger.error({ requestId: ctx.state.requestId, err: error }, 'unhandled error');
+      ctx.status = 500;
+      ctx.body = { code: 'internal_error', message: 'Internal server error.', data: { status: 500 } };
+    } finally {
+      logger.info({
+        requestId: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      });
+    }
+  });
+
+  const router = new Router();
+  router.get('/healthz', async (ctx) => {
+    try {
+      await db.prisma.$queryRawUnsafe('SELECT 1');
+      ctx.body = { status: 'ok', database: db.kind };
+    } catch {
+      ctx.status = 503;
+      ctx.body = { status: 'unavailable', database: db.kind };
+    }
+  });
+
+  router.all('/graphql', async (ctx) => {
+    const viewer = await keys.resolve(credentialsFromHeaders(ctx.req.headers));
+    if (viewer === 'invalid') {
+      ctx.status = 401;
+      ctx.body = { errors: [{ message: 'Invalid API key.', extensions: { code: 'UNAUTHENTICATED' } }] };
+      return;
+    }
+    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
+      graphqlContext: createContext({ prisma: db.prisma, config }, viewer),
+    });
+    ctx.status = response.status;
+    response.headers.forEach((value, key) => ctx.append(key, value));
+    ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+    if (response.status === 204 || !response.body) ctx.body = null;
+  });
+
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return { app, keys };
+}

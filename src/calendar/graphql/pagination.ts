@@ -1,0 +1,46 @@
+// Offset pagination shared by every list: page/perPage in, items/total/totalPages out.
+import { builder } from '../../graphql/builder.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+
+export const MAX_PER_PAGE = 50;
+
+export const PageArgs = builder.inputType('PageInput', {
+  description: 'Which page of a list to return.',
+  fields: (t) => ({
+    page: t.int({ description: 'The page, from 1.', defaultValue: 1 }),
+    perPage: t.int({ description: `Items per page (default: the site's posts per page; at most ${MAX_PER_PAGE}).` }),
+  }),
+});
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  skip: number;
+}
+
+export function pageRequest(ctx: GraphQLContext, input?: { page?: number | null; perPage?: number | null } | null): PageRequest {
+  const page = Math.max(1, input?.page ?? 1);
+  const perPage = Math.min(MAX_PER_PAGE, Math.max(1, input?.perPage ?? Math.min(MAX_PER_PAGE, ctx.config.postsPerPage)));
+  return { page, perPage, skip: (page - 1) * perPage };
+}
+
+export interface PageShape<T> {
+  items: T[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+/** A `<Name>Page` object type over a Prisma object type. */
+export function pageType<T extends object>(name: string, itemType: any, what: string) {
+  return builder.objectRef<PageShape<T>>(name).implement({
+    description: `One page of ${what}.`,
+    fields: (t) => ({
+      items: t.field({ type: [itemType], description: `The ${what} on this page.`, resolve: (p) => p.items as any }),
+      total: t.exposeInt('total', { description: 'How many match, over all pages.' }),
+      totalPages: t.int({ description: 'ceil(total / perPage); 0 when nothing matches.', resolve: (p) => Math.ceil(p.total / p.perPage) }),
+      page: t.exposeInt('page', { description: 'This page, from 1.' }),
+      perPage: t.exposeInt('perPage', { description: 'The page size used.' }),
+    }),
+  });
+}

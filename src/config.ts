@@ -1,0 +1,118 @@
+// Environment → one typed, validated configuration object. Every setting is documented in README.md.
+import { databaseKind } from './db/url.js';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  siteUrl: string;
+  siteTimezone: string;
+  postsPerPage: number;
+  adminKey: string | undefined;
+  restRoot: string;
+  restNamespaces: string[];
+  logLevel: string;
+  graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number };
+  tasks: {
+    workers: number;
+    chromiumPath: string;
+    llmBaseUrl: string | undefined;
+    llmApiKey: string | undefined;
+    llmModel: string;
+    llmTimeoutMs: number;
+    maxSteps: number;
+    runTimeoutMs: number;
+    toolInputTimeoutMs: number;
+    allowPrivateNetwork: boolean;
+  };
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function validTimezone(zone: string): boolean {
+  if (/^UTC([+-]\d{1,2}(:?\d{2})?)?$/.test(zone)) return true;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 4000, 0, 65535);
+  const databaseUrl = env.DATABASE_URL || 'file:./data/almanac.db';
+  if (!databaseKind(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be file:<path> (SQLite) or postgresql://… (PostgreSQL)');
+  }
+  const siteUrl = (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    const parsed = new URL(siteUrl);
+    if (!/^https?:$/.test(parsed.protocol)) throw new Error();
+  } catch {
+    throw new ConfigError(`SITE_URL must be an http(s) URL (got "${siteUrl}")`);
+  }
+  const siteTimezone = env.SITE_TIMEZONE || 'UTC';
+  if (!validTimezone(siteTimezone)) {
+    throw new ConfigError(`SITE_TIMEZONE must be an IANA time zone such as Europe/Paris, or UTC±N (got "${siteTimezone}")`);
+  }
+  const restRoot = '/' + (env.REST_ROOT || 'wp-json').replace(/^\/+|\/+$/g, '');
+  const aliases = (env.REST_NAMESPACE_ALIASES ?? 'tribe/events/v1')
+    .split(',')
+    .map((s) => s.trim().replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean);
+  const adminKey = env.ALMANAC_ADMIN_KEY || undefined;
+  if (adminKey !== undefined && adminKey.length < 16) {
+    throw new ConfigError('ALMANAC_ADMIN_KEY must be at least 16 characters');
+  }
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    databaseUrl,
+    siteUrl,
+    siteTimezone,
+    postsPerPage: integer(env, 'POSTS_PER_PAGE', 10, 1, 1000),
+    adminKey,
+    restRoot,
+    restNamespaces: ['calendar/events/v1', ...aliases.filter((a) => a !== 'calendar/events/v1')],
+    logLevel: env.LOG_LEVEL || 'info',
+    graphql: {
+      maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
+      maxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 100, 10_000_000),
+      maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 60, 1, 1000),
+      maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 5000, 100, 1_000_000),
+    },
+    tasks: {
+      workers: integer(env, 'TASK_WORKERS', 2, 0, 64),
+      chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+      llmBaseUrl: env.LLM_BASE_URL ? env.LLM_BASE_URL.replace(/\/+$/, '') : undefined,
+      llmApiKey: env.LLM_API_KEY || undefined,
+      llmModel: env.LLM_MODEL || 'gpt-4o-mini',
+      llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000),
+      maxSteps: integer(env, 'TASK_MAX_STEPS', 30, 1, 500),
+      runTimeoutMs: integer(env, 'TASK_RUN_TIMEOUT_MS', 600_000, 1000, 86_400_000),
+      toolInputTimeoutMs: integer(env, 'TASK_TOOL_INPUT_TIMEOUT_MS', 1_800_000, 1000, 604_800_000),
+      allowPrivateNetwork: flag(env, 'TASK_ALLOW_PRIVATE_NETWORK', false),
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// One Prisma client per process, on the driver adapter that DATABASE_URL names. Each provider has
+// its own generated client (a client is tied to one provider); both expose the same model API.
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { PrismaClient } from '../generated/sqlite/client.js';
+import { databaseKind, sqliteFile, type DatabaseKind } from './url.js';
+
+export type Prisma = PrismaClient;
+
+export interface Database {
+  prisma: Prisma;
+  kind: DatabaseKind;
+  /** Counts SQL statements, for tests and benchmarks that bound statements per request. */
+  statements: { count: number };
+  close(): Promise<void>;
+}
+
+export async function openDatabase(url: string, options: { poolSize?: number } = {}): Promise<Database> {
+  const kind = databaseKind(url);
+  const statements = { count: 0 };
+  let prisma: Prisma;
+  if (kind === 'sqlite') {
+    const { PrismaClient } = await import('../generated/sqlite/client.js');
+    const adapter = new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 });
+    prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] }) as Prisma;
+  } else if (kind === 'postgresql') {
+    const { PrismaClient } = await import('../generated/postgresql/client.js');
+    const adapter = new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 });
+    prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] }) as unknown as Prisma;
+  } else {
+    throw new Error('DATABASE_URL must be file:<path> or postgresql://…');
+  }
+  (prisma as any).$on('query', () => {
+    statements.count++;
+  });
+  if (kind === 'sqlite') {
+    // WAL lets readers proceed while a writer commits; NORMAL sync is durable at each checkpoint.
+    await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+    await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON');
+  }
+  return { prisma, kind, statements, close: () => prisma.$disconnect() };
+}

@@ -1,0 +1,8 @@
+// Importing each type's file registers it on the builder; then the schema is built once.
+import { builder } from './builder.js';
+import '../calendar/graphql/event.js';
+import '../calendar/graphql/venue.js';
+import '../calendar/graphql/organizer.js';
+import '../calendar/graphql/terms.js';
+
+export const schema = builder.toSchema({ sortSchema: false });

@@ -1,0 +1,57 @@
+// Builds and starts the whole server from a config: migrations, database, app, listener.
+// Used by src/main.ts and by the tests (on an ephemeral port).
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { createUserWithKey } from './auth/api-keys.js';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/client.js';
+import { deployMigrations } from './db/migrations.js';
+import { createLogger, type Logger } from './http/logger.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Database;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, options: { logger?: Logger } = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const applied = await deployMigrations(config.databaseUrl);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+  const db = await openDatabase(config.databaseUrl);
+  if (config.adminKey) {
+    await createUserWithKey(db.prisma, { login: 'admin', role: 'administrator', key: config.adminKey, label: 'ALMANAC_ADMIN_KEY' });
+  }
+  const { app } = createApp({ config, db, logger });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 5000;
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  logger.info({ port, database: db.kind }, 'almanac listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    db,
+    logger,
+    close() {
+      // Stop accepting, let in-flight requests finish (their writes are committed), then close the database.
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), 10_000);
+        await closed;
+        clearTimeout(force);
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// Starts Almanac on an ephemeral port over a fresh database, and talks to it over HTTP like a client.
+import { afterAll, beforeAll } from 'vitest';
+import { createUserWithKey } from '../../src/auth/api-keys.js';
+import type { Role } from '../../src/auth/viewer.js';
+import { loadConfig } from '../../src/config.js';
+import type { DatabaseKind } from '../../src/db/url.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789';
+
+export interface TestServer {
+  kind: DatabaseKind;
+  url: string;
+  server: RunningServer;
+  keys: Record<Role, string>;
+  request(method: string, path: string, options?: { body?: unknown; form?: string; headers?: Record<string, string>; key?: string }): Promise<TestResponse>;
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; data?: T; errors?: any[] }>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+/** Registers beforeAll/afterAll hooks that start a server on a fresh `kind` database. */
+export function useTestServer(kind: DatabaseKind, env: Record<string, string> = {}): TestServer {
+  const handle = { kind } as TestServer;
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'silent',
+      ALMANAC_ADMIN_KEY: ADMIN_KEY,
+      SITE_URL: 'http://almanac.test',
+      ...env,
+    });
+    const server = await startServer(config);
+    handle.server = server;
+    handle.url = server.url;
+    handle.keys = { administrator: ADMIN_KEY } as Record<Role, string>;
+    for (const role of ['subscriber', 'contributor', 'author', 'editor'] as Role[]) {
+      handle.keys[role] = (await createUserWithKey(server.db.prisma, { login: role, role })).key;
+    }
+    handle.request = async (method, path, options = {}) => {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key) headers['x-api-key'] = options.key;
+      let body: string | undefined;
+      if (options.form !== undefined) {
+        body = options.form;
+        headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      } else if (options.body !== undefined) {
+        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(server.url + path, { method, headers, body });
+      const text = await response.text();
+      let json: any;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    };
+    handle.graphql = async (query, variables, key) => {
+      const response = await handle.request('POST', '/graphql', { body: { query, variables }, key });
+      return { status: response.status, data: response.json?.data, errors: response.json?.errors };
+    };
+  });
+  afterAll(async () => {
+    await handle.server?.close();
+    await database?.drop();
+  });
+  return handle;
+}
