@@ -1,0 +1,118 @@
+/**
+ * Roles and capabilities (spec §0.5, §2.7, §6.8, §6.12), following WordPress map_meta_cap for the
+ * event/venue/organizer post types. Pure predicates over a viewer; `null` is the anonymous caller.
+ */
+
+export const ROLES = ['subscriber', 'contributor', 'author', 'editor', 'administrator'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type Viewer = { userId: number; role: Role } | null;
+
+/** The post facts the predicates need. `statusBeforeTrash` is WP's `_wp_trash_meta_status`. */
+export interface PostAccess {
+  status: string;
+  authorId: number;
+  statusBeforeTrash?: string;
+}
+
+/** Registered post statuses (`status` validation). */
+export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+export function isRole(x: unknown): x is Role {
+  return typeof x === 'string' && (ROLES as readonly string[]).includes(x);
+}
+
+export function isPostStatus(x: unknown): x is PostStatus {
+  return typeof x === 'string' && (POST_STATUSES as readonly string[]).includes(x);
+}
+
+const RANK: Record<Role, number> = { subscriber: 0, contributor: 1, author: 2, editor: 3, administrator: 4 };
+
+function atLeast(viewer: Viewer, role: Role): boolean {
+  return viewer !== null && RANK[viewer.role] >= RANK[role];
+}
+
+/** `edit_posts` — create, and the general "edit events" capability (contributor+). */
+export const canCreatePosts = (viewer: Viewer): boolean => atLeast(viewer, 'contributor');
+export const canEditAny = canCreatePosts;
+/** `delete_posts` — the general "delete events" capability (contributor+). */
+export const canDeleteAny = canCreatePosts;
+/** `publish_posts` (author+). */
+export const canPublish = (viewer: Viewer): boolean => atLeast(viewer, 'author');
+/** `upload_files` (author+): needed for image URLs. */
+export const canUploadFiles = (viewer: Viewer): boolean => atLeast(viewer, 'author');
+/** `read_private_posts` / `edit_others_posts` (editor+). */
+export const canReadPrivate = (viewer: Viewer): boolean => atLeast(viewer, 'editor');
+const canActOnOthers = canReadPrivate;
+
+/** Category writes: "publish events" (the taxonomy's manage cap) AND "create events". */
+export const canManageCategories = (viewer: Viewer): boolean => canPublish(viewer) && canCreatePosts(viewer);
+/** Tag writes: `manage_categories` (editor+) AND "create events". */
+export const canManageTags = (viewer: Viewer): boolean => atLeast(viewer, 'editor') && canCreatePosts(viewer);
+
+const isOwner = (viewer: Viewer, post: PostAccess): boolean =>
+  viewer !== null && post.authorId > 0 && viewer.userId === post.authorId;
+
+/** Whether the post counts as published for ownership checks (a trashed post keeps its old status). */
+function isPublished(post: PostAccess): boolean {
+  const status = post.status === 'trash' ? (post.statusBeforeTrash ?? '') : post.status;
+  return status === 'publish' || status === 'future';
+}
+
+/**
+ * map_meta_cap edit_post / delete_post. Own post: `*_published_posts` (author+) when published or
+ * scheduled, else `*_posts` (contributor+). Others' post: `*_others_posts` (editor+).
+ */
+function canModify(viewer: Viewer, post: PostAccess): boolean {
+  if (viewer === null) return false;
+  if (isOwner(viewer, post)) return isPublished(post) ? canPublish(viewer) : canCreatePosts(viewer);
+  return canActOnOthers(viewer);
+}
+
+export const canEditPost = canModify;
+export const canDeletePost = canModify;
+
+/**
+ * map_meta_cap read_post: published → everyone; own post of any status → its author; others'
+ * private → read_private_posts; others' draft/pending/future/trash → edit_post (editor+).
+ */
+export function canReadPost(viewer: Viewer, post: PostAccess): boolean {
+  if (post.status === 'publish') return true;
+  if (viewer === null) return false;
+  if (isOwner(viewer, post)) return true;
+  return canActOnOthers(viewer);
+}
+
+/**
+ * TEC scale_back_post_status: publishers get what they asked for (default `publish`); others have
+ * `publish`/`future` turned into `pending` and default to `draft`.
+ */
+export function scaleBackStatus(requested: string | undefined | null, viewer: Viewer): string {
+  const asked = requested ?? '';
+  if (canPublish(viewer)) return asked !== '' ? asked : 'publish';
+  if (asked === 'publish' || asked === 'future') return 'pending';
+  return asked !== '' ? asked : 'draft';
+}
+
+/** Default statuses of list endpoints: WP `any` (all but trash/auto-draft) for "edit events" holders. */
+export function listableStatuses(viewer: Viewer): string[] {
+  return canEditAny(viewer) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'];
+}
+
+const TRUTHY_STRINGS = ['1', 'enable', 'enabled', 'on', 'y', 'yes', 'true'];
+
+/** TEC tribe_is_truthy: booleans as is; strings only from the list (case-insensitive); else PHP bool cast. */
+export function isTruthy(raw: unknown): boolean {
+  if (typeof raw === 'boolean') return raw;
+  if (typeof raw === 'string') return TRUTHY_STRINGS.includes(raw.toLowerCase());
+  if (typeof raw === 'number') return raw !== 0; // PHP: (bool) NAN is true
+  if (typeof raw === 'bigint') return raw !== 0n;
+  if (Array.isArray(raw)) return raw.length > 0;
+  return raw !== null && raw !== undefined;
+}
+
+/** `rest_forbidden` status: 401 when not authenticated, 403 when authenticated (§0.3). */
+export function authErrorStatus(viewer: Viewer): 401 | 403 {
+  return viewer === null ? 401 : 403;
+}
