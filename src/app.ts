@@ -69,7 +69,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       return;
     }
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
-      graphqlContext: createContext({ prisma: db.prisma, config }, viewer),
+      graphqlContext: createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer),
     });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));

@@ -35,3 +35,4 @@ builder.scalarType('JSON', {
   serialize: (value) => value,
   parseValue: (value) => value,
 });
+builder.mutationType({ description: 'Change Almanac. Writes need an API key whose role allows them.' });

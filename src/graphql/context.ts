@@ -7,10 +7,14 @@ export interface GraphQLContext {
   prisma: Prisma;
   config: Config;
   viewer: Viewer | null;
+  /** Which database engine: a few queries differ (case-insensitive matching). */
+  dbKind: 'sqlite' | 'postgresql';
   /** Per-request memo for loaders and computed values. */
   cache: Map<string, unknown>;
+  /** Password-protected records: the `password` the request carries, and whether it asked for the edit context. */
+  unlock: { password?: string; editContext?: boolean; showAll?: boolean };
 }
 
-export function createContext(base: { prisma: Prisma; config: Config }, viewer: Viewer | null): GraphQLContext {
-  return { prisma: base.prisma, config: base.config, viewer, cache: new Map() };
+export function createContext(base: { prisma: Prisma; config: Config; dbKind: 'sqlite' | 'postgresql' }, viewer: Viewer | null): GraphQLContext {
+  return { prisma: base.prisma, config: base.config, dbKind: base.dbKind, viewer, cache: new Map(), unlock: {} };
 }

@@ -1,5 +1,6 @@
 // Importing each type's file registers it on the builder; then the schema is built once.
 import { builder } from './builder.js';
+import '../calendar/graphql/shared.js';
 import '../calendar/graphql/event.js';
 import '../calendar/graphql/venue.js';
 import '../calendar/graphql/organizer.js';

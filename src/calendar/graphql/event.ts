@@ -1,82 +1,335 @@
+// Event: the type's fields, its queries (one, page, connection) and its mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
-import { defaultListStatuses } from '../visibility.js';
-import { PageArgs, pageRequest, pageType } from './pagination.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { costValues, formatCost } from '../cost.js';
+import { eventListQuery, type EventFilter } from '../event-filters.js';
+import { assertEventReadable, createEvent, isUnlocked, trashEvent, updateEvent, type EventFields } from '../events.js';
+import { eventJsonLd } from '../jsonld.js';
+import { globalId, permalink } from '../posts.js';
+import { renderContent, renderExcerpt, renderTitle } from '../text.js';
+import { PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
+import { CostDetails, DateDetails, Image, PostStatus } from './shared.js';
+
+type EventRow = { id: number; password: string; status: string; authorId: number };
+
+/** Protected events show only their public fields unless the request unlocks them (spec §3.7). */
+const masked = (event: EventRow, ctx: GraphQLContext) => !isUnlocked(event, ctx.viewer, ctx.unlock);
+
+const storedCost = (cost: string): string[] => {
+  try {
+    const values = JSON.parse(cost);
+    return Array.isArray(values) ? values.map(String) : [];
+  } catch {
+    return [];
+  }
+};
 
 builder.prismaObjectFields(Event, (t) => ({
-    title: t.exposeString('title', { description: 'The title as entered.' }),
-    slug: t.exposeString('slug', { description: 'The URL slug, unique among events.' }),
-    status: t.exposeString('status', { description: 'publish, future, draft, pending, private or trash.' }),
-    description: t.exposeString('content', { description: 'The description as entered (no paragraph markup).' }),
-    excerpt: t.exposeString('excerpt', { description: 'The excerpt as entered.' }),
-    allDay: t.exposeBoolean('allDay', { description: 'Whether the event lasts whole days.' }),
-    timezone: t.exposeString('timezone', { description: 'The event time zone (IANA id or UTC±N).' }),
-    startDate: t.exposeString('startLocal', { description: 'Start, local wall time "YYYY-MM-DD HH:MM:SS".' }),
-    endDate: t.exposeString('endLocal', { description: 'End, local wall time "YYYY-MM-DD HH:MM:SS".' }),
-    utcStartDate: t.exposeString('startUtc', { description: 'Start in UTC "YYYY-MM-DD HH:MM:SS".' }),
-    utcEndDate: t.exposeString('endUtc', { description: 'End in UTC "YYYY-MM-DD HH:MM:SS".' }),
-    featured: t.exposeBoolean('featured', { description: 'Whether the event is featured.' }),
-    venue: t.field({
-      type: Venue,
-      nullable: true,
-      description: 'The linked venue, if any.',
-      select: (_args, _ctx, nested) => ({ venues: { take: 1, orderBy: { venueId: 'asc' }, select: { venue: nested(true) } } }),
-      resolve: (event) => event.venues[0]?.venue ?? null,
-    }),
-    organizers: t.field({
-      type: [Organizer],
-      description: 'The linked organizers, in the order they were given.',
-      select: (_args, _ctx, nested) => ({ organizers: { orderBy: { position: 'asc' }, select: { organizer: nested(true) } } }),
-      resolve: (event) => event.organizers.map((link) => link.organizer),
-    }),
-    categories: t.field({
-      type: [EventCategory],
-      description: 'Event categories, by name.',
-      select: (_args, _ctx, nested) => ({
-        terms: { where: { term: { taxonomy: 'tribe_events_cat' } }, orderBy: { term: { name: 'asc' } }, select: { term: nested(true) } },
-      }),
-      resolve: (event) => event.terms.map((link) => link.term),
-    }),
-    tags: t.field({
-      type: [Tag],
-      description: 'Tags, by name.',
-      select: (_args, _ctx, nested) => ({
-        terms: { where: { term: { taxonomy: 'post_tag' } }, orderBy: { term: { name: 'asc' } }, select: { term: nested(true) } },
-      }),
-      resolve: (event) => event.terms.map((link) => link.term),
-    }),
+  globalId: t.string({ description: 'Global id: the site host and path, then ?id=.', resolve: (e, _a, ctx) => globalId(ctx.config.siteUrl, e.id) }),
+  globalIdLineage: t.stringList({ description: 'The global id, then any ids it was imported from.', resolve: (e, _a, ctx) => [globalId(ctx.config.siteUrl, e.id)] }),
+  author: t.exposeInt('authorId', { description: 'Id of the user who owns the event (0: none).' }),
+  status: t.field({ type: PostStatus, description: 'Publication status.', resolve: (e) => e.status as any }),
+  date: t.exposeString('date', { description: 'Publication date, site-local "YYYY-MM-DD HH:MM:SS".' }),
+  dateUtc: t.exposeString('dateUtc', { description: 'Publication date in UTC.' }),
+  modified: t.exposeString('modified', { description: 'Last modification, site-local.' }),
+  modifiedUtc: t.exposeString('modifiedUtc', { description: 'Last modification in UTC.' }),
+  url: t.string({ description: 'The event page (permalink).', resolve: (e, _a, ctx) => permalink(ctx.config.siteUrl, 'event', e.slug) }),
+  title: t.exposeString('title', { description: 'The title as entered.' }),
+  titleRendered: t.string({ description: 'The title as HTML, typographic quotes and entities applied.', resolve: (e) => renderTitle(e.title) }),
+  description: t.string({ description: 'The description as entered ("" when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : e.content) }),
+  descriptionHtml: t.string({ description: 'The description with paragraphs ("" when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : renderContent(e.content)) }),
+  excerpt: t.string({ description: 'The excerpt as entered ("" when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : e.excerpt) }),
+  excerptHtml: t.string({ description: 'The excerpt with paragraphs ("" when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : renderExcerpt(e.excerpt)) }),
+  slug: t.exposeString('slug', { description: 'The URL slug, unique among events.' }),
+  image: t.field({
+    type: Image,
+    nullable: true,
+    description: 'The featured image, if any (null when masked).',
+    select: (_a, _c, nested) => ({ image: nested(true) }),
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? null : e.image),
+  }),
+  allDay: t.boolean({ nullable: true, description: 'Whether the event lasts whole days (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : e.allDay) }),
+  startDate: t.exposeString('startLocal', { description: 'Start, event-local "YYYY-MM-DD HH:MM:SS".' }),
+  startDateDetails: t.field({ type: DateDetails, description: 'Parts of startDate.', resolve: (e) => e.startLocal }),
+  endDate: t.exposeString('endLocal', { description: 'End, event-local "YYYY-MM-DD HH:MM:SS".' }),
+  endDateDetails: t.field({ type: DateDetails, description: 'Parts of endDate.', resolve: (e) => e.endLocal }),
+  utcStartDate: t.exposeString('startUtc', { description: 'Start in UTC.' }),
+  utcStartDateDetails: t.field({ type: DateDetails, description: 'Parts of utcStartDate.', resolve: (e) => e.startUtc }),
+  utcEndDate: t.exposeString('endUtc', { description: 'End in UTC.' }),
+  utcEndDateDetails: t.field({ type: DateDetails, description: 'Parts of utcEndDate.', resolve: (e) => e.endUtc }),
+  timezone: t.exposeString('timezone', { description: 'The event time zone: an IANA id or UTC±N.' }),
+  timezoneAbbr: t.exposeString('timezoneAbbr', { description: 'Time zone abbreviation at the start (EST, CEST, UTC…).' }),
+  cost: t.string({
+    description: 'The cost as displayed: "$10", "Free – 30$" ("" when none or masked).',
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : formatCost(storedCost(e.cost), e.currencySymbol, e.currencyPosition)),
+  }),
+  costDetails: t.field({
+    type: CostDetails,
+    description: 'The stored cost, parsed (empty when masked).',
+    resolve: (e, _a, ctx) =>
+      masked(e, ctx)
+        ? { currencySymbol: '', currencyCode: '', currencyPosition: '', values: [] }
+        : { currencySymbol: e.currencySymbol, currencyCode: e.currencyCode, currencyPosition: e.currencyPosition, values: costValues(storedCost(e.cost)) },
+  }),
+  website: t.string({
+    description: 'The event website; the permalink when none was ever stored ("" when masked).',
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e.slug))),
+  }),
+  showMap: t.boolean({ nullable: true, description: 'Show a map of the venue (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : (e.showMap ?? true)) }),
+  showMapLink: t.boolean({ nullable: true, description: 'Show a link to a map (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : (e.showMapLink ?? true)) }),
+  hideFromListings: t.boolean({ nullable: true, description: 'Hidden from event lists (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : e.hideFromListings) }),
+  sticky: t.boolean({ nullable: true, description: 'Pinned (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : e.menuOrder < 0) }),
+  featured: t.boolean({ nullable: true, description: 'Featured (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : e.featured) }),
+  passwordProtected: t.boolean({ description: 'Whether the event has a password.', resolve: (e) => e.password !== '' }),
+  masked: t.boolean({ description: 'Whether this record hides its protected fields from this request.', resolve: (e, _a, ctx) => masked(e, ctx) }),
+  parentId: t.exposeInt('parentId', { description: 'Id of the parent event (0: none).' }),
+  categories: t.field({
+    type: [EventCategory],
+    description: 'Event categories, by name ([] when masked).',
+    select: (_a, _c, nested) => ({ terms: { where: { term: { taxonomy: 'tribe_events_cat' } }, orderBy: { term: { name: 'asc' } }, select: { term: nested(true) } } }),
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : e.terms.map((link) => link.term)),
+  }),
+  tags: t.field({
+    type: [Tag],
+    description: 'Tags, by name ([] when masked).',
+    select: (_a, _c, nested) => ({ terms: { where: { term: { taxonomy: 'post_tag' } }, orderBy: { term: { name: 'asc' } }, select: { term: nested(true) } } }),
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : e.terms.map((link) => link.term)),
+  }),
+  venue: t.field({
+    type: Venue,
+    nullable: true,
+    description: 'The linked venue (null when none or masked).',
+    select: (_a, _c, nested) => ({ venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: nested(true) } } }),
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? null : (e.venues[0]?.venue ?? null)),
+  }),
+  venues: t.field({
+    type: [Venue],
+    description: 'Every linked venue ([] when masked).',
+    select: (_a, _c, nested) => ({ venues: { orderBy: { venueId: 'asc' }, select: { venue: nested(true) } } }),
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : e.venues.map((link) => link.venue)),
+  }),
+  organizers: t.field({
+    type: [Organizer],
+    description: 'The linked organizers, in the order given ([] when masked).',
+    select: (_a, _c, nested) => ({ organizers: { orderBy: { position: 'asc' }, select: { organizer: nested(true) } } }),
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : e.organizers.map((link) => link.organizer)),
+  }),
+  jsonLd: t.field({
+    type: 'JSON',
+    description: 'Schema.org JSON-LD of the event.',
+    select: {
+      image: true,
+      venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: { include: { image: true } } } },
+      organizers: { orderBy: { position: 'asc' }, take: 1, select: { organizer: { include: { image: true } } } },
+    },
+    resolve: (e, _a, ctx) => {
+      const venue = e.venues[0]?.venue;
+      const organizer = e.organizers[0]?.organizer;
+      return eventJsonLd({
+        ...e,
+        url: permalink(ctx.config.siteUrl, 'event', e.slug),
+        costValues: storedCost(e.cost),
+        imageUrl: e.image?.url,
+        venue: venue ? { ...venue, imageUrl: venue.image?.url } : null,
+        organizer: organizer ? { ...organizer, imageUrl: organizer.image?.url } : null,
+      });
+    },
+  }),
 }));
 
-const EventPage = pageType('EventPage', Event, 'events');
+export const EventFilterInput = builder.inputType('EventFilter', {
+  description: 'Filters of the event list, with the semantics of the REST list route (every filter must hold).',
+  fields: (t) => ({
+    startDate: t.string({ description: 'Events starting on or after this date (the day at 00:00 unless strictDates). Default: yesterday.' }),
+    endDate: t.string({ description: 'Events ending on or before this date (the day at 23:59:59 unless strictDates). Default: 24 months ahead.' }),
+    startsBefore: t.string({ description: 'Events starting before this date; drops the default window.' }),
+    startsAfter: t.string({ description: 'Events starting after this date; drops the default window.' }),
+    endsBefore: t.string({ description: 'Events ending before this date; drops the default window.' }),
+    endsAfter: t.string({ description: 'Events ending after this date; drops the default window.' }),
+    strictDates: t.boolean({ description: 'Compare the exact times given instead of whole days.' }),
+    search: t.string({ description: 'Every word must appear in the title, excerpt or description; "-word" excludes; "quoted phrases" stay together.' }),
+    categories: t.stringList({ description: 'Category ids or slugs; events in any of them.' }),
+    tags: t.stringList({ description: 'Tag ids or slugs; events with any of them.' }),
+    venue: t.intList({ description: 'Venue ids; events at any of them.' }),
+    organizer: t.intList({ description: 'Organizer ids; events by any of them.' }),
+    featured: t.boolean({ description: 'Only featured (true) or only not featured (false) events.' }),
+    status: t.stringList({ description: 'Statuses to list (publish, draft…). Only callers who can edit events may ask for more than publish.' }),
+    include: t.intList({ description: 'Only these event ids, ordered by publication date (the default date window still applies).' }),
+    postParent: t.int({ description: 'Only children of this event.' }),
+  }),
+});
+
+const EventDates = builder.objectRef<Record<string, string | undefined>>('EventListDates').implement({
+  description: 'The date bounds a list actually applied, after defaults and rounding.',
+  fields: (t) => ({
+    startDate: t.string({ nullable: true, description: 'Start bound (>=).', resolve: (d) => d.startDate ?? null }),
+    endDate: t.string({ nullable: true, description: 'End bound (<=).', resolve: (d) => d.endDate ?? null }),
+    startsBefore: t.string({ nullable: true, description: 'Starts-before bound.', resolve: (d) => d.startsBefore ?? null }),
+    startsAfter: t.string({ nullable: true, description: 'Starts-after bound.', resolve: (d) => d.startsAfter ?? null }),
+    endsBefore: t.string({ nullable: true, description: 'Ends-before bound.', resolve: (d) => d.endsBefore ?? null }),
+    endsAfter: t.string({ nullable: true, description: 'Ends-after bound.', resolve: (d) => d.endsAfter ?? null }),
+  }),
+});
+
+interface EventPageShape {
+  items: any[];
+  total: number;
+  page: number;
+  perPage: number;
+  dates: Record<string, string | undefined>;
+  statuses: string[];
+}
+
+const EventPage = builder.objectRef<EventPageShape>('EventPage').implement({
+  description: 'One page of events.',
+  fields: (t) => ({
+    items: t.field({ type: [Event], description: 'The events on this page.', resolve: (p) => p.items }),
+    total: t.exposeInt('total', { description: 'How many match, over all pages.' }),
+    totalPages: t.int({ description: 'ceil(total / perPage); 0 when nothing matches.', resolve: (p) => Math.ceil(p.total / p.perPage) }),
+    page: t.exposeInt('page', { description: 'This page, from 1.' }),
+    perPage: t.exposeInt('perPage', { description: 'The page size used.' }),
+    dates: t.field({ type: EventDates, description: 'The date bounds applied.', resolve: (p) => p.dates }),
+    statuses: t.exposeStringList('statuses', { description: 'The statuses listed.' }),
+  }),
+});
+
+const unlockArgs = (t: any) => ({
+  password: t.arg.string({ description: 'Unlocks password-protected events with this password.' }),
+  editContext: t.arg.boolean({ description: 'Unlock protected events the caller may edit.' }),
+});
+
+function setUnlock(ctx: GraphQLContext, args: { password?: unknown; editContext?: unknown }) {
+  ctx.unlock = { password: (args.password as string | null) ?? undefined, editContext: (args.editContext as boolean | null) ?? undefined };
+}
 
 builder.queryFields((t) => ({
   event: t.prismaField({
     type: Event,
-    nullable: true,
-    description: 'One event by id, when the caller may see it.',
-    args: { id: t.arg.int({ required: true, description: 'The event id.' }) },
-    resolve: (query, _root, args, ctx) =>
-      ctx.prisma.event.findFirst({ ...query, where: { id: args.id, status: { in: defaultListStatuses(ctx.viewer) } } }),
+    description:
+      'One event by id or slug. Errors: NOT_FOUND, WRONG_TYPE (the id is not an event), TRASHED, NOT_ACCESSIBLE, PASSWORD_REQUIRED; by slug, an unknown or unreadable slug is INVALID_INPUT.',
+    args: {
+      id: t.arg.int({ description: 'The event id.' }),
+      slug: t.arg.string({ description: 'The event slug.' }),
+      ...unlockArgs(t),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      setUnlock(ctx, args);
+      const id = await assertEventReadable(ctx.prisma, { id: args.id ?? undefined, slug: args.id == null ? (args.slug ?? '') : undefined }, ctx.viewer, ctx.unlock);
+      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
+    },
   }),
   events: t.field({
     type: EventPage,
-    description: 'Events the caller may see, by start date.',
-    args: { page: t.arg({ type: PageArgs, description: 'Which page.' }) },
+    description: 'Events the caller may see, ordered by start date, excluding those hidden from listings. Protected events are masked unless unlocked.',
+    args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), page: t.arg({ type: PageArgs, description: 'Which page.' }), ...unlockArgs(t) },
     resolve: async (_root, args, ctx, info) => {
+      setUnlock(ctx, args);
       const { page, perPage, skip } = pageRequest(ctx, args.page);
-      const where = { status: { in: defaultListStatuses(ctx.viewer) }, hideFromListings: false };
+      const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       const [items, total] = await Promise.all([
-        ctx.prisma.event.findMany({
-          ...queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] }),
-          where,
-          orderBy: [{ startLocal: 'asc' }, { id: 'asc' }],
-          skip,
-          take: perPage,
-        }),
-        ctx.prisma.event.count({ where }),
+        ctx.prisma.event.findMany({ ...queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] }), where: list.where, orderBy: list.orderBy, skip, take: perPage }),
+        ctx.prisma.event.count({ where: list.where }),
       ]);
-      return { items, total, page, perPage };
+      return { items, total, page, perPage, dates: list.window.effective, statuses: list.statuses };
+    },
+  }),
+  eventsConnection: t.prismaConnection({
+    type: Event,
+    cursor: 'id',
+    description: 'Events as a Relay connection, for clients that page deeply; same filters and order as `events`.',
+    args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), ...unlockArgs(t) },
+    maxSize: 50,
+    defaultSize: 10,
+    resolve: async (query, _root, args, ctx) => {
+      setUnlock(ctx, args);
+      const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
+      return ctx.prisma.event.findMany({ ...query, where: list.where, orderBy: list.orderBy });
+    },
+  }),
+}));
+
+const eventInputFields = (t: any, create: boolean) => ({
+  title: t.string({ required: create, description: 'Title (required on create; not empty).' }),
+  startDate: t.string({ required: create, description: 'Start: a date/time in the event time zone, a Unix timestamp, or a relative expression ("tomorrow 9am").' }),
+  endDate: t.string({ required: create, description: 'End, as startDate. An end before the start becomes the start.' }),
+  description: t.string({ description: 'Description (HTML allowed; not empty when given).' }),
+  excerpt: t.string({ description: 'Excerpt (not empty when given).' }),
+  slug: t.string({ description: 'URL slug; made unique with -2, -3… on clash.' }),
+  status: t.string({ description: 'Status; roles that cannot publish get pending/draft instead.' }),
+  author: t.int({ description: 'Id of an existing user who owns the event.' }),
+  date: t.string({ description: 'Publication date, site-local.' }),
+  dateUtc: t.string({ description: 'Publication date in UTC.' }),
+  timezone: t.string({ description: 'Time zone: IANA id (America/New_York) or UTC±N; default the site time zone.' }),
+  allDay: t.boolean({ description: 'All-day: start at 00:00:00, end at 23:59:59.' }),
+  image: t.string({ description: 'Featured image: an attachment id or an image URL (URLs need the upload capability); "" removes.' }),
+  cost: t.stringList({ description: 'Cost values, e.g. ["0$", "20$"]; the currency is read from them.' }),
+  website: t.string({ description: 'Event website URL ("" clears).' }),
+  showMap: t.boolean({ description: 'Show a map of the venue.' }),
+  showMapLink: t.boolean({ description: 'Show a link to a map.' }),
+  hideFromListings: t.boolean({ description: 'Hide from event lists.' }),
+  sticky: t.boolean({ description: 'Pin the event.' }),
+  featured: t.boolean({ description: 'Feature the event.' }),
+  categories: t.stringList({ description: 'Category ids, slugs or names; unknown names are created. Replaces the set; [] clears.' }),
+  tags: t.stringList({ description: 'Tag ids, slugs or names; unknown names are created. Replaces the set; [] clears.' }),
+  venue: t.field({ type: 'JSON', description: 'A venue id, {id}, or venue fields ({venue: "Name", city…}) to create or reuse one; empty unlinks.' }),
+  organizer: t.field({ type: 'JSON', description: 'Organizer ids, {id} objects or organizer fields, as a list, in order; [] clears.' }),
+  password: t.string({ description: 'Password protecting the event ("" removes).' }),
+  parent: t.int({ description: 'Id of the parent event.' }),
+});
+
+const CreateEventInput = builder.inputType('CreateEventInput', { description: 'A new event.', fields: (t) => eventInputFields(t, true) });
+const UpdateEventInput = builder.inputType('UpdateEventInput', {
+  description: 'Changes to an event: only the fields given change; an explicitly empty value clears.',
+  fields: (t) => eventInputFields(t, false),
+});
+
+/** GraphQL gives explicit nulls for fields sent as null; treat them as "not given" except where null clears. */
+function fieldsFrom(input: Record<string, unknown>): EventFields {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === null && !['venue', 'organizer', 'image', 'website', 'categories', 'tags'].includes(key)) continue;
+    fields[key] = value === null ? (key === 'website' || key === 'image' ? '' : []) : value;
+  }
+  return fields as EventFields;
+}
+
+const target = (args: { id?: number | null; slug?: string | null }) => (args.id != null ? { id: args.id } : { slug: args.slug ?? '' });
+
+builder.mutationFields((t) => ({
+  createEvent: t.prismaField({
+    type: Event,
+    description: 'Creates an event (contributor and up). Errors: INVALID_INPUT (params per field), UNAUTHENTICATED, FORBIDDEN, COULD_NOT_CREATE_VENUE/ORGANIZER.',
+    args: { input: t.arg({ type: CreateEventInput, required: true, description: 'The event.' }) },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await createEvent(ctx, fieldsFrom(args.input));
+      ctx.unlock = { showAll: true };
+      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  updateEvent: t.prismaField({
+    type: Event,
+    description: 'Updates an event by id or slug; only given fields change. Errors as createEvent, plus NOT_FOUND and WRONG_TYPE.',
+    args: {
+      id: t.arg.int({ description: 'The event id.' }),
+      slug: t.arg.string({ description: 'The event slug (when no id).' }),
+      input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await updateEvent(ctx, target(args), fieldsFrom(args.input));
+      ctx.unlock = { showAll: true };
+      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  deleteEvent: t.prismaField({
+    type: Event,
+    description: 'Moves an event to the trash and returns it. A second delete is ALREADY_TRASHED (gone).',
+    args: { id: t.arg.int({ description: 'The event id.' }), slug: t.arg.string({ description: 'The event slug (when no id).' }) },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await trashEvent(ctx, target(args));
+      ctx.unlock = { showAll: true };
+      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 }));

@@ -1,0 +1,951 @@
+/**
+ * Date/time semantics of The Events Calendar REST API v1 (spec §0.6, §2.1, §2.2, §3.1, §6.1, §6.11).
+ *
+ * Pure domain code: no HTTP, no GraphQL, no storage. Everything takes an explicit `now` so callers
+ * (and tests) control the clock.
+ *
+ * Contents:
+ *  - zones: which timezone strings are accepted, how they map to luxon zones, abbreviations;
+ *  - wall times: "YYYY-MM-DD HH:MM:SS" strings, local <-> UTC;
+ *  - strtotime: a PHP `strtotime`-compatible parser (the original validates and interprets every
+ *    date argument with it);
+ *  - event schedules (create/update) and the list filter's date window.
+ *
+ * Deliberate simplifications (documented where they apply):
+ *  - `UTC±N` zones are fixed offsets everywhere. (The original sometimes maps them to a named
+ *    zone with DST, e.g. UTC-5 → America/New_York, which shifts summer times by an hour.)
+ *  - strtotime leaves out rarely used forms: business days (`+1 weekday`), `first monday of …`,
+ *    ISO week dates, `back of`/`front of`, two-digit dotted years. They parse as null (→ 400).
+ */
+import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+
+export type WallTime = string; // "YYYY-MM-DD HH:MM:SS"
+
+const WALL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+const WALL_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const UTC = FixedOffsetZone.utcInstance;
+
+// ---------------------------------------------------------------------------------------------
+// Zones
+// ---------------------------------------------------------------------------------------------
+
+/** WordPress-style offset zones: UTC+5, UTC-3:30, UTC+5.5, UTC+5.75, UTC+0. */
+const UTC_OFFSET_RE = /^UTC([+-])(\d{1,2})(?::([0-5]\d)|\.(\d{1,2}))?$/i;
+/** Plain ISO offsets, which PHP's DateTimeZone also accepts: +05:00, -0330. */
+const ISO_OFFSET_RE = /^([+-])(\d{2}):?([0-5]\d)$/;
+
+/** Offset in minutes of a `UTC±N…` / `±HH:MM` zone string, or null if it is not one. */
+function offsetMinutes(tz: string): number | null {
+  const t = tz.trim();
+  let m = UTC_OFFSET_RE.exec(t);
+  if (m) {
+    const hours = Number(m[2]);
+    // "UTC+5.5" is WordPress's decimal-hours notation (gmt_offset); ".5" means 30 minutes.
+    const minutes = m[3] !== undefined ? Number(m[3]) : m[4] !== undefined ? Math.round(Number(`0.${m[4]}`) * 60) : 0;
+    if (hours > 14) return null;
+    return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
+  }
+  m = ISO_OFFSET_RE.exec(t);
+  if (m) return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  return null;
+}
+
+function isUtcOffsetString(tz: string): boolean {
+  return offsetMinutes(tz) !== null;
+}
+
+/** Is this a timezone the API accepts: "", an IANA id (America/New_York, UTC), or UTC±N style offsets. */
+export function isValidTimezone(tz: string): boolean {
+  if (typeof tz !== 'string') return false;
+  if (tz === '') return true;
+  return isUtcOffsetString(tz) || IANAZone.isValidZone(tz);
+}
+
+/** Luxon zone for a stored timezone string ("" → the given fallback; unknown → fallback, then UTC). */
+export function toZone(tz: string, fallback: string): Zone {
+  return zoneOrNull(tz) ?? zoneOrNull(fallback) ?? UTC;
+}
+
+function zoneOrNull(tz: string | undefined): Zone | null {
+  if (typeof tz !== 'string' || tz.trim() === '') return null;
+  const offset = offsetMinutes(tz);
+  if (offset !== null) return offset === 0 ? UTC : FixedOffsetZone.instance(offset);
+  if (/^(utc|gmt|z)$/i.test(tz.trim())) return UTC;
+  return IANAZone.isValidZone(tz) ? IANAZone.create(tz) : null;
+}
+
+/**
+ * tzdb abbreviations ([standard, daylight]) for common zones where Node's ICU has no English
+ * abbreviation (it prints "GMT+9") or prints a different one than PHP would. PHP's `T` format
+ * reads tzdb, so this table follows tzdb.
+ */
+const ABBR_TABLE: Record<string, [string, string]> = {
+  UTC: ['UTC', 'UTC'], 'Etc/UTC': ['UTC', 'UTC'], 'Etc/UCT': ['UTC', 'UTC'], UCT: ['UTC', 'UTC'],
+  Universal: ['UTC', 'UTC'], 'Etc/Universal': ['UTC', 'UTC'], Zulu: ['UTC', 'UTC'], 'Etc/Zulu': ['UTC', 'UTC'],
+  GMT: ['GMT', 'GMT'], 'Etc/GMT': ['GMT', 'GMT'], 'Etc/GMT0': ['GMT', 'GMT'], Greenwich: ['GMT', 'GMT'],
+  'Europe/London': ['GMT', 'BST'], 'Europe/Dublin': ['GMT', 'IST'], 'Europe/Lisbon': ['WET', 'WEST'],
+  'Europe/Moscow': ['MSK', 'MSD'], 'Europe/Simferopol': ['MSK', 'MSK'],
+  'Africa/Johannesburg': ['SAST', 'SAST'], 'Africa/Lagos': ['WAT', 'WAT'], 'Africa/Nairobi': ['EAT', 'EAT'],
+  'Africa/Cairo': ['EET', 'EEST'],
+  'Asia/Kolkata': ['IST', 'IST'], 'Asia/Calcutta': ['IST', 'IST'],
+  'Asia/Jerusalem': ['IST', 'IDT'], 'Asia/Tel_Aviv': ['IST', 'IDT'], Israel: ['IST', 'IDT'],
+  'Asia/Karachi': ['PKT', 'PKST'], 'Asia/Dubai': ['+04', '+04'], 'Asia/Muscat': ['+04', '+04'],
+  'Asia/Tokyo': ['JST', 'JDT'], Japan: ['JST', 'JDT'], 'Asia/Seoul': ['KST', 'KDT'], 'Asia/Pyongyang': ['KST', 'KST'],
+  'Asia/Shanghai': ['CST', 'CDT'], 'Asia/Chongqing': ['CST', 'CDT'], 'Asia/Harbin': ['CST', 'CDT'], PRC: ['CST', 'CDT'],
+  'Asia/Taipei': ['CST', 'CDT'], 'Asia/Macau': ['CST', 'CDT'], 'Asia/Hong_Kong': ['HKT', 'HKST'],
+  'Asia/Manila': ['PST', 'PDT'], 'Asia/Jakarta': ['WIB', 'WIB'], 'Asia/Pontianak': ['WIB', 'WIB'],
+  'Asia/Makassar': ['WITA', 'WITA'], 'Asia/Jayapura': ['WIT', 'WIT'],
+  'Australia/Sydney': ['AEST', 'AEDT'], 'Australia/Melbourne': ['AEST', 'AEDT'], 'Australia/Hobart': ['AEST', 'AEDT'],
+  'Australia/Canberra': ['AEST', 'AEDT'], 'Australia/ACT': ['AEST', 'AEDT'], 'Australia/NSW': ['AEST', 'AEDT'],
+  'Australia/Brisbane': ['AEST', 'AEST'], 'Australia/Adelaide': ['ACST', 'ACDT'], 'Australia/Broken_Hill': ['ACST', 'ACDT'],
+  'Australia/Darwin': ['ACST', 'ACST'], 'Australia/Perth': ['AWST', 'AWST'],
+  'Pacific/Auckland': ['NZST', 'NZDT'], NZ: ['NZST', 'NZDT'], 'America/St_Johns': ['NST', 'NDT'],
+  'Pacific/Honolulu': ['HST', 'HST'], 'Pacific/Guam': ['ChST', 'ChST'],
+};
+
+/**
+ * Locales whose ICU data carries the English abbreviations tzdb uses for the Americas (en-US, en-CA)
+ * and Europe (en-GB: CET, EET, WET…). Only alphabetic answers are taken: ICU prints "GMT+11"
+ * where it has no abbreviation, and that is never what PHP prints.
+ */
+const ABBR_LOCALES = ['en-US', 'en-CA', 'en-GB', 'en-AU'];
+const shortNameFormats = new Map<string, Intl.DateTimeFormat>();
+
+function intlShortName(locale: string, zone: string, at: Date): string | undefined {
+  const key = `${locale}|${zone}`;
+  let fmt = shortNameFormats.get(key);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' });
+    shortNameFormats.set(key, fmt);
+  }
+  return fmt.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
+}
+
+/** tzdb's numeric form for zones without a letter abbreviation: +04, +0545, -03. */
+function numericAbbr(offset: number): string {
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = abs % 60;
+  return mm === 0 ? `${sign}${hh}` : `${sign}${hh}${String(mm).padStart(2, '0')}`;
+}
+
+/**
+ * Abbreviation at an instant, as the original's `timezone_abbr`: "EST"/"EDT"/"CST"/"AEDT"/"UTC";
+ * for UTC±N (and ±HH:MM) zones the zone string itself; "" for "" or an unknown zone.
+ *
+ * Source order: the tzdb table above, then ICU's English short names (alphabetic only), then
+ * tzdb's numeric form ("+04"). (The original, for zones whose tzdb abbreviation is numeric,
+ * substitutes an arbitrary historical abbreviation from PHP's list — e.g. "BMT" for Bangkok; we
+ * keep tzdb's numeric form instead.)
+ */
+export function timezoneAbbr(tz: string, at: Date): string {
+  if (typeof tz !== 'string' || tz === '') return '';
+  if (isUtcOffsetString(tz)) return tz;
+  const zone = zoneOrNull(tz);
+  if (!zone) return '';
+  const dt = DateTime.fromJSDate(at, { zone });
+  const known = ABBR_TABLE[tz] ?? ABBR_TABLE[zone.name];
+  if (known) return dt.isInDST ? known[1] : known[0];
+  for (const locale of ABBR_LOCALES) {
+    const name = intlShortName(locale, zone.name, at);
+    if (name && /^[A-Z]{2,5}$/.test(name)) return name;
+  }
+  return numericAbbr(dt.offset);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wall times
+// ---------------------------------------------------------------------------------------------
+
+interface Wall {
+  y: number;
+  m: number;
+  d: number;
+  h: number;
+  i: number;
+  s: number;
+}
+
+/** Normalises out-of-range fields the way PHP's mktime does (Feb 30 → Mar 2, 24:00 → next day). */
+function normalizeWall(w: Wall): Wall {
+  const t = new Date(0);
+  // setUTCFullYear avoids Date.UTC's mapping of years 0–99 to 1900–1999.
+  t.setUTCFullYear(w.y, w.m - 1, w.d);
+  t.setUTCHours(w.h, w.i, w.s, 0);
+  return {
+    y: t.getUTCFullYear(),
+    m: t.getUTCMonth() + 1,
+    d: t.getUTCDate(),
+    h: t.getUTCHours(),
+    i: t.getUTCMinutes(),
+    s: t.getUTCSeconds(),
+  };
+}
+
+function wallAsUtcMillis(w: Wall): number {
+  const t = new Date(0);
+  t.setUTCFullYear(w.y, w.m - 1, w.d);
+  t.setUTCHours(w.h, w.i, w.s, 0);
+  return t.getTime();
+}
+
+/**
+ * The instant of a wall time in a zone, resolved like PHP: a time inside a DST gap moves forward
+ * by the gap (02:30 → 03:30 CDT); an ambiguous time takes the first occurrence (01:30 CDT, not
+ * CST). Luxon alone picks the second occurrence, hence this helper.
+ */
+function wallToMillis(w: Wall, zone: Zone): number {
+  const local = wallAsUtcMillis(w);
+  if (zone.isUniversal) return local - zone.offset(local) * 60_000;
+  const before = zone.offset(local - 86_400_000);
+  const after = zone.offset(local + 86_400_000);
+  const valid = [before, after]
+    .map((o) => local - o * 60_000)
+    .filter((ts) => zone.offset(ts) * 60_000 === local - ts);
+  if (valid.length > 0) return Math.min(...valid);
+  return local - before * 60_000;
+}
+
+function wallToDateTime(w: Wall, zone: Zone): DateTime {
+  return DateTime.fromMillis(wallToMillis(w, zone), { zone });
+}
+
+function parseWall(wall: WallTime): Wall | null {
+  const m = WALL_RE.exec(wall);
+  if (!m) return null;
+  const [y, mo, d, h, i, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  return { y, m: mo, d, h, i, s };
+}
+
+function wallString(w: Wall): WallTime {
+  const p = (n: number, len = 2) => String(n).padStart(len, '0');
+  return `${p(w.y, 4)}-${p(w.m)}-${p(w.d)} ${p(w.h)}:${p(w.i)}:${p(w.s)}`;
+}
+
+export function formatWall(dt: DateTime): WallTime {
+  return dt.toFormat(WALL_FORMAT);
+}
+
+/** {"year":"2017","month":"01","day":"05","hour":"14","minutes":"23","seconds":"36"} — zero-padded strings */
+export function dateDetails(wall: WallTime): {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minutes: string;
+  seconds: string;
+} {
+  const m = WALL_RE.exec(wall);
+  if (!m) throw new Error(`not a wall time: ${JSON.stringify(wall)}`);
+  return { year: m[1]!, month: m[2]!, day: m[3]!, hour: m[4]!, minutes: m[5]!, seconds: m[6]! };
+}
+
+/** Local wall time in a zone → UTC wall time (DST gaps/overlaps resolved like PHP). */
+export function wallToUtc(wall: WallTime, zone: string): WallTime {
+  const w = parseWall(wall);
+  if (!w) throw new Error(`not a wall time: ${JSON.stringify(wall)}`);
+  return formatWall(wallToDateTime(normalizeWall(w), toZone(zone, 'UTC')).setZone(UTC));
+}
+
+/** UTC wall time → local wall time in a zone. */
+export function utcToWall(utcWall: WallTime, zone: string): WallTime {
+  const w = parseWall(utcWall);
+  if (!w) throw new Error(`not a wall time: ${JSON.stringify(utcWall)}`);
+  return formatWall(DateTime.fromMillis(wallAsUtcMillis(w), { zone: toZone(zone, 'UTC') }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// strtotime
+// ---------------------------------------------------------------------------------------------
+//
+// A port of the parts of PHP's timelib (parse_date.re, tm2unixtime.c) that matter here. The
+// string is scanned into tokens; each sets absolute fields (date, time, zone) or relative ones
+// (+N units, weekday moves). At every position all token rules are tried and the longest match
+// wins, ties going to the rule listed first — as timelib's re2c scanner does, so the rule order
+// below follows timelib's. Then (timelib_fill_holes + timelib_update_ts): unset fields come from
+// `now`, "first/last day of" and weekday moves apply, relative units are added field-wise with
+// mktime-style overflow (Jan 31 + 1 month = Mar 3), and the wall time is resolved in the zone.
+// Hours/minutes are wall-clock arithmetic as well, as in PHP 8.2.
+
+interface Relative {
+  y: number;
+  m: number;
+  d: number;
+  h: number;
+  i: number;
+  s: number;
+}
+
+interface ParseState {
+  y: number | null;
+  m: number | null;
+  d: number | null;
+  h: number | null;
+  i: number | null;
+  s: number | null;
+  haveDate: boolean;
+  /** 0 none, 1 a time was given, 2 a bare "HHMM" after a time was read as the year (timelib quirk). */
+  haveTime: number;
+  zone: Zone | null;
+  zoneCount: number;
+  rel: Relative;
+  /** Relative weekday (0 = Sunday … 6; negative after "ago"), with timelib's behaviour flag. */
+  weekday: number | null;
+  behavior: number;
+  firstLast: 'first' | 'last' | null;
+}
+
+// Grammar pieces, named after timelib's. Alternatives list the longer spelling first so that
+// the regex engine, which takes the first alternative that fits, finds the longest token.
+const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec';
+const MONTH_ABBR = 'sept|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec';
+const DAYS = 'sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tue|wed|thu|fri|sat';
+const UNITS = `(?:msec|millisecond|µsec|microsecond|usec|sec|second|min|minute|hour|day|fortnight|forthnight|month|year)s?|ms|µs|weeks|${DAYS}`;
+const REL_TEXT = 'next|last|previous|this';
+const REL_NUMBER = 'first|second|third|fourth|fifth|sixth|seventh|eighth|eight|ninth|tenth|eleventh|twelfth';
+const WORD_END = '(?![a-z])';
+const DAY = '(3[01]|[0-2]?\\d)(?:st|nd|rd|th)?'; // one group
+const DAY_LZ = '(3[01]|[12]\\d|0\\d)';
+const MONTH_NUM = '(1[0-2]|0?\\d)';
+const MONTH_LZ = '(1[0-2]|0\\d)';
+const HOUR24 = '(2[0-4]|[01]?\\d)';
+const HOUR24_LZ = '(2[0-4]|[01]\\d)';
+const MINUTE = '([0-5]?\\d)';
+const MINUTE_LZ = '([0-5]\\d)';
+const SECOND = '(60|[0-5]?\\d)';
+const SECOND_LZ = '(60|[0-5]\\d)';
+const HOUR12 = '(1[0-2]|0?[1-9])';
+/** am/pm, which must end the string or be followed by a space or tab. */
+const MERIDIAN = '([ap])\\.?m\\.?(?=$|[ \\t])';
+/** timeshort12 | timelong12 (minutes required) — 4 groups: h, m, s, meridian. */
+const TIME12_MINUTES = `${HOUR12}[:.]${MINUTE_LZ}(?:[:.]${SECOND_LZ})?[ \\t]*${MERIDIAN}`;
+/** datenoyear's prefix: month name and day, then separators — 2 groups. */
+const DATE_NO_YEAR_SEP = `(${MONTHS})${WORD_END}[ .\\t-]*${DAY}[,.stndrh\\t ]+`;
+/** A signed UTC offset: +5, +05, +0530, +05:30, +053000, +05:30:00 — 2 groups. */
+const TZ_CORRECTION = '(?:gmt)?([+-])((?:2[0-4]|[01]\\d):?[0-5]\\d:?(?:60|[0-5]\\d)|(?:2[0-4]|[01]?\\d)(?::?[0-5]?\\d)?)';
+/** A zone name: tz identifier ("America/New_York") or abbreviation ("EST", "(UTC)") — 2 groups. */
+const TZ_NAME = '([a-z]+(?:[_/-][a-z0-9_+-]+)+)|\\(?([a-z]{1,6})\\)?';
+
+const MONTH_INDEX: Record<string, number> = {
+  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+};
+const DAY_INDEX: Record<string, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
+const REL_TEXT_AMOUNT: Record<string, number> = {
+  next: 1, last: -1, previous: -1, this: 0,
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6,
+  seventh: 7, eight: 8, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12,
+};
+
+/**
+ * Offsets (minutes) of the zone abbreviations accepted inside date strings: the common ones of
+ * PHP's table plus the military letters (which PHP accepts too: "16:00 a" is 16:00 at +01:00).
+ * Unknown abbreviations fail, as in PHP.
+ */
+const TZ_ABBR_OFFSET: Record<string, number> = {
+  utc: 0, gmt: 0, ut: 0, uct: 0, wet: 0, west: 60, bst: 60, cet: 60, cest: 120, met: 60, mest: 120,
+  eet: 120, eest: 180, msk: 180, sast: 120, ist: 60, est: -300, edt: -240, cst: -360, cdt: -300,
+  mst: -420, mdt: -360, pst: -480, pdt: -420, akst: -540, akdt: -480, hst: -600, ast: -240, adt: -180,
+  nst: -210, ndt: -150, jst: 540, kst: 540, hkt: 480, sgt: 480, aest: 600, aedt: 660, acst: 570,
+  acdt: 630, awst: 480, nzst: 720, nzdt: 780,
+  ...Object.fromEntries(
+    [...'abcdefghiklm'].map((c, n) => [c, (n + 1) * 60]).concat([...'nopqrstuvwxy'].map((c, n) => [c, -(n + 1) * 60])),
+  ),
+  z: 0,
+};
+
+const monthOf = (name: string): number => MONTH_INDEX[name.slice(0, 3).toLowerCase()]!;
+const dayOf = (name: string): number => DAY_INDEX[name.slice(0, 3).toLowerCase()]!;
+
+/** timelib's TIMELIB_PROCESS_YEAR: a year written with fewer than 4 digits: 0–69 → 20xx, 70–99 → 19xx. */
+function fullYear(digits: string): number {
+  const y = Number(digits);
+  return digits.length < 4 && y < 100 ? y + (y < 70 ? 2000 : 1900) : y;
+}
+
+/** timelib_parse_tz_cor: offset minutes of "5", "05", "530", "0530", "05:30", "053000"… */
+function tzCorrectionMinutes(sign: string, body: string): number | null {
+  const hm = (h: string, m: string) => Number(h) * 60 + Number(m);
+  let minutes: number | null = null;
+  if (body.length <= 2) minutes = Number(body) * 60;
+  else if (body.length <= 4) {
+    if (body[1] === ':') minutes = hm(body.slice(0, 1), body.slice(2));
+    else if (body[2] === ':') minutes = hm(body.slice(0, 2), body.slice(3));
+    else minutes = hm(String(Math.floor(Number(body) / 100)), String(Number(body) % 100));
+  } else if (body.length === 5 && body[2] === ':') minutes = hm(body.slice(0, 2), body.slice(3));
+  else if (body.length === 6 && !body.includes(':')) minutes = hm(body.slice(0, 2), body.slice(2, 4));
+  else if (body.length === 8 && body[2] === ':' && body[5] === ':') minutes = hm(body.slice(0, 2), body.slice(3, 5));
+  if (minutes === null) return null;
+  return sign === '-' ? -minutes : minutes;
+}
+
+const offsetZone = (minutes: number): Zone => (minutes === 0 ? UTC : FixedOffsetZone.instance(minutes));
+
+function setDate(st: ParseState, y: number | null, m: number | null, d: number | null): boolean {
+  if (st.haveDate) return false; // "Double date specification"
+  st.haveDate = true;
+  if (y !== null) st.y = y;
+  if (m !== null) st.m = m;
+  if (d !== null) st.d = d;
+  return true;
+}
+
+function setTime(st: ParseState, h: number, i: number, s: number): boolean {
+  if (st.haveTime) return false; // "Double time specification"
+  st.haveTime = 1;
+  st.h = h;
+  st.i = i;
+  st.s = s;
+  return true;
+}
+
+/** timelib's TIMELIB_UNHAVE_TIME: today/tomorrow/weekday names reset the time read so far to 00:00. */
+function unsetTime(st: ParseState): void {
+  st.haveTime = 0;
+  st.h = 0;
+  st.i = 0;
+  st.s = 0;
+}
+
+/**
+ * timelib's TIMELIB_HAVE_TZ: the first zone counts; a second is ignored unread (a warning in
+ * PHP); a third is an error. `resolve` is only called for the first.
+ */
+function setZone(st: ParseState, resolve: () => Zone | null): boolean {
+  st.zoneCount += 1;
+  if (st.zoneCount > 2) return false;
+  if (st.zoneCount === 2) return true;
+  st.zone = resolve();
+  return st.zone !== null; // "The timezone could not be found in the database"
+}
+
+function zoneFromName(id: string | undefined, abbr: string | undefined): Zone | null {
+  if (abbr !== undefined) {
+    const minutes = TZ_ABBR_OFFSET[abbr.toLowerCase()];
+    return minutes === undefined ? null : offsetZone(minutes);
+  }
+  return id !== undefined && IANAZone.isValidZone(id) ? IANAZone.create(id) : null;
+}
+
+function hour12(h: string, meridian: string): number {
+  return (Number(h) % 12) + (meridian.toLowerCase() === 'p' ? 12 : 0);
+}
+
+const WEEKDAY_UNIT = new RegExp(`^(?:${DAYS})$`);
+
+/** timelib_set_relative: "+N unit", "next unit", "last <weekday>"… */
+function addRelative(st: ParseState, amount: number, unitText: string, behavior: number, keepTime: boolean): boolean {
+  const unit = unitText.toLowerCase();
+  if (WEEKDAY_UNIT.test(unit)) {
+    st.rel.d += (amount > 0 ? amount - 1 : amount) * 7;
+    st.weekday = dayOf(unit);
+    st.behavior = behavior;
+    if (!keepTime) unsetTime(st);
+    return true;
+  }
+  if (/^(ms|msec|milli|µ|usec|micro)/.test(unit)) return true; // sub-second: below our resolution
+  if (unit.startsWith('sec')) st.rel.s += amount;
+  else if (unit.startsWith('min')) st.rel.i += amount;
+  else if (unit.startsWith('hour')) st.rel.h += amount;
+  else if (unit.startsWith('day')) st.rel.d += amount;
+  else if (unit.startsWith('week')) st.rel.d += amount * 7;
+  else if (unit.startsWith('fort') || unit.startsWith('forth')) st.rel.d += amount * 14;
+  else if (unit.startsWith('month')) st.rel.m += amount;
+  else if (unit.startsWith('year')) st.rel.y += amount;
+  else return false;
+  return true;
+}
+
+interface Rule {
+  re: RegExp;
+  apply: (g: RegExpExecArray, st: ParseState) => boolean;
+}
+
+const rule = (source: string, apply: Rule['apply']): Rule => ({ re: new RegExp(source, 'iy'), apply });
+const num = (s: string | undefined): number => Number(s ?? 0);
+
+/** Token rules, in timelib's order (which breaks ties between equally long matches). */
+const RULES: Rule[] = [
+  rule(`yesterday${WORD_END}`, (_g, st) => {
+    unsetTime(st);
+    st.rel.d = -1; // assigned, not added, as in timelib
+    return true;
+  }),
+  rule(`now${WORD_END}`, () => true),
+  rule(`noon${WORD_END}`, (_g, st) => {
+    unsetTime(st);
+    return setTime(st, 12, 0, 0);
+  }),
+  rule(`(?:midnight|today)${WORD_END}`, (_g, st) => {
+    unsetTime(st);
+    return true;
+  }),
+  rule(`tomorrow${WORD_END}`, (_g, st) => {
+    unsetTime(st);
+    st.rel.d = 1;
+    return true;
+  }),
+  // @1514764800 — epoch seconds, in UTC
+  rule('@(-?\\d+)(?:\\.\\d{0,6})?', (g, st) => {
+    st.haveDate = false;
+    st.haveTime = 0;
+    Object.assign(st, { y: 1970, m: 1, d: 1, h: 0, i: 0, s: 0 });
+    st.rel.s += Number(g[1]);
+    return setZone(st, () => UTC);
+  }),
+  // "first day of" / "last day of" (the time is kept, as in PHP)
+  rule(`(first|last) day of${WORD_END}`, (g, st) => {
+    st.firstLast = g[1]!.toLowerCase() === 'first' ? 'first' : 'last';
+    return true;
+  }),
+  // timetiny12 | timeshort12 | timelong12: 4pm, 4 pm, 4:30pm, 4:30:15 p.m.
+  rule(`${HOUR12}(?:[:.]${MINUTE_LZ}|[:.]${MINUTE}[:.]${SECOND_LZ})?[ \\t]*${MERIDIAN}`, (g, st) =>
+    setTime(st, hour12(g[1]!, g[5]!), num(g[2] ?? g[3]), num(g[4])),
+  ),
+  // timetiny24: t16
+  rule(`t${HOUR24}(?![:.\\d])`, (g, st) => setTime(st, Number(g[1]), 0, 0)),
+  // timeshort24 | timelong24 | iso8601long: 16:00, T16:00:00, 16:00:00.123
+  rule(`t?${HOUR24}[:.]${MINUTE}(?:[:.]${SECOND}(?:\\.\\d+)?)?`, (g, st) => setTime(st, Number(g[1]), Number(g[2]), num(g[3]))),
+  // gnunocolon: 1600 — a time; or the year, when a time was already given ("10:00 2018")
+  rule(`t?${HOUR24_LZ}${MINUTE_LZ}`, (g, st) => {
+    if (st.haveTime === 0) {
+      st.h = Number(g[1]);
+      st.i = Number(g[2]);
+      st.s = 0;
+    } else if (st.haveTime === 1) {
+      st.y = Number(`${g[1]}${g[2]}`);
+    } else {
+      return false;
+    }
+    st.haveTime += 1;
+    return true;
+  }),
+  // iso8601nocolon: 160000
+  rule(`t?${HOUR24_LZ}${MINUTE_LZ}${SECOND_LZ}`, (g, st) => setTime(st, Number(g[1]), Number(g[2]), Number(g[3]))),
+  // american: 12/25/2026, 12/25
+  rule(`${MONTH_NUM}/${DAY}(?:/(\\d{1,4}))?`, (g, st) =>
+    setDate(st, g[3] !== undefined ? fullYear(g[3]) : null, Number(g[1]), Number(g[2])),
+  ),
+  // iso8601date4 | iso8601dateslash | dateslash: 2018-01-05, 2018/01/05, 2018/1/5
+  rule(`([+-]?\\d{4})-${MONTH_LZ}-${DAY_LZ}`, (g, st) => setDate(st, Number(g[1]), Number(g[2]), Number(g[3]))),
+  rule(`(\\d{4})/${MONTH_LZ}/${DAY_LZ}/?`, (g, st) => setDate(st, Number(g[1]), Number(g[2]), Number(g[3]))),
+  rule(`(\\d{4})/${MONTH_NUM}/${DAY}`, (g, st) => setDate(st, Number(g[1]), Number(g[2]), Number(g[3]))),
+  // gnudateshorter: 2018-01 (day 1)
+  rule(`(\\d{4})-${MONTH_NUM}`, (g, st) => setDate(st, Number(g[1]), Number(g[2]), 1)),
+  // gnudateshort: 2018-1-5, 18-01-05
+  rule(`(\\d{1,4})-${MONTH_NUM}-${DAY}`, (g, st) => setDate(st, fullYear(g[1]!), Number(g[2]), Number(g[3]))),
+  // datefull: 5 January 2018, 05-Jan-2018 (no time-combined form: PHP rejects "5 January 10:00")
+  rule(`${DAY}[ \\t.-]*(${MONTHS})${WORD_END}[ \\t.-]*(\\d{1,4})`, (g, st) =>
+    setDate(st, fullYear(g[3]!), monthOf(g[2]!), Number(g[1])),
+  ),
+  // pointeddate4 | pointeddate2: 25-12-2026, 25.12.2026, 25.12.26
+  rule(`${DAY}[.\\t-]${MONTH_NUM}[.-](\\d{4})`, (g, st) => setDate(st, Number(g[3]), Number(g[2]), Number(g[1]))),
+  rule(`${DAY}[.\\t]${MONTH_NUM}\\.(\\d{2})`, (g, st) => setDate(st, fullYear(g[3]!), Number(g[2]), Number(g[1]))),
+  // datenoday: January 2018 (day 1)
+  rule(`(${MONTHS})${WORD_END}[ .\\t-]*(\\d{4})`, (g, st) => setDate(st, Number(g[2]), monthOf(g[1]!), 1)),
+  // datenodayrev: 2018 January (day 1)
+  rule(`(\\d{4})[ .\\t-]*(${MONTHS})${WORD_END}`, (g, st) => setDate(st, Number(g[1]), monthOf(g[2]!), 1)),
+  // datetextual: January 5 2018, Jan 5th, 2018
+  rule(`(${MONTHS})${WORD_END}[ .\\t-]*${DAY}[,.stndrh\\t ]+(\\d{1,4})`, (g, st) =>
+    setDate(st, fullYear(g[3]!), monthOf(g[1]!), Number(g[2])),
+  ),
+  // datenoyear: January 5 — the day must end the string or be followed by [,.stndrh\t ], which
+  // greedily eat letters of a following word: PHP rejects "Jan 5 sunday" and "Jan 5 noon".
+  rule(`(${MONTHS})${WORD_END}[ .\\t-]*${DAY}(?:[,.stndrh\\t ]+|$)`, (g, st) => setDate(st, null, monthOf(g[1]!), Number(g[2]))),
+  // datenoyearrev: 5 January
+  rule(`${DAY}[ .\\t-]*(${MONTHS})${WORD_END}`, (g, st) => setDate(st, null, monthOf(g[2]!), Number(g[1]))),
+  // datenocolon: 20181231
+  rule(`(\\d{4})${MONTH_LZ}${DAY_LZ}`, (g, st) => setDate(st, Number(g[1]), Number(g[2]), Number(g[3]))),
+  // pgtextshort | pgtextreverse: jan-05-2018, 2018-jan-05
+  rule(`(${MONTH_ABBR})-${DAY_LZ}-(\\d{1,4})`, (g, st) => setDate(st, fullYear(g[3]!), monthOf(g[1]!), Number(g[2]))),
+  rule(`(\\d{1,4})-(${MONTH_ABBR})-${DAY_LZ}`, (g, st) => setDate(st, fullYear(g[1]!), monthOf(g[2]!), Number(g[3]))),
+  // year4: a lone year ("June 5 16:00 1999")
+  rule('(\\d{4})', (g, st) => {
+    st.y = Number(g[1]);
+    return true;
+  }),
+  rule(`ago${WORD_END}`, (_g, st) => {
+    const r = st.rel;
+    st.rel = { y: -r.y, m: -r.m, d: -r.d, h: -r.h, i: -r.i, s: -r.s };
+    if (st.weekday !== null) st.weekday = st.weekday === 0 ? -7 : -st.weekday;
+    return true;
+  }),
+  // daytext: a bare weekday is today if it is that day, else the next one; time reset to 00:00
+  rule(`(${DAYS})${WORD_END}`, (g, st) => {
+    unsetTime(st);
+    st.weekday = dayOf(g[1]!);
+    if (st.behavior !== 2) st.behavior = 1;
+    return true;
+  }),
+  // relativetextweek: "next week", "this week" — move within Monday-based weeks, keeping the time
+  rule(`(${REL_TEXT})[ \\t]+week${WORD_END}`, (g, st) => {
+    st.rel.d += REL_TEXT_AMOUNT[g[1]!.toLowerCase()]! * 7;
+    st.behavior = 2;
+    if (st.weekday === null) st.weekday = 1;
+    return true;
+  }),
+  // relativetext: "next month", "last monday", "this friday", "second day"
+  rule(`(${REL_NUMBER}|${REL_TEXT})[ \\t]+(${UNITS})${WORD_END}`, (g, st) => {
+    const word = g[1]!.toLowerCase();
+    return addRelative(st, REL_TEXT_AMOUNT[word]!, g[2]!, word === 'this' ? 1 : 0, false);
+  }),
+  // monthfull | monthabbr: "January" (day and year from now)
+  rule(`(${MONTHS})${WORD_END}`, (g, st) => setDate(st, null, monthOf(g[1]!), null)),
+  // tzcorrection | tz
+  rule(TZ_CORRECTION, (g, st) => setZone(st, () => {
+    const minutes = tzCorrectionMinutes(g[1]!, g[2]!);
+    return minutes === null ? null : offsetZone(minutes);
+  })),
+  rule(`(?:${TZ_NAME})${WORD_END}`, (g, st) => setZone(st, () => zoneFromName(g[1], g[2]))),
+  // dateshortwithtimeshort12 | dateshortwithtimelong12: January 5 4:30pm
+  rule(`${DATE_NO_YEAR_SEP}${TIME12_MINUTES}`, (g, st) =>
+    setDate(st, null, monthOf(g[1]!), Number(g[2])) && setTime(st, hour12(g[3]!, g[6]!), Number(g[4]), num(g[5])),
+  ),
+  // dateshortwithtimeshort | dateshortwithtimelong: January 5 10:00
+  rule(`${DATE_NO_YEAR_SEP}t?${HOUR24}[:.]${MINUTE}(?:[:.]${SECOND})?`, (g, st) =>
+    setDate(st, null, monthOf(g[1]!), Number(g[2])) && setTime(st, Number(g[3]), Number(g[4]), num(g[5])),
+  ),
+  // dateshortwithtimelongtz: January 5 10:00:00 EST — any word there is read as a zone
+  rule(`${DATE_NO_YEAR_SEP}t?${HOUR24}[:.]${MINUTE}[:.]${SECOND_LZ}[ \\t]*(?:${TZ_CORRECTION}|(?:${TZ_NAME})${WORD_END})`, (g, st) =>
+    setDate(st, null, monthOf(g[1]!), Number(g[2])) &&
+    setTime(st, Number(g[3]), Number(g[4]), Number(g[5])) &&
+    setZone(st, () => {
+      if (g[6] !== undefined) {
+        const minutes = tzCorrectionMinutes(g[6], g[7]!);
+        return minutes === null ? null : offsetZone(minutes);
+      }
+      return zoneFromName(g[8], g[9]);
+    }),
+  ),
+  // relative: "+5 days", "-1 week", "2 hours", "+1 monday" (keeps the time)
+  rule(`([+-]*)[ \\t]*(\\d{1,13})[ \\t]*(${UNITS}|week)${WORD_END}`, (g, st) => {
+    const negative = (g[1]!.match(/-/g)?.length ?? 0) % 2 === 1;
+    return addRelative(st, (negative ? -1 : 1) * Number(g[2]), g[3]!, 1, true);
+  }),
+];
+
+/** Skipped between tokens: spaces, tabs, dots and commas (timelib's `[.,]` and `space`). */
+const SEPARATORS = /[ \t\n.,]+/y;
+
+function scan(input: string): ParseState | null {
+  const st: ParseState = {
+    y: null, m: null, d: null, h: null, i: null, s: null,
+    haveDate: false, haveTime: 0, zone: null, zoneCount: 0,
+    rel: { y: 0, m: 0, d: 0, h: 0, i: 0, s: 0 },
+    weekday: null, behavior: 0, firstLast: null,
+  };
+  const text = input.trim(); // PHP trims surrounding whitespace
+  let pos = 0;
+  while (pos < text.length) {
+    SEPARATORS.lastIndex = pos;
+    if (SEPARATORS.test(text)) {
+      pos = SEPARATORS.lastIndex;
+      continue;
+    }
+    let best: { rule: Rule; match: RegExpExecArray } | null = null;
+    for (const r of RULES) {
+      r.re.lastIndex = pos;
+      const match = r.re.exec(text);
+      if (match && match[0].length > 0 && (!best || match[0].length > best.match[0].length)) best = { rule: r, match };
+    }
+    if (!best || !best.rule.apply(best.match, st)) return null; // unparseable or contradictory
+    pos += best.match[0].length;
+  }
+  return st;
+}
+
+/** timelib's do_adjust_for_weekday. */
+function adjustWeekday(w: Wall, weekday: number, behavior: number, relDays: number): Wall {
+  const dow = new Date(wallAsUtcMillis(w)).getUTCDay();
+  if (behavior === 2) {
+    let target = weekday;
+    if (dow === 0 && target !== 0) target -= 7; // a Sunday belongs to the week that began 6 days before
+    if (target === 0 && dow !== 0) target = 7; // "sunday this week" is the week's last day
+    return { ...w, d: w.d - dow + target };
+  }
+  let diff = weekday - dow;
+  if ((relDays < 0 && diff < 0) || (relDays >= 0 && diff <= -behavior)) diff += 7;
+  return { ...w, d: weekday >= 0 ? w.d + diff : w.d - (7 - (Math.abs(weekday) - dow)) };
+}
+
+/** "first day of" → day 1; "last day of" → day 0 of the next month. */
+function applyFirstLast(w: Wall, firstLast: ParseState['firstLast']): Wall {
+  if (firstLast === 'first') return { ...w, d: 1 };
+  if (firstLast === 'last') return { ...w, d: 0, m: w.m + 1 };
+  return w;
+}
+
+/**
+ * strtotime proper. Returns the DateTime in its natural zone: the zone written in the string
+ * (UTC for "@…"), else `zone`. PHP's DateTime keeps that zone too, which is observable in
+ * event creation (§2.2: the parsed wall time is stored as the event's local time).
+ */
+function strtotime(input: string, zone: Zone, now: Date): DateTime | null {
+  if (input === '') return null; // PHP: "Empty string"; whitespace alone means now
+  if (input.length > 256) return null;
+  const st = scan(input);
+  if (!st) return null;
+  // timelib_fill_holes: fields not given come from `now` (in the default zone, as PHP does even
+  // when the string names another zone); a date without a time means 00:00:00.
+  const nowLocal = DateTime.fromJSDate(now, { zone });
+  const dateOnly = st.haveDate && !st.haveTime;
+  let w: Wall = {
+    y: st.y ?? nowLocal.year,
+    m: st.m ?? nowLocal.month,
+    d: st.d ?? nowLocal.day,
+    h: dateOnly ? 0 : (st.h ?? nowLocal.hour),
+    i: dateOnly ? 0 : (st.i ?? nowLocal.minute),
+    s: dateOnly ? 0 : (st.s ?? nowLocal.second),
+  };
+  // timelib_update_ts: do_adjust_special_early, then do_adjust_relative.
+  w = normalizeWall(applyFirstLast(w, st.firstLast));
+  if (st.weekday !== null) w = normalizeWall(adjustWeekday(w, st.weekday, st.behavior, st.rel.d));
+  const r = st.rel;
+  w = { y: w.y + r.y, m: w.m + r.m, d: w.d + r.d, h: w.h + r.h, i: w.i + r.i, s: w.s + r.s };
+  w = normalizeWall(applyFirstLast(w, st.firstLast));
+  return wallToDateTime(w, st.zone ?? zone);
+}
+
+/** PHP is_numeric: optional whitespace, sign, digits/decimal, exponent. */
+const PHP_NUMERIC_RE = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
+
+function timestampOf(raw: unknown): number | null {
+  if (typeof raw === 'number') return Number.isFinite(raw) ? Math.floor(raw) : null;
+  if (typeof raw === 'string' && PHP_NUMERIC_RE.test(raw)) {
+    const n = Number(raw.trim());
+    return Number.isFinite(n) ? Math.floor(n) : null;
+  }
+  return null;
+}
+
+/** Parse keeping the natural zone (see strtotime); timestamps are UTC like PHP's "@ts". */
+function parseNatural(raw: unknown, zone: Zone, now: Date): DateTime | null {
+  const ts = timestampOf(raw);
+  if (ts !== null) {
+    const dt = DateTime.fromSeconds(ts, { zone: UTC });
+    return dt.isValid ? dt : null;
+  }
+  if (typeof raw !== 'string') return null;
+  const dt = strtotime(raw, zone, now);
+  return dt && dt.isValid ? dt : null;
+}
+
+/**
+ * PHP strtotime-compatible parse. `now` is the reference instant; `zone` is an IANA zone id or
+ * "UTC+5"/"UTC-3:30" style offset in which relative and absolute wall times are interpreted.
+ * Numeric strings/numbers are unix timestamps (seconds). Returns a luxon DateTime in `zone`, or
+ * null when unparseable (e.g. "", "foo", "before my birthday", "not a strtotime parsable string").
+ */
+export function parseDateInput(raw: unknown, zone: string, now: Date = new Date()): DateTime | null {
+  const z = toZone(zone, 'UTC');
+  return parseNatural(raw, z, now)?.setZone(z) ?? null;
+}
+
+/** For validation (`is_time`): a number/numeric string, or a string strtotime parses (in UTC). */
+export function isValidDateInput(raw: unknown): boolean {
+  return parseDateInput(raw, 'UTC') !== null;
+}
+
+/** PHP's FILTER_VALIDATE_BOOLEAN-style strict flag: 1,true,on,yes (case-insensitive) → true. */
+export function isStrictFlag(raw: unknown): boolean {
+  if (raw === true) return true;
+  if (typeof raw === 'number') return raw === 1;
+  return typeof raw === 'string' && ['1', 'true', 'on', 'yes'].includes(raw.trim().toLowerCase());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Day boundaries (tribe_beginning_of_day / tribe_end_of_day)
+// ---------------------------------------------------------------------------------------------
+
+/** The `multiDayCutoff` option, "HH:MM" (default "00:00"), in minutes. */
+function cutoffMinutes(cutoff: string | undefined): number {
+  const m = /^(\d{1,2}):(\d{2})$/.exec(cutoff ?? '');
+  return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
+}
+
+/** `date` (a calendar date) at the cutoff time: "YYYY-MM-DD 00:00:00" by default. */
+function beginningOfDay(date: Wall, cutoff: number): WallTime {
+  return wallString(normalizeWall({ ...date, h: 0, i: cutoff, s: 0 }));
+}
+
+/** One second before the next day's cutoff: "YYYY-MM-DD 23:59:59" by default. */
+function endOfDay(date: Wall, cutoff: number): WallTime {
+  return wallString(normalizeWall({ ...date, d: date.d + 1, h: 0, i: cutoff, s: -1 }));
+}
+
+function wallOf(dt: DateTime): Wall {
+  return { y: dt.year, m: dt.month, d: dt.day, h: dt.hour, i: dt.minute, s: dt.second };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event schedule (create/update, §2.2)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Event start/end from create/update input: parse start and end in the event zone; all_day →
+ * 00:00:00 of start day, 23:59:59 of end day; end before start → end = start. Returns local
+ * walls and UTC walls; null when either date is unparseable.
+ *
+ * Like the original, the stored local time is the wall time *as parsed*: a string carrying its
+ * own zone ("…T16:00:00+02:00") or a unix timestamp (rendered in UTC) keeps that wall time,
+ * which is then read in the event zone. For inputs without a zone this is the obvious result.
+ * `timezone` is the event's zone (the caller substitutes the site zone when none is given).
+ */
+export function eventSchedule(input: {
+  start: unknown;
+  end: unknown;
+  timezone: string;
+  allDay: boolean;
+  now?: Date;
+  multiDayCutoff?: string;
+}): { startLocal: WallTime; endLocal: WallTime; startUtc: WallTime; endUtc: WallTime } | null {
+  const zone = toZone(input.timezone, 'UTC');
+  const now = input.now ?? new Date();
+  const start = parseNatural(input.start, zone, now);
+  const end = parseNatural(input.end, zone, now);
+  if (!start || !end) return null;
+
+  let startWall = wallOf(start);
+  let endWall = wallOf(end);
+  if (input.allDay) {
+    const cutoff = cutoffMinutes(input.multiDayCutoff);
+    startWall = parseWall(beginningOfDay(startWall, cutoff))!;
+    endWall = parseWall(endOfDay(endWall, cutoff))!;
+  }
+  const startAt = wallToDateTime(startWall, zone);
+  let endAt = wallToDateTime(endWall, zone);
+  if (endAt < startAt) {
+    endWall = startWall; // no error: the event gets zero duration
+    endAt = startAt;
+  }
+  return {
+    startLocal: wallString(startWall),
+    endLocal: wallString(endWall),
+    startUtc: formatWall(startAt.setZone(UTC)),
+    endUtc: formatWall(endAt.setZone(UTC)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// List date window (§6.1)
+// ---------------------------------------------------------------------------------------------
+
+export interface DateWindow {
+  /** event local start >= startGte (start_date) */
+  startGte?: WallTime;
+  /** event local end <= endLte (end_date) */
+  endLte?: WallTime;
+  /** start < startLt (starts_before) */
+  startLt?: WallTime;
+  /** start > startGt (starts_after) */
+  startGt?: WallTime;
+  /** end < endLt (ends_before) */
+  endLt?: WallTime;
+  /** end > endGt (ends_after) */
+  endGt?: WallTime;
+  /** The same values under their query names, for building rest_url (§6.3). */
+  effective: {
+    startDate?: WallTime;
+    endDate?: WallTime;
+    startsBefore?: WallTime;
+    startsAfter?: WallTime;
+    endsBefore?: WallTime;
+    endsAfter?: WallTime;
+  };
+}
+
+/**
+ * The list filter's date bounds (§6.1), following Archive_Event::get step by step:
+ *  1. start_date/end_date always have a value: the caller's, else the defaults
+ *     (start: "yesterday 23:59" UTC as a site-local wall; end: UTC wall of "+24 months").
+ *  2. Each value becomes a bound: inclusive mode → the UTC calendar date of the raw value at
+ *     00:00:00 (start_date) or 23:59:59 (all others); strict mode → the raw value parsed in UTC,
+ *     converted to the site zone. (In strict mode the default start, already site-local, is read
+ *     as UTC and converted again — faithful.)
+ *  3. With `include`, start/end fall back to the *raw* defaults, without the inclusive rounding
+ *     (the original unsets them and re-merges the route defaults: quirk §6.4).
+ *  4. If any starts_/ends_ filter is present, start/end survive only if the caller gave them.
+ * Raw values that do not parse (the caller validates first) are treated as absent.
+ */
+export function listDateWindow(input: {
+  startDate?: string;
+  endDate?: string;
+  startsBefore?: string;
+  startsAfter?: string;
+  endsBefore?: string;
+  endsAfter?: string;
+  strict: boolean;
+  include: boolean;
+  siteTimezone: string;
+  now?: Date;
+  multiDayCutoff?: string;
+}): DateWindow {
+  const now = input.now ?? new Date();
+  const site = toZone(input.siteTimezone, 'UTC');
+  const cutoff = cutoffMinutes(input.multiDayCutoff);
+  const given = (v: string | undefined): v is string => v !== undefined && v !== null;
+
+  // PHP parses these in its default zone, which WordPress pins to UTC.
+  const inUtc = (raw: string): DateTime | null => parseDateInput(raw, 'UTC', now);
+  /** Tribe__Timezones::localize_date: raw read as UTC, shown in the site zone. */
+  const localize = (raw: string): WallTime | undefined => {
+    const dt = inUtc(raw);
+    return dt ? formatWall(dt.setZone(site)) : undefined;
+  };
+  const bound = (raw: string | undefined, kind: 'start' | 'end'): WallTime | undefined => {
+    if (!given(raw)) return undefined;
+    if (input.strict) return localize(raw);
+    const dt = inUtc(raw);
+    if (!dt) return undefined;
+    return kind === 'start' ? beginningOfDay(wallOf(dt), cutoff) : endOfDay(wallOf(dt), cutoff);
+  };
+
+  const defaultStart = localize('yesterday 23:59')!;
+  const defaultEnd = formatWall(inUtc('+24 months')!);
+
+  let startDate = bound(given(input.startDate) ? input.startDate : defaultStart, 'start');
+  let endDate = bound(given(input.endDate) ? input.endDate : defaultEnd, 'end');
+  if (input.include) {
+    startDate = defaultStart;
+    endDate = defaultEnd;
+  }
+  const relative = [input.startsBefore, input.startsAfter, input.endsBefore, input.endsAfter].some(given);
+  if (relative) {
+    if (!given(input.startDate)) startDate = undefined;
+    if (!given(input.endDate)) endDate = undefined;
+  }
+
+  const effective = {
+    startDate,
+    endDate,
+    startsBefore: bound(input.startsBefore, 'end'),
+    startsAfter: bound(input.startsAfter, 'end'),
+    endsBefore: bound(input.endsBefore, 'end'),
+    endsAfter: bound(input.endsAfter, 'end'),
+  };
+  return dropUndefined({
+    startGte: effective.startDate,
+    endLte: effective.endDate,
+    startLt: effective.startsBefore,
+    startGt: effective.startsAfter,
+    endLt: effective.endsBefore,
+    endGt: effective.endsAfter,
+    effective: dropUndefined(effective),
+  });
+}
+
+/** Does an event (local start/end walls) pass a window? Walls compare as strings. */
+export function matchesDateWindow(window: DateWindow, startLocal: WallTime, endLocal: WallTime): boolean {
+  return (
+    (window.startGte === undefined || startLocal >= window.startGte) &&
+    (window.endLte === undefined || endLocal <= window.endLte) &&
+    (window.startLt === undefined || startLocal < window.startLt) &&
+    (window.startGt === undefined || startLocal > window.startGt) &&
+    (window.endLt === undefined || endLocal < window.endLt) &&
+    (window.endGt === undefined || endLocal > window.endGt)
+  );
+}
+
+function dropUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

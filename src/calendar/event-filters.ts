@@ -1,0 +1,152 @@
+// The event list's filters (spec §2.1, §6.1–6.4, §6.7) → a validated Prisma query. Validation
+// reports every bad filter at once, by its GraphQL name.
+import type { Viewer } from '../auth/viewer.js';
+import type { Config } from '../config.js';
+import { invalidInput } from '../graphql/errors.js';
+import { canEditAny, isPostStatus, listableStatuses } from './capabilities.js';
+import { isValidDateInput, listDateWindow, type DateWindow } from './dates.js';
+import { existingIdsOfType, postTypeOf, type Db } from './posts.js';
+import { Problems } from './validate.js';
+
+export interface EventFilter {
+  startDate?: string | null;
+  endDate?: string | null;
+  startsBefore?: string | null;
+  startsAfter?: string | null;
+  endsBefore?: string | null;
+  endsAfter?: string | null;
+  strictDates?: boolean | null;
+  search?: string | null;
+  categories?: string[] | null;
+  tags?: string[] | null;
+  venue?: number[] | null;
+  organizer?: number[] | null;
+  featured?: boolean | null;
+  status?: string[] | null;
+  include?: number[] | null;
+  postParent?: number | null;
+}
+
+export interface EventListQuery {
+  where: Record<string, unknown>;
+  orderBy: Record<string, 'asc' | 'desc'>[];
+  window: DateWindow;
+  statuses: string[];
+}
+
+const DATE_FILTERS = ['startDate', 'endDate', 'startsBefore', 'startsAfter', 'endsBefore', 'endsAfter'] as const;
+
+/** Splits a search on spaces, keeping "quoted phrases" together (WordPress search terms). */
+export function searchTerms(search: string): { term: string; exclude: boolean }[] {
+  const terms: { term: string; exclude: boolean }[] = [];
+  for (const match of search.matchAll(/(-?)"([^"]*)"|(\S+)/g)) {
+    const raw = match[3] ?? match[2];
+    const exclude = match[3] ? raw.startsWith('-') && raw.length > 1 : match[1] === '-';
+    const term = match[3] && exclude ? raw.slice(1) : raw;
+    if (term.trim()) terms.push({ term: term.trim(), exclude });
+  }
+  return terms;
+}
+
+/**
+ * Term references as the list filter reads them: each item is matched by slug first, then by id;
+ * validation accepts a name too (which then matches nothing, as in the original).
+ */
+async function resolveTermFilter(db: Db, taxonomy: string, items: string[]): Promise<number[] | null> {
+  const clean = items.map((s) => String(s).trim()).filter(Boolean);
+  if (!clean.length) return null;
+  const numeric = clean.filter((s) => /^\d+$/.test(s)).map(Number).filter(Number.isSafeInteger);
+  const terms = await db.term.findMany({
+    where: { taxonomy, OR: [{ slug: { in: clean } }, { name: { in: clean } }, { id: { in: numeric } }] },
+    select: { id: true, slug: true, name: true },
+  });
+  const ids: number[] = [];
+  for (const item of clean) {
+    const bySlug = terms.find((t) => t.slug === item);
+    const byId = /^\d+$/.test(item) ? terms.find((t) => t.id === Number(item)) : undefined;
+    const byName = terms.find((t) => t.name === item);
+    if (!bySlug && !byId && !byName) return null;
+    ids.push(bySlug?.id ?? byId?.id ?? -1);
+  }
+  return ids;
+}
+
+function containsText(field: string, term: string, dbKind: string) {
+  return { [field]: dbKind === 'postgresql' ? { contains: term, mode: 'insensitive' } : { contains: term } };
+}
+
+export async function eventListQuery(
+  db: Db,
+  filter: EventFilter,
+  context: { viewer: Viewer | null; config: Config; dbKind: string; now?: Date },
+): Promise<EventListQuery> {
+  const { viewer, config, dbKind } = context;
+  const problems = new Problems();
+  for (const name of DATE_FILTERS) if (filter[name] != null) problems.check(name, isValidDateInput(filter[name]));
+  if (filter.search != null) problems.check('search', filter.search.trim() !== '');
+  const termIds: Record<'categories' | 'tags', number[] | null> = { categories: null, tags: null };
+  for (const [name, taxonomy] of [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const) {
+    if (filter[name] == null) continue;
+    termIds[name] = await resolveTermFilter(db, taxonomy, filter[name]!);
+    problems.check(name, termIds[name] !== null);
+  }
+  for (const name of ['venue', 'organizer'] as const) {
+    const ids = filter[name];
+    if (ids == null) continue;
+    const found = await existingIdsOfType(db, ids, name);
+    problems.check(name, ids.length > 0 && ids.every((id) => found.has(id)));
+  }
+  let statuses = listableStatuses(viewer);
+  if (filter.status != null) {
+    const asked = filter.status.map((s) => s.trim()).filter(Boolean);
+    const ok = canEditAny(viewer) ? asked.length > 0 && asked.every(isPostStatus) : asked.length === 1 && asked[0] === 'publish';
+    problems.check('status', ok);
+    if (ok) statuses = asked;
+  }
+  if (filter.include != null) problems.check('include', filter.include.length > 0 && filter.include.every((id) => Number.isSafeInteger(id) && id > 0));
+  if (filter.postParent != null) problems.check('postParent', (await postTypeOf(db, filter.postParent)) === 'event');
+  if (problems.any) throw invalidInput(problems.params);
+
+  const window = listDateWindow({
+    startDate: filter.startDate ?? undefined,
+    endDate: filter.endDate ?? undefined,
+    startsBefore: filter.startsBefore ?? undefined,
+    startsAfter: filter.startsAfter ?? undefined,
+    endsBefore: filter.endsBefore ?? undefined,
+    endsAfter: filter.endsAfter ?? undefined,
+    strict: filter.strictDates === true,
+    include: filter.include != null,
+    siteTimezone: config.siteTimezone,
+    now: context.now,
+  });
+  const and: Record<string, unknown>[] = [];
+  const startLocal: Record<string, string> = {};
+  const endLocal: Record<string, string> = {};
+  if (window.startGte) startLocal.gte = window.startGte;
+  if (window.startLt) startLocal.lt = window.startLt;
+  if (window.startGt) startLocal.gt = window.startGt;
+  if (window.endLte) endLocal.lte = window.endLte;
+  if (window.endLt) endLocal.lt = window.endLt;
+  if (window.endGt) endLocal.gt = window.endGt;
+  if (Object.keys(startLocal).length) and.push({ startLocal });
+  if (Object.keys(endLocal).length) and.push({ endLocal });
+  for (const { term, exclude } of searchTerms(filter.search ?? '')) {
+    const any = { OR: ['title', 'excerpt', 'content'].map((field) => containsText(field, term, dbKind)) };
+    and.push(exclude ? { NOT: any } : any);
+  }
+  if (termIds.categories) and.push({ terms: { some: { termId: { in: termIds.categories } } } });
+  if (termIds.tags) and.push({ terms: { some: { termId: { in: termIds.tags } } } });
+  if (filter.venue != null) and.push({ venues: { some: { venueId: { in: filter.venue } } } });
+  if (filter.organizer != null) and.push({ organizers: { some: { organizerId: { in: filter.organizer } } } });
+  if (filter.featured != null) and.push({ featured: filter.featured });
+  if (filter.include != null) and.push({ id: { in: filter.include } });
+  if (filter.postParent != null) and.push({ parentId: filter.postParent });
+
+  return {
+    where: { status: { in: statuses }, hideFromListings: false, AND: and },
+    // With include: publication date, then id; otherwise start date (ties in insertion order).
+    orderBy: filter.include != null ? [{ dateUtc: 'asc' }, { id: 'asc' }] : [{ startLocal: 'asc' }, { id: 'asc' }],
+    window,
+    statuses,
+  };
+}

@@ -1,0 +1,307 @@
+// Event writes and single reads with The Events Calendar's rules (spec §2.2–2.4, §6.5–6.9, §6.11),
+// except where Almanac decided otherwise: an update changes only the fields it is given.
+// Order of checks, as the REST contract needs: validation → permission → existence → write.
+import type { Viewer } from '../auth/viewer.js';
+import type { Config } from '../config.js';
+import type { Prisma } from '../db/client.js';
+import { AppError, invalidInput } from '../graphql/errors.js';
+import { canCreatePosts, canDeletePost, canEditPost, canPublish, canReadPost, scaleBackStatus } from './capabilities.js';
+import { detectCurrency, parseCostInput } from './cost.js';
+import { eventSchedule, isValidDateInput, isValidTimezone, timezoneAbbr } from './dates.js';
+import { applyLinks, planLinks, type LinkPlan } from './event-links.js';
+import { applyImagePlan, planImage, type ImagePlan } from './images.js';
+import { publicationDates } from './linked.js';
+import { postTypeOf, retryOnConflict, uniquePostSlug, wallNow, type Db } from './posts.js';
+import { sanitizeSlug, slugForLookup } from './slugs.js';
+import { resolveEventTerms } from './event-terms.js';
+import { isNonEmptyString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
+
+export interface EventFields {
+  title?: string;
+  description?: string;
+  excerpt?: string;
+  slug?: string;
+  status?: string;
+  author?: number | string;
+  date?: string;
+  dateUtc?: string;
+  startDate?: string;
+  endDate?: string;
+  timezone?: string;
+  allDay?: boolean;
+  image?: unknown;
+  cost?: unknown;
+  website?: string | null;
+  showMap?: boolean;
+  showMapLink?: boolean;
+  hideFromListings?: boolean;
+  sticky?: boolean;
+  featured?: boolean;
+  categories?: unknown;
+  tags?: unknown;
+  venue?: unknown;
+  organizer?: unknown;
+  password?: string;
+  parent?: number;
+}
+
+export interface WriteContext {
+  prisma: Prisma;
+  viewer: Viewer | null;
+  config: Config;
+}
+
+const CATEGORY = 'tribe_events_cat';
+const TAG = 'post_tag';
+
+interface Plans {
+  image?: ImagePlan;
+  venue?: LinkPlan;
+  organizer?: LinkPlan;
+}
+
+/** Validates every given field, in the contract's declaration order; throws INVALID_INPUT with a reason per field. */
+async function validate(db: Db, fields: EventFields, create: boolean, viewer: Viewer | null): Promise<Plans> {
+  const problems = new Problems();
+  const plans: Plans = {};
+  const given = (name: keyof EventFields) => fields[name] !== undefined;
+  if (create || given('title')) problems.check('title', isNonEmptyString(fields.title));
+  if (create || given('startDate')) problems.check('startDate', isValidDateInput(fields.startDate));
+  if (create || given('endDate')) problems.check('endDate', isValidDateInput(fields.endDate));
+  if (given('author')) problems.check('author', await userExists(db, fields.author));
+  if (given('date')) problems.check('date', isValidDateInput(fields.date));
+  if (given('dateUtc')) problems.check('dateUtc', isValidDateInput(fields.dateUtc));
+  for (const name of ['description', 'slug', 'excerpt'] as const) if (given(name)) problems.check(name, isNonEmptyString(fields[name]));
+  if (given('status')) problems.check('status', isRegisteredStatus(fields.status));
+  if (given('timezone')) problems.check('timezone', typeof fields.timezone === 'string' && isValidTimezone(fields.timezone));
+  if (given('image')) {
+    const plan = await planImage(db, fields.image, viewer);
+    if (plan) plans.image = plan;
+    else problems.fail('image');
+  }
+  if (given('website')) problems.check('website', isUrlOrEmpty(fields.website));
+  if (given('parent')) problems.check('parent', fields.parent === 0 || (await postTypeOf(db, Number(fields.parent))) === 'event');
+  for (const type of ['venue', 'organizer'] as const) {
+    if (!given(type)) continue;
+    const plan = await planLinks(db, type, fields[type], viewer);
+    if (plan) plans[type] = plan;
+    else problems.fail(type);
+  }
+  if (problems.any) throw invalidInput(problems.params);
+  return plans;
+}
+
+function denied(viewer: Viewer | null): AppError {
+  return viewer
+    ? new AppError('FORBIDDEN', 'Sorry, you are not allowed to do that.')
+    : new AppError('UNAUTHENTICATED', 'Sorry, you are not allowed to do that.');
+}
+
+/** Stored status: scale-back for roles that cannot publish; a publish dated in the future is `future`. */
+function statusFor(requested: string | undefined, viewer: Viewer | null, dateUtc: string, nowUtc: string): string {
+  const status = scaleBackStatus(requested, viewer);
+  return status === 'publish' && dateUtc > nowUtc && canPublish(viewer) ? 'future' : status;
+}
+
+function costColumns(raw: unknown) {
+  const values = parseCostInput(raw);
+  const currency = detectCurrency(values);
+  return { cost: JSON.stringify(values), currencySymbol: currency.symbol, currencyPosition: currency.position };
+}
+
+async function replaceLinks(tx: Db, eventId: number, plans: Plans, fields: EventFields, context: WriteContext) {
+  if (plans.venue) {
+    const [venueId] = await applyLinks(tx, 'venue', plans.venue, context);
+    await tx.eventVenue.deleteMany({ where: { eventId } });
+    if (venueId) await tx.eventVenue.create({ data: { eventId, venueId } });
+  }
+  if (plans.organizer) {
+    const ids = await applyLinks(tx, 'organizer', plans.organizer, context);
+    await tx.eventOrganizer.deleteMany({ where: { eventId } });
+    if (ids.length) await tx.eventOrganizer.createMany({ data: ids.map((organizerId, position) => ({ eventId, organizerId, position })) });
+  }
+  for (const [field, taxonomy] of [['categories', CATEGORY], ['tags', TAG]] as const) {
+    if (fields[field] === undefined) continue;
+    const termIds = await resolveEventTerms(tx, taxonomy, fields[field]);
+    await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
+    if (termIds.length) await tx.eventTerm.createMany({ data: termIds.map((termId) => ({ eventId, termId })) });
+  }
+}
+
+export async function createEvent(context: WriteContext, fields: EventFields): Promise<number> {
+  const { prisma, viewer, config } = context;
+  const plans = await validate(prisma, fields, true, viewer);
+  if (!canCreatePosts(viewer)) throw denied(viewer);
+  const timezone = fields.timezone || config.siteTimezone;
+  const schedule = eventSchedule({ start: fields.startDate, end: fields.endDate, timezone, allDay: fields.allDay === true });
+  if (!schedule) throw invalidInput({ startDate: 'Invalid parameter.' });
+  return retryOnConflict(() =>
+    prisma.$transaction(async (tx) => {
+      const now = wallNow(config.siteTimezone);
+      const dates = publicationDates(fields, config.siteTimezone);
+      const id = (await tx.post.create({ data: { type: 'event' }, select: { id: true } })).id;
+      const title = String(fields.title).trim();
+      await tx.event.create({
+        data: {
+          id,
+          title,
+          slug: await uniquePostSlug(tx, 'event', sanitizeSlug(fields.slug ?? title) || String(id)),
+          status: statusFor(fields.status, viewer, dates.dateUtc, now.utc),
+          authorId: fields.author !== undefined ? Number(fields.author) : (viewer?.userId ?? 0),
+          ...dates,
+          modified: now.local,
+          modifiedUtc: now.utc,
+          content: fields.description ?? '',
+          excerpt: fields.excerpt ?? '',
+          password: fields.password ?? '',
+          parentId: fields.parent ?? 0,
+          menuOrder: fields.sticky ? -1 : 0,
+          imageId: plans.image ? await applyImagePlan(tx, plans.image) : null,
+          timezone,
+          timezoneAbbr: timezoneAbbr(timezone, new Date(schedule.startUtc.replace(' ', 'T') + 'Z')),
+          allDay: fields.allDay === true,
+          ...schedule,
+          ...(fields.cost !== undefined ? costColumns(fields.cost) : {}),
+          // Empty values are dropped on create: no website means the permalink is shown.
+          website: fields.website ? fields.website : null,
+          showMap: fields.showMap ?? false,
+          showMapLink: fields.showMapLink ?? false,
+          hideFromListings: fields.hideFromListings === true,
+          featured: fields.featured === true,
+        },
+      });
+      await replaceLinks(tx, id, plans, fields, context);
+      return id;
+    }),
+  );
+}
+
+type EventRow = NonNullable<Awaited<ReturnType<Prisma['event']['findUnique']>>>;
+
+/** Finds the event an update/delete names, after the permission check the contract puts first. */
+async function targetEvent(
+  prisma: Prisma,
+  target: { id?: number; slug?: string },
+  viewer: Viewer | null,
+  allowed: (viewer: Viewer | null, post: EventRow) => boolean,
+): Promise<EventRow> {
+  const event = target.slug !== undefined ? await eventBySlug(prisma, target.slug) : await prisma.event.findUnique({ where: { id: target.id! } });
+  // Unknown ids (and slug routes, whose id is unknown at permission time) need only the general capability.
+  const mayAct = event && target.slug === undefined ? allowed(viewer, event) : canCreatePosts(viewer);
+  if (!mayAct) throw denied(viewer);
+  if (!event) {
+    if (target.slug !== undefined) throw invalidInput({ slug: 'Invalid parameter.' });
+    const type = await postTypeOf(prisma, target.id!);
+    if (type) throw new AppError('WRONG_TYPE', 'The specified ID is not a valid event.');
+    throw new AppError('NOT_FOUND', `Event with ID ${target.id} does not exist.`);
+  }
+  return event;
+}
+
+export async function updateEvent(context: WriteContext, target: { id?: number; slug?: string }, fields: EventFields): Promise<number> {
+  const { prisma, viewer, config } = context;
+  const plans = await validate(prisma, fields, false, viewer);
+  const event = await targetEvent(prisma, target, viewer, canEditPost);
+  const given = (name: keyof EventFields) => fields[name] !== undefined;
+  return retryOnConflict(() =>
+    prisma.$transaction(async (tx) => {
+      const now = wallNow(config.siteTimezone);
+      const data: Record<string, unknown> = { modified: now.local, modifiedUtc: now.utc };
+      if (given('title')) data.title = String(fields.title).trim();
+      if (given('description')) data.content = fields.description;
+      if (given('excerpt')) data.excerpt = fields.excerpt;
+      if (given('slug')) data.slug = await uniquePostSlug(tx, 'event', sanitizeSlug(fields.slug!) || String(event.id), event.id);
+      if (given('author')) data.authorId = Number(fields.author);
+      if (given('password')) data.password = fields.password;
+      if (given('parent')) data.parentId = fields.parent;
+      if (given('date') || given('dateUtc')) Object.assign(data, publicationDates(fields, config.siteTimezone));
+      if (given('status')) data.status = statusFor(fields.status, viewer, (data.dateUtc as string) ?? event.dateUtc, now.utc);
+      if (given('startDate') || given('endDate') || given('allDay') || given('timezone')) {
+        const timezone = given('timezone') ? fields.timezone || config.siteTimezone : event.timezone || config.siteTimezone;
+        const schedule = eventSchedule({
+          start: fields.startDate ?? event.startLocal,
+          end: fields.endDate ?? event.endLocal,
+          timezone,
+          allDay: fields.allDay ?? event.allDay,
+        });
+        if (!schedule) throw invalidInput({ startDate: 'Invalid parameter.' });
+        Object.assign(data, schedule, {
+          timezone,
+          allDay: fields.allDay ?? event.allDay,
+          timezoneAbbr: timezoneAbbr(timezone, new Date(schedule.startUtc.replace(' ', 'T') + 'Z')),
+        });
+      }
+      if (given('cost')) Object.assign(data, costColumns(fields.cost));
+      if (given('website')) data.website = fields.website ?? '';
+      if (given('showMap')) data.showMap = fields.showMap;
+      if (given('showMapLink')) data.showMapLink = fields.showMapLink;
+      if (given('hideFromListings')) data.hideFromListings = fields.hideFromListings;
+      if (given('featured')) data.featured = fields.featured;
+      if (given('sticky')) data.menuOrder = fields.sticky ? -1 : 0;
+      if (plans.image) data.imageId = await applyImagePlan(tx, plans.image);
+      await tx.event.update({ where: { id: event.id }, data });
+      await replaceLinks(tx, event.id, plans, fields, context);
+      return event.id;
+    }),
+  );
+}
+
+/** Moves an event to the trash; a second delete is `ALREADY_TRASHED` (gone). Events are never deleted outright. */
+export async function trashEvent(context: WriteContext, target: { id?: number; slug?: string }): Promise<number> {
+  const { prisma, viewer, config } = context;
+  const event = await targetEvent(prisma, target, viewer, canDeletePost);
+  const now = wallNow(config.siteTimezone);
+  const updated = await prisma.event.updateMany({
+    where: { id: event.id, status: { not: 'trash' } },
+    data: { status: 'trash', modified: now.local, modifiedUtc: now.utc },
+  });
+  if (updated.count === 0) throw new AppError('ALREADY_TRASHED', 'The event is already trashed');
+  return event.id;
+}
+
+async function eventBySlug(prisma: Prisma, raw: string) {
+  const slug = slugForLookup(raw);
+  return slug ? prisma.event.findUnique({ where: { slug } }) : null;
+}
+
+/**
+ * Whether the caller may read this one event, with the contract's errors in its order: not found,
+ * not an event, trashed, not accessible, password-protected. By slug, an unreadable event is reported
+ * as an unknown slug (spec §2.4).
+ */
+export async function assertEventReadable(
+  prisma: Prisma,
+  target: { id?: number; slug?: string },
+  viewer: Viewer | null,
+  unlock: { password?: string; editContext?: boolean },
+): Promise<number> {
+  const event =
+    target.slug !== undefined
+      ? await eventBySlug(prisma, target.slug)
+      : await prisma.event.findUnique({ where: { id: target.id! }, select: { id: true, status: true, authorId: true, password: true } });
+  if (!event) {
+    if (target.slug !== undefined) throw invalidInput({ slug: 'Invalid parameter.' });
+    if (await postTypeOf(prisma, target.id!)) throw new AppError('WRONG_TYPE', 'The specified ID is not a valid event.');
+    throw new AppError('NOT_FOUND', `Event with ID ${target.id} does not exist.`);
+  }
+  const readable = event.status !== 'trash' && canReadPost(viewer, event);
+  if (target.slug !== undefined && !readable) throw invalidInput({ slug: 'Invalid parameter.' });
+  if (event.status === 'trash') throw new AppError('TRASHED', 'This event is no longer available');
+  if (!readable) throw new AppError('NOT_ACCESSIBLE', 'The requested event is not accessible');
+  if (!isUnlocked(event, viewer, unlock)) {
+    throw new AppError('PASSWORD_REQUIRED', 'The requested event is not accessible without a password');
+  }
+  return event.id;
+}
+
+/** A password-protected record is readable in full with its password, or in the edit context by someone who may edit it. */
+export function isUnlocked(
+  post: { password: string; status: string; authorId: number },
+  viewer: Viewer | null,
+  unlock: { password?: string; editContext?: boolean; showAll?: boolean },
+): boolean {
+  if (!post.password || unlock.showAll) return true;
+  if (unlock.password !== undefined && unlock.password === post.password) return true;
+  return unlock.editContext === true && canEditPost(viewer, post);
+}
+

@@ -1,0 +1,59 @@
+// Types shared by the calendar's records: post status, date parts, cost details, images.
+import { builder } from '../../graphql/builder.js';
+import { dateDetails } from '../dates.js';
+import { imageRecord } from '../images.js';
+import { POST_STATUSES } from '../capabilities.js';
+
+export const PostStatus = builder.enumType('PostStatus', {
+  description: 'Publication status of an event, venue or organizer (WordPress post statuses).',
+  values: Object.fromEntries(
+    POST_STATUSES.map((status) => [status.toUpperCase().replace('-', '_'), { value: status, description: `WordPress status "${status}".` }]),
+  ) as Record<string, { value: (typeof POST_STATUSES)[number]; description: string }>,
+});
+
+export const DateDetails = builder.objectRef<string>('DateDetails').implement({
+  description: 'The parts of a "YYYY-MM-DD HH:MM:SS" wall time, as zero-padded strings.',
+  fields: (t) => ({
+    year: t.string({ description: 'Four-digit year.', resolve: (wall) => dateDetails(wall).year }),
+    month: t.string({ description: 'Two-digit month.', resolve: (wall) => dateDetails(wall).month }),
+    day: t.string({ description: 'Two-digit day.', resolve: (wall) => dateDetails(wall).day }),
+    hour: t.string({ description: 'Two-digit hour (24h).', resolve: (wall) => dateDetails(wall).hour }),
+    minutes: t.string({ description: 'Two-digit minutes.', resolve: (wall) => dateDetails(wall).minutes }),
+    seconds: t.string({ description: 'Two-digit seconds.', resolve: (wall) => dateDetails(wall).seconds }),
+  }),
+});
+
+export interface CostDetailsShape {
+  currencySymbol: string;
+  currencyCode: string;
+  currencyPosition: string;
+  values: string[];
+}
+
+export const CostDetails = builder.objectRef<CostDetailsShape>('CostDetails').implement({
+  description: 'The stored cost, parsed.',
+  fields: (t) => ({
+    currencySymbol: t.exposeString('currencySymbol', { description: 'Currency symbol found in the cost ("" when none was stored).' }),
+    currencyCode: t.exposeString('currencyCode', { description: 'ISO currency code ("" when none was stored).' }),
+    currencyPosition: t.exposeString('currencyPosition', { description: '"prefix", "postfix" or "".' }),
+    values: t.exposeStringList('values', { description: 'Every numeric component, as numeric strings, ascending.' }),
+  }),
+});
+
+export const Image = builder.prismaObject('Attachment', {
+  name: 'Image',
+  description: 'A featured image from the media library.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'The attachment id.' }),
+    url: t.exposeString('url', { description: 'Full-size URL.' }),
+    mimeType: t.exposeString('mimeType', { description: 'MIME type, e.g. image/jpeg.' }),
+    width: t.exposeInt('width', { nullable: true, description: 'Width in pixels, when known.' }),
+    height: t.exposeInt('height', { nullable: true, description: 'Height in pixels, when known.' }),
+    filesize: t.exposeInt('filesize', { nullable: true, description: 'Size in bytes, when known.' }),
+    record: t.field({
+      type: 'JSON',
+      description: 'The image as the REST API renders it: url, id, extension, and sizes when known.',
+      resolve: (attachment) => imageRecord(attachment),
+    }),
+  }),
+});

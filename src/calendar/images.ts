@@ -1,0 +1,65 @@
+// Featured images (spec §6.10): an attachment id of an image, or an image URL that answers a HEAD
+// request with 200 and an image type. A URL already in the media library reuses its attachment.
+import type { Viewer } from '../auth/viewer.js';
+import { canUploadFiles } from './capabilities.js';
+import { allocatePostId, type Db } from './posts.js';
+
+const IMAGE_TYPES = /^image\/(jpeg|png|gif|webp|bmp|tiff|x-icon|vnd\.microsoft\.icon|avif|heic)$/i;
+
+/** What an `image` argument resolves to once validated. */
+export type ImagePlan = { kind: 'none' } | { kind: 'attachment'; id: number } | { kind: 'url'; url: string; mimeType: string };
+
+function isBlank(raw: unknown): boolean {
+  return raw === undefined || raw === null || raw === '' || raw === false || raw === 0 || raw === '0';
+}
+
+/** Validates `raw`; returns the plan, or null when invalid (→ "Invalid parameter."). */
+export async function planImage(db: Db, raw: unknown, viewer: Viewer | null): Promise<ImagePlan | null> {
+  if (isBlank(raw)) return { kind: 'none' };
+  if (typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw.trim()))) {
+    const id = Number(raw);
+    const attachment = Number.isSafeInteger(id) ? await db.attachment.findUnique({ where: { id } }) : null;
+    return attachment && IMAGE_TYPES.test(attachment.mimeType) ? { kind: 'attachment', id } : null;
+  }
+  if (typeof raw !== 'string' || !/^https?:\/\/\S+$/i.test(raw.trim())) return null;
+  if (!canUploadFiles(viewer)) return null;
+  const url = raw.trim();
+  const known = await db.attachment.findFirst({ where: { url }, select: { id: true, mimeType: true } });
+  if (known) return IMAGE_TYPES.test(known.mimeType) ? { kind: 'attachment', id: known.id } : null;
+  const mimeType = await headImageType(url);
+  return mimeType ? { kind: 'url', url, mimeType } : null;
+}
+
+async function headImageType(url: string): Promise<string | null> {
+  try {
+    const response = await fetch(url, { method: 'HEAD', redirect: 'follow', signal: AbortSignal.timeout(5000) });
+    const type = (response.headers.get('content-type') ?? '').split(';')[0].trim();
+    return response.status === 200 && IMAGE_TYPES.test(type) ? type : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The attachment id to store (creating the attachment for a new URL), or null for no image. */
+export async function applyImagePlan(tx: Db, plan: ImagePlan): Promise<number | null> {
+  if (plan.kind === 'none') return null;
+  if (plan.kind === 'attachment') return plan.id;
+  const id = await allocatePostId(tx, 'attachment');
+  await tx.attachment.create({ data: { id, url: plan.url, mimeType: plan.mimeType } });
+  return id;
+}
+
+/** The record's `image` object: false without one (spec §3.6). */
+export function imageRecord(attachment: { id: number; url: string; width: number | null; height: number | null; filesize: number | null; sizes: string } | null) {
+  if (!attachment) return false;
+  const extension = (new URL(attachment.url).pathname.match(/\.([a-z0-9]+)$/i)?.[1] ?? '').toLowerCase();
+  const record: Record<string, unknown> = { url: attachment.url, id: attachment.id };
+  if (extension) record.extension = extension;
+  if (attachment.width && attachment.height) {
+    record.width = attachment.width;
+    record.height = attachment.height;
+    if (attachment.filesize) record.filesize = attachment.filesize;
+    record.sizes = JSON.parse(attachment.sizes || '{}');
+  }
+  return record;
+}

@@ -1,0 +1,120 @@
+// Schema.org JSON-LD of single records (spec §3.8), shaped like the original's output (samples/11):
+// descriptions are the escaped paragraph-formatted text plus a newline; e-mails are entity-encoded.
+import { DateTime } from 'luxon';
+import { zoneForLuxon } from './posts.js';
+import { escHtml, renderContent } from './text.js';
+
+function ldDescription(raw: string): string {
+  return escHtml(renderContent(raw) + '\n');
+}
+
+/** WordPress antispambot: every other character as a decimal entity (deterministic here). */
+export function antispambot(email: string): string {
+  return [...email].map((ch, i) => (i % 2 === 0 ? `&#${ch.codePointAt(0)};` : ch)).join('');
+}
+
+export interface VenueLdSource {
+  title: string;
+  content: string;
+  address: string;
+  city: string;
+  state: string;
+  province: string;
+  zip: string;
+  country: string;
+  phone: string;
+  website: string;
+  geoLat: number | null;
+  geoLng: number | null;
+  imageUrl?: string | null;
+}
+
+export function venueJsonLd(v: VenueLdSource, withContext = false): Record<string, unknown> {
+  const ld: Record<string, unknown> = withContext ? { '@context': 'http://schema.org' } : {};
+  Object.assign(ld, { '@type': 'Place', name: v.title, description: ldDescription(v.content) });
+  if (v.imageUrl) ld.image = v.imageUrl;
+  ld.url = '';
+  const address: Record<string, string> = { '@type': 'PostalAddress' };
+  if (v.address) address.streetAddress = v.address;
+  if (v.city) address.addressLocality = v.city;
+  if (v.state || v.province) address.addressRegion = v.state || v.province;
+  if (v.zip) address.postalCode = v.zip;
+  if (v.country) address.addressCountry = v.country;
+  if (Object.keys(address).length > 1) ld.address = address;
+  if (v.geoLat != null && v.geoLng != null) ld.geo = { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng };
+  if (v.phone) ld.telephone = v.phone;
+  if (v.website) ld.sameAs = v.website;
+  return ld;
+}
+
+export interface OrganizerLdSource {
+  title: string;
+  content: string;
+  phone: string;
+  email: string;
+  website: string;
+  imageUrl?: string | null;
+}
+
+export function organizerJsonLd(o: OrganizerLdSource, withContext = false): Record<string, unknown> {
+  const ld: Record<string, unknown> = withContext ? { '@context': 'http://schema.org' } : {};
+  Object.assign(ld, { '@type': 'Person', name: o.title, description: ldDescription(o.content) });
+  if (o.imageUrl) ld.image = o.imageUrl;
+  ld.url = o.website;
+  if (o.phone) ld.telephone = o.phone;
+  if (o.email) ld.email = antispambot(o.email);
+  if (o.website) ld.sameAs = o.website;
+  return ld;
+}
+
+export interface EventLdSource {
+  title: string;
+  content: string;
+  excerpt: string;
+  url: string;
+  timezone: string;
+  startLocal: string;
+  endLocal: string;
+  date: string;
+  costValues: string[];
+  imageUrl?: string | null;
+  venue?: VenueLdSource | null;
+  organizer?: OrganizerLdSource | null;
+}
+
+function isoIn(wall: string, zone: string): string {
+  return DateTime.fromFormat(wall, 'yyyy-LL-dd HH:mm:ss', { zone: zoneForLuxon(zone) }).toISO({ suppressMilliseconds: true }) ?? wall;
+}
+
+export function eventJsonLd(e: EventLdSource): Record<string, unknown> {
+  const ld: Record<string, unknown> = {
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: e.title,
+    description: ldDescription(e.excerpt || e.content),
+  };
+  if (e.imageUrl) ld.image = e.imageUrl;
+  Object.assign(ld, {
+    url: e.url,
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    eventStatus: 'https://schema.org/EventScheduled',
+    startDate: isoIn(e.startLocal, e.timezone || 'UTC'),
+    endDate: isoIn(e.endLocal, e.timezone || 'UTC'),
+  });
+  if (e.venue) ld.location = venueJsonLd(e.venue);
+  if (e.organizer) ld.organizer = organizerJsonLd(e.organizer);
+  const prices = e.costValues.filter((v) => v !== '');
+  if (prices.length) {
+    ld.offers = {
+      '@type': 'Offer',
+      price: prices[0],
+      priceCurrency: 'USD',
+      url: e.url,
+      category: 'primary',
+      availability: 'inStock',
+      validFrom: `${e.date.slice(0, 10)}T00:00:00+00:00`,
+    };
+  }
+  ld.performer = 'Organization';
+  return ld;
+}

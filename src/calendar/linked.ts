@@ -1,0 +1,173 @@
+// Venues and organizers ("linked posts"): validation and creation shared by their own mutations and
+// by events that create them inline (spec §2.6, §6.5). Creation reuses an existing record of the same
+// name (and description, when one is sent) instead of making a duplicate, as the original does.
+import type { Viewer } from '../auth/viewer.js';
+import type { Config } from '../config.js';
+import { canPublish, scaleBackStatus } from './capabilities.js';
+import { isValidDateInput, parseDateInput, formatWall, utcToWall, wallToUtc } from './dates.js';
+import { applyImagePlan, planImage, type ImagePlan } from './images.js';
+import { allocatePostId, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
+import { sanitizeSlug } from './slugs.js';
+import { isNonEmptyString, isRegisteredStatus, isStringOrEmpty, isUrlOrEmpty, Problems, userExists } from './validate.js';
+
+export const META_FIELDS: Record<LinkedType, readonly string[]> = {
+  venue: ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website'],
+  organizer: ['phone', 'website', 'email'],
+};
+
+/** A venue's or organizer's writable fields, by their GraphQL names. */
+export interface LinkedFields {
+  name?: string;
+  author?: number | string;
+  date?: string;
+  dateUtc?: string;
+  description?: string;
+  excerpt?: string;
+  status?: string;
+  image?: unknown;
+  showMap?: unknown;
+  showMapLink?: unknown;
+  slug?: string;
+  [meta: string]: unknown;
+}
+
+/** Reads an inline object as sent to the events API (`{venue: "Hall", show_map: "1", …}`). */
+export function linkedFieldsFromObject(type: LinkedType, object: Record<string, unknown>): LinkedFields {
+  const fields: LinkedFields = {};
+  const name = object[type] ?? object.name;
+  if (name !== undefined) fields.name = name as string;
+  const aliases: Record<string, string> = { date_utc: 'dateUtc', show_map: 'showMap', show_map_link: 'showMapLink' };
+  for (const [key, value] of Object.entries(object)) {
+    if (key === type || key === 'name' || key === 'id') continue;
+    fields[aliases[key] ?? key] = value;
+  }
+  return fields;
+}
+
+export interface LinkedPlan {
+  fields: LinkedFields;
+  image: ImagePlan;
+}
+
+/** Validates fields for create (name required) or update; records reasons on `problems` under `prefix`. */
+export async function validateLinkedFields(
+  db: Db,
+  type: LinkedType,
+  fields: LinkedFields,
+  options: { create: boolean; viewer: Viewer | null; problems: Problems; nameKey?: string },
+): Promise<LinkedPlan> {
+  const { problems } = options;
+  const nameKey = options.nameKey ?? 'name';
+  if (options.create || fields.name !== undefined) problems.check(nameKey, isNonEmptyString(fields.name));
+  if (fields.author !== undefined) problems.check('author', await userExists(db, fields.author));
+  if (fields.date !== undefined) problems.check('date', isValidDateInput(fields.date));
+  if (fields.dateUtc !== undefined) problems.check('dateUtc', isValidDateInput(fields.dateUtc));
+  if (fields.description !== undefined) problems.check('description', isStringOrEmpty(fields.description));
+  if (fields.status !== undefined) problems.check('status', isRegisteredStatus(fields.status));
+  for (const key of META_FIELDS[type]) {
+    if (fields[key] === undefined) continue;
+    problems.check(key, key === 'website' ? isUrlOrEmpty(fields[key]) : isStringOrEmpty(fields[key]) || fields[key] === null);
+  }
+  let image: ImagePlan = { kind: 'none' };
+  if (fields.image !== undefined) {
+    const plan = await planImage(db, fields.image, options.viewer);
+    if (plan) image = plan;
+    else problems.fail('image');
+  }
+  return { fields, image };
+}
+
+/** "truthy → true, otherwise false" for show_map flags (TEC reads them as strings). */
+export function mapFlag(raw: unknown): boolean {
+  return raw === true || raw === 1 || (typeof raw === 'string' && /^(1|true|yes|on|y|enable|enabled)$/i.test(raw));
+}
+
+/** Derived `stateprovince` when none is given: the state in the US (or no country), else the province. */
+export function deriveStateProvince(values: { state?: string; province?: string; country?: string }): string {
+  const country = (values.country ?? '').trim();
+  if (values.state && (!country || country === 'US' || country === 'United States')) return values.state;
+  return values.province || '';
+}
+
+/** Publication date of a new post: the given local or UTC date, else now. */
+export function publicationDates(fields: { date?: unknown; dateUtc?: unknown }, siteTimezone: string, now = new Date()) {
+  if (fields.date !== undefined && fields.date !== '') {
+    const parsed = parseDateInput(fields.date, siteTimezone, now);
+    if (parsed) {
+      const local = formatWall(parsed);
+      return { date: local, dateUtc: wallToUtc(local, siteTimezone) };
+    }
+  }
+  if (fields.dateUtc !== undefined && fields.dateUtc !== '') {
+    const parsed = parseDateInput(fields.dateUtc, 'UTC', now);
+    if (parsed) {
+      const utc = formatWall(parsed);
+      return { date: utcToWall(utc, siteTimezone), dateUtc: utc };
+    }
+  }
+  const wall = wallNow(siteTimezone, now);
+  return { date: wall.local, dateUtc: wall.utc };
+}
+
+function metaValues(type: LinkedType, fields: LinkedFields): Record<string, string> {
+  const meta: Record<string, string> = {};
+  for (const key of META_FIELDS[type]) if (fields[key] !== undefined) meta[key] = fields[key] == null ? '' : String(fields[key]);
+  return meta;
+}
+
+function sameText(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/**
+ * Creates a venue/organizer, or reuses a non-trashed one with the same name (and description when
+ * one is given), overwriting its meta with the values supplied. Runs inside the caller's transaction.
+ */
+export async function createOrReuseLinked(
+  tx: Db,
+  type: LinkedType,
+  plan: LinkedPlan,
+  context: { viewer: Viewer | null; config: Config },
+): Promise<{ id: number; created: boolean }> {
+  const { fields } = plan;
+  const name = String(fields.name).trim();
+  const meta = metaValues(type, fields);
+  const model = tx[type] as any;
+  const candidates: { id: number; title: string; content: string }[] = await model.findMany({
+    where: { status: { not: 'trash' } },
+    select: { id: true, title: true, content: true },
+    orderBy: { id: 'asc' },
+  });
+  const duplicate = candidates.find(
+    (c) => sameText(c.title, name) && (fields.description === undefined || sameText(c.content, String(fields.description ?? ''))),
+  );
+  if (duplicate) {
+    if (Object.keys(meta).length) await model.update({ where: { id: duplicate.id }, data: meta });
+    return { id: duplicate.id, created: false };
+  }
+  const id = await allocatePostId(tx, type);
+  const dates = publicationDates(fields, context.config.siteTimezone);
+  const status = scaleBackStatus(fields.status, context.viewer);
+  const modified = wallNow(context.config.siteTimezone);
+  const data: Record<string, unknown> = {
+    id,
+    title: name,
+    slug: await uniquePostSlug(tx, type, sanitizeSlug(String(fields.slug ?? name)) || String(id)),
+    status: status === 'publish' && dates.dateUtc > modified.utc && canPublish(context.viewer) ? 'future' : status,
+    authorId: fields.author !== undefined ? Number(fields.author) : (context.viewer?.userId ?? 0),
+    ...dates,
+    modified: modified.local,
+    modifiedUtc: modified.utc,
+    content: fields.description == null ? '' : String(fields.description),
+    excerpt: fields.excerpt == null ? '' : String(fields.excerpt),
+    imageId: await applyImagePlan(tx, plan.image),
+    ...meta,
+  };
+  if (type === 'venue') {
+    data.showMap = fields.showMap === undefined ? true : mapFlag(fields.showMap);
+    data.showMapLink = fields.showMapLink === undefined ? true : mapFlag(fields.showMapLink);
+    if (!meta.stateprovince) data.stateprovince = deriveStateProvince(meta);
+  }
+  await model.create({ data });
+  return { id, created: true };
+}

@@ -1,0 +1,87 @@
+// What events, venues and organizers share as WordPress-style posts: one id space, unique slugs,
+// publication dates in site-local and UTC wall time, permalinks and global ids.
+import { DateTime } from 'luxon';
+import type { Prisma } from '../db/client.js';
+import { nextUniqueSlug } from './slugs.js';
+
+export type PostType = 'event' | 'venue' | 'organizer' | 'attachment';
+export type LinkedType = 'venue' | 'organizer';
+/** Any Prisma client, or the transaction client inside `$transaction`. */
+export type Db = Pick<Prisma, 'post' | 'event' | 'venue' | 'organizer' | 'attachment' | 'term' | 'eventTerm' | 'eventVenue' | 'eventOrganizer' | 'user'>;
+
+export const PERMALINK_BASE: Record<'event' | 'venue' | 'organizer', string> = { event: 'event', venue: 'venue', organizer: 'organizer' };
+
+export async function postTypeOf(db: Db, id: number): Promise<PostType | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const row = await db.post.findUnique({ where: { id }, select: { type: true } });
+  return (row?.type as PostType | undefined) ?? null;
+}
+
+/** Ids of `type` among `ids` (one query). */
+export async function existingIdsOfType(db: Db, ids: number[], type: PostType): Promise<Set<number>> {
+  const safe = ids.filter((id) => Number.isSafeInteger(id) && id > 0);
+  if (!safe.length) return new Set();
+  const rows = await db.post.findMany({ where: { id: { in: safe }, type }, select: { id: true } });
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function allocatePostId(db: Db, type: PostType): Promise<number> {
+  return (await db.post.create({ data: { type }, select: { id: true } })).id;
+}
+
+type SlugModel = 'event' | 'venue' | 'organizer';
+
+/**
+ * The first free WordPress-style slug (`base`, `base-2`, …) for a post of `model`. One query finds
+ * the taken candidates; the unique index still guards concurrent writers (callers retry on conflict).
+ */
+export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exceptId?: number): Promise<string> {
+  const where = { OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }], ...(exceptId ? { NOT: { id: exceptId } } : {}) };
+  const rows: { slug: string }[] = await (db[model] as any).findMany({ where, select: { slug: true } });
+  const taken = new Set(rows.map((r) => r.slug));
+  return nextUniqueSlug(base, (candidate) => taken.has(candidate));
+}
+
+/** Unique-constraint violation (slug races between concurrent writers). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === 'P2002' || /unique constraint/i.test(e?.message ?? '');
+}
+
+/** Runs `attempt` again when a concurrent writer took the same unique value first. */
+export async function retryOnConflict<T>(attempt: () => Promise<T>, tries = 8): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (i >= tries || !isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+export function wallNow(zone: string, now = new Date()): { local: string; utc: string } {
+  const instant = DateTime.fromJSDate(now);
+  return {
+    local: instant.setZone(zoneForLuxon(zone)).toFormat('yyyy-LL-dd HH:mm:ss'),
+    utc: instant.toUTC().toFormat('yyyy-LL-dd HH:mm:ss'),
+  };
+}
+
+/** Luxon understands "UTC+5" as "UTC+5"; WordPress's "UTC+5.5" means +05:30. */
+export function zoneForLuxon(zone: string): string {
+  const m = /^UTC([+-])(\d{1,2})(?:[.:](\d{1,2}))?$/.exec(zone);
+  if (!m) return zone || 'UTC';
+  const minutes = m[3] ? (m[3].length === 1 ? Number(m[3]) * 6 : Number(m[3])) : 0;
+  return `UTC${m[1]}${Number(m[2])}${minutes ? ':' + String(minutes).padStart(2, '0') : ''}`;
+}
+
+export function permalink(siteUrl: string, type: SlugModel, slug: string): string {
+  return `${siteUrl}/${PERMALINK_BASE[type]}/${slug}/`;
+}
+
+/** TEC global id: the site URL without scheme or port, then `?id=`. */
+export function globalId(siteUrl: string, id: number): string {
+  const url = new URL(siteUrl);
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.hostname}${path}?id=${id}`;
+}
