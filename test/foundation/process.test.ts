@@ -41,28 +41,43 @@ describe('configuration', () => {
 });
 
 describe.each(DATABASE_KINDS)('process lifecycle on %s', (kind) => {
-  it('SIGTERM finishes in-flight requests, then exits 0; logs never carry API keys', async () => {
+  it('SIGTERM finishes in-flight writes: every acknowledged create survives a restart; logs never carry API keys', async () => {
     const database = await createTestDatabase(kind);
     const adminKey = 'lifecycle-admin-key-0123456789';
+    const create = (base: string, i: number) =>
+      fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': adminKey },
+        body: JSON.stringify({
+          query: 'mutation($input: CreateEventInput!) { createEvent(input: $input) { id title } }',
+          variables: { input: { title: `Durable ${i}`, startDate: '2030-01-01 10:00', endDate: '2030-01-01 11:00' } },
+        }),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }), () => null);
     try {
-      const server = await startProcess({ DATABASE_URL: database.url, ALMANAC_ADMIN_KEY: adminKey, LOG_LEVEL: 'info' });
-      const base = `http://127.0.0.1:${server.port}`;
-      const inFlight = Array.from({ length: 20 }, () =>
-        fetch(`${base}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-key': adminKey },
-          body: JSON.stringify({ query: '{ events { total } }' }),
-        }).then(async (r) => ({ status: r.status, body: await r.json() }), () => null),
-      );
-      await new Promise((r) => setTimeout(r, 5));
-      server.child.kill('SIGTERM');
-      const [code] = await once(server.child, 'exit');
-      const answered = (await Promise.all(inFlight)).filter((r) => r !== null);
-      // Every request the server answered was answered completely.
-      for (const response of answered) expect(response).toEqual({ status: 200, body: { data: { events: { total: 0 } } } });
+      const first = await startProcess({ DATABASE_URL: database.url, ALMANAC_ADMIN_KEY: adminKey, LOG_LEVEL: 'info' });
+      const base = `http://127.0.0.1:${first.port}`;
+      const inFlight = Array.from({ length: 30 }, (_, i) => create(base, i));
+      await new Promise((r) => setTimeout(r, 20));
+      first.child.kill('SIGTERM');
+      const [code] = await once(first.child, 'exit');
       expect(code).toBe(0);
-      expect(server.output()).toContain('shutting down');
-      expect(server.output()).not.toContain(adminKey);
+      expect(first.output()).toContain('shutting down');
+      expect(first.output()).not.toContain(adminKey);
+      const acknowledged = (await Promise.all(inFlight))
+        .filter((r) => r?.status === 200 && r.body.data?.createEvent)
+        .map((r) => r!.body.data.createEvent.id as number);
+
+      const second = await startProcess({ DATABASE_URL: database.url, ALMANAC_ADMIN_KEY: adminKey });
+      const response = await fetch(`http://127.0.0.1:${second.port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ events(filter: { search: "Durable", startsBefore: "2031-01-01" }, page: { perPage: 50 }) { items { id } } }' }),
+      });
+      const stored = new Set(((await response.json()).data.events.items as { id: number }[]).map((e) => e.id));
+      second.child.kill('SIGTERM');
+      await once(second.child, 'exit');
+      expect(acknowledged.length).toBeGreaterThan(0);
+      expect([...stored].sort()).toEqual(expect.arrayContaining(acknowledged));
     } finally {
       await database.drop();
     }
