@@ -15,7 +15,11 @@
  *  - `UTC±N` zones are fixed offsets everywhere. (The original sometimes maps them to a named
  *    zone with DST, e.g. UTC-5 → America/New_York, which shifts summer times by an hour.)
  *  - strtotime leaves out rarely used forms: business days (`+1 weekday`), `first monday of …`,
- *    ISO week dates, `back of`/`front of`, two-digit dotted years. They parse as null (→ 400).
+ *    ISO weeks (`2018-W01`), day-of-year (`2018-130`), `back of`/`front of`, roman-numeral months,
+ *    the compact xmlrpc/soap/clf/exif formats, and zone abbreviations beyond the common ones.
+ *    They parse as null (→ 400). It was checked against PHP 8.2's strtotime on a few thousand
+ *    generated strings; outside those forms the results agree.
+ *  - Accepted timezone strings are slightly stricter than the original's "starts with UTC".
  */
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 
@@ -100,15 +104,23 @@ const ABBR_TABLE: Record<string, [string, string]> = {
   'Australia/Brisbane': ['AEST', 'AEST'], 'Australia/Adelaide': ['ACST', 'ACDT'], 'Australia/Broken_Hill': ['ACST', 'ACDT'],
   'Australia/Darwin': ['ACST', 'ACST'], 'Australia/Perth': ['AWST', 'AWST'],
   'Pacific/Auckland': ['NZST', 'NZDT'], NZ: ['NZST', 'NZDT'], 'America/St_Johns': ['NST', 'NDT'],
-  'Pacific/Honolulu': ['HST', 'HST'], 'Pacific/Guam': ['ChST', 'ChST'],
+  'Pacific/Honolulu': ['HST', 'HST'], 'Pacific/Guam': ['ChST', 'ChST'], 'Pacific/Saipan': ['ChST', 'ChST'],
+  'Europe/Guernsey': ['GMT', 'BST'], 'Europe/Isle_of_Man': ['GMT', 'BST'], 'Europe/Jersey': ['GMT', 'BST'],
+  'Europe/Kirov': ['MSK', 'MSK'], 'Europe/Volgograd': ['MSK', 'MSK'], 'America/Havana': ['CST', 'CDT'],
+  'America/Hermosillo': ['MST', 'MST'], 'America/Mazatlan': ['MST', 'MDT'], 'America/Whitehorse': ['MST', 'MST'],
+  'America/Dawson': ['MST', 'MST'], 'America/Adak': ['HST', 'HDT'], 'Pacific/Pago_Pago': ['SST', 'SST'],
+  'Pacific/Midway': ['SST', 'SST'],
+  // tzdb has no letters for these, though ICU invents some
+  'America/Miquelon': ['-03', '-02'], 'Australia/Eucla': ['+0845', '+0845'], 'Australia/Lord_Howe': ['+1030', '+11'],
+  'Antarctica/Casey': ['+08', '+08'], 'Antarctica/Troll': ['+00', '+02'],
 };
 
 /**
- * Locales whose ICU data carries the English abbreviations tzdb uses for the Americas (en-US, en-CA)
- * and Europe (en-GB: CET, EET, WET…). Only alphabetic answers are taken: ICU prints "GMT+11"
+ * Locales whose ICU data carries the English abbreviations tzdb uses for the Americas (en-US, en-CA),
+ * Europe (en-GB: CET, EET, WET…), Australia and Africa (en-ZA: CAT, WAT, EAT). Only alphabetic answers are taken: ICU prints "GMT+11"
  * where it has no abbreviation, and that is never what PHP prints.
  */
-const ABBR_LOCALES = ['en-US', 'en-CA', 'en-GB', 'en-AU'];
+const ABBR_LOCALES = ['en-US', 'en-CA', 'en-GB', 'en-AU', 'en-ZA'];
 const shortNameFormats = new Map<string, Intl.DateTimeFormat>();
 
 function intlShortName(locale: string, zone: string, at: Date): string | undefined {
@@ -167,12 +179,18 @@ interface Wall {
   s: number;
 }
 
-/** Normalises out-of-range fields the way PHP's mktime does (Feb 30 → Mar 2, 24:00 → next day). */
-function normalizeWall(w: Wall): Wall {
+/** The wall time read as if it were UTC, in epoch milliseconds. Out-of-range fields overflow. */
+function wallAsUtcMillis(w: Wall): number {
   const t = new Date(0);
   // setUTCFullYear avoids Date.UTC's mapping of years 0–99 to 1900–1999.
   t.setUTCFullYear(w.y, w.m - 1, w.d);
   t.setUTCHours(w.h, w.i, w.s, 0);
+  return t.getTime();
+}
+
+/** Normalises out-of-range fields the way PHP's mktime does (Feb 30 → Mar 2, 24:00 → next day). */
+function normalizeWall(w: Wall): Wall {
+  const t = new Date(wallAsUtcMillis(w));
   return {
     y: t.getUTCFullYear(),
     m: t.getUTCMonth() + 1,
@@ -181,13 +199,6 @@ function normalizeWall(w: Wall): Wall {
     i: t.getUTCMinutes(),
     s: t.getUTCSeconds(),
   };
-}
-
-function wallAsUtcMillis(w: Wall): number {
-  const t = new Date(0);
-  t.setUTCFullYear(w.y, w.m - 1, w.d);
-  t.setUTCHours(w.h, w.i, w.s, 0);
-  return t.getTime();
 }
 
 /**
@@ -296,15 +307,24 @@ interface ParseState {
   firstLast: 'first' | 'last' | null;
 }
 
+/**
+ * Case-insensitive spelling of a literal word list: "jan|feb" → "[jJ][aA][nN]|[fF]…". The rules
+ * are compiled without the `i` flag because a few of timelib's classes are case-sensitive (the
+ * day suffixes and the [,.stndrh\t ] separators: "Jan 5 sunday" fails in PHP, "Jan 5 Sunday" not).
+ */
+function ci(words: string): string {
+  return words.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+}
+
 // Grammar pieces, named after timelib's. Alternatives list the longer spelling first so that
 // the regex engine, which takes the first alternative that fits, finds the longest token.
-const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec';
-const MONTH_ABBR = 'sept|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec';
-const DAYS = 'sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tue|wed|thu|fri|sat';
-const UNITS = `(?:msec|millisecond|µsec|microsecond|usec|sec|second|min|minute|hour|day|fortnight|forthnight|month|year)s?|ms|µs|weeks|${DAYS}`;
-const REL_TEXT = 'next|last|previous|this';
-const REL_NUMBER = 'first|second|third|fourth|fifth|sixth|seventh|eighth|eight|ninth|tenth|eleventh|twelfth';
-const WORD_END = '(?![a-z])';
+const MONTHS = ci('january|february|march|april|may|june|july|august|september|october|november|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec');
+const MONTH_ABBR = ci('sept|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec');
+const DAYS = ci('sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tue|wed|thu|fri|sat');
+const UNITS = `${ci('(?:msec|millisecond|µsec|microsecond|usec|sec|second|min|minute|hour|day|fortnight|forthnight|month|year)s?|ms|µs|weeks')}|${DAYS}`;
+const REL_TEXT = ci('next|last|previous|this');
+const REL_NUMBER = ci('first|second|third|fourth|fifth|sixth|seventh|eighth|eight|ninth|tenth|eleventh|twelfth');
+const WORD_END = '(?![a-zA-Z])';
 const DAY = '(3[01]|[0-2]?\\d)(?:st|nd|rd|th)?'; // one group
 const DAY_LZ = '(3[01]|[12]\\d|0\\d)';
 const MONTH_NUM = '(1[0-2]|0?\\d)';
@@ -317,15 +337,15 @@ const SECOND = '(60|[0-5]?\\d)';
 const SECOND_LZ = '(60|[0-5]\\d)';
 const HOUR12 = '(1[0-2]|0?[1-9])';
 /** am/pm, which must end the string or be followed by a space or tab. */
-const MERIDIAN = '([ap])\\.?m\\.?(?=$|[ \\t])';
+const MERIDIAN = '([aApP])\\.?[mM]\\.?(?=$|[ \\t])';
 /** timeshort12 | timelong12 (minutes required) — 4 groups: h, m, s, meridian. */
 const TIME12_MINUTES = `${HOUR12}[:.]${MINUTE_LZ}(?:[:.]${SECOND_LZ})?[ \\t]*${MERIDIAN}`;
 /** datenoyear's prefix: month name and day, then separators — 2 groups. */
 const DATE_NO_YEAR_SEP = `(${MONTHS})${WORD_END}[ .\\t-]*${DAY}[,.stndrh\\t ]+`;
 /** A signed UTC offset: +5, +05, +0530, +05:30, +053000, +05:30:00 — 2 groups. */
-const TZ_CORRECTION = '(?:gmt)?([+-])((?:2[0-4]|[01]\\d):?[0-5]\\d:?(?:60|[0-5]\\d)|(?:2[0-4]|[01]?\\d)(?::?[0-5]?\\d)?)';
+const TZ_CORRECTION = '(?:GMT)?([+-])((?:2[0-4]|[01]\\d):?[0-5]\\d:?(?:60|[0-5]\\d)|(?:2[0-4]|[01]?\\d)(?::?[0-5]?\\d)?)';
 /** A zone name: tz identifier ("America/New_York") or abbreviation ("EST", "(UTC)") — 2 groups. */
-const TZ_NAME = '([a-z]+(?:[_/-][a-z0-9_+-]+)+)|\\(?([a-z]{1,6})\\)?';
+const TZ_NAME = '([A-Za-z]+(?:[_/-][A-Za-z0-9_+-]+)+)|\\(?([A-Za-z]{1,6})\\)?';
 
 const MONTH_INDEX: Record<string, number> = {
   jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
@@ -461,26 +481,26 @@ interface Rule {
   apply: (g: RegExpExecArray, st: ParseState) => boolean;
 }
 
-const rule = (source: string, apply: Rule['apply']): Rule => ({ re: new RegExp(source, 'iy'), apply });
+const rule = (source: string, apply: Rule['apply']): Rule => ({ re: new RegExp(source, 'y'), apply });
 const num = (s: string | undefined): number => Number(s ?? 0);
 
 /** Token rules, in timelib's order (which breaks ties between equally long matches). */
 const RULES: Rule[] = [
-  rule(`yesterday${WORD_END}`, (_g, st) => {
+  rule(`${ci('yesterday')}${WORD_END}`, (_g, st) => {
     unsetTime(st);
     st.rel.d = -1; // assigned, not added, as in timelib
     return true;
   }),
-  rule(`now${WORD_END}`, () => true),
-  rule(`noon${WORD_END}`, (_g, st) => {
+  rule(`${ci('now')}${WORD_END}`, () => true),
+  rule(`${ci('noon')}${WORD_END}`, (_g, st) => {
     unsetTime(st);
     return setTime(st, 12, 0, 0);
   }),
-  rule(`(?:midnight|today)${WORD_END}`, (_g, st) => {
+  rule(`${ci('(?:midnight|today)')}${WORD_END}`, (_g, st) => {
     unsetTime(st);
     return true;
   }),
-  rule(`tomorrow${WORD_END}`, (_g, st) => {
+  rule(`${ci('tomorrow')}${WORD_END}`, (_g, st) => {
     unsetTime(st);
     st.rel.d = 1;
     return true;
@@ -494,7 +514,7 @@ const RULES: Rule[] = [
     return setZone(st, () => UTC);
   }),
   // "first day of" / "last day of" (the time is kept, as in PHP)
-  rule(`(first|last) day of${WORD_END}`, (g, st) => {
+  rule(`${ci('(first|last) day of')}${WORD_END}`, (g, st) => {
     st.firstLast = g[1]!.toLowerCase() === 'first' ? 'first' : 'last';
     return true;
   }),
@@ -503,11 +523,11 @@ const RULES: Rule[] = [
     setTime(st, hour12(g[1]!, g[5]!), num(g[2] ?? g[3]), num(g[4])),
   ),
   // timetiny24: t16
-  rule(`t${HOUR24}(?![:.\\d])`, (g, st) => setTime(st, Number(g[1]), 0, 0)),
+  rule(`[tT]${HOUR24}(?![:.\\d])`, (g, st) => setTime(st, Number(g[1]), 0, 0)),
   // timeshort24 | timelong24 | iso8601long: 16:00, T16:00:00, 16:00:00.123
-  rule(`t?${HOUR24}[:.]${MINUTE}(?:[:.]${SECOND}(?:\\.\\d+)?)?`, (g, st) => setTime(st, Number(g[1]), Number(g[2]), num(g[3]))),
+  rule(`[tT]?${HOUR24}[:.]${MINUTE}(?:[:.]${SECOND}(?:\\.\\d+)?)?`, (g, st) => setTime(st, Number(g[1]), Number(g[2]), num(g[3]))),
   // gnunocolon: 1600 — a time; or the year, when a time was already given ("10:00 2018")
-  rule(`t?${HOUR24_LZ}${MINUTE_LZ}`, (g, st) => {
+  rule(`[tT]?${HOUR24_LZ}${MINUTE_LZ}`, (g, st) => {
     if (st.haveTime === 0) {
       st.h = Number(g[1]);
       st.i = Number(g[2]);
@@ -521,7 +541,7 @@ const RULES: Rule[] = [
     return true;
   }),
   // iso8601nocolon: 160000
-  rule(`t?${HOUR24_LZ}${MINUTE_LZ}${SECOND_LZ}`, (g, st) => setTime(st, Number(g[1]), Number(g[2]), Number(g[3]))),
+  rule(`[tT]?${HOUR24_LZ}${MINUTE_LZ}${SECOND_LZ}`, (g, st) => setTime(st, Number(g[1]), Number(g[2]), Number(g[3]))),
   // american: 12/25/2026, 12/25
   rule(`${MONTH_NUM}/${DAY}(?:/(\\d{1,4}))?`, (g, st) =>
     setDate(st, g[3] !== undefined ? fullYear(g[3]) : null, Number(g[1]), Number(g[2])),
@@ -564,7 +584,7 @@ const RULES: Rule[] = [
     st.y = Number(g[1]);
     return true;
   }),
-  rule(`ago${WORD_END}`, (_g, st) => {
+  rule(`${ci('ago')}${WORD_END}`, (_g, st) => {
     const r = st.rel;
     st.rel = { y: -r.y, m: -r.m, d: -r.d, h: -r.h, i: -r.i, s: -r.s };
     if (st.weekday !== null) st.weekday = st.weekday === 0 ? -7 : -st.weekday;
@@ -578,7 +598,7 @@ const RULES: Rule[] = [
     return true;
   }),
   // relativetextweek: "next week", "this week" — move within Monday-based weeks, keeping the time
-  rule(`(${REL_TEXT})[ \\t]+week${WORD_END}`, (g, st) => {
+  rule(`(${REL_TEXT})[ \\t]+${ci('week')}${WORD_END}`, (g, st) => {
     st.rel.d += REL_TEXT_AMOUNT[g[1]!.toLowerCase()]! * 7;
     st.behavior = 2;
     if (st.weekday === null) st.weekday = 1;
@@ -602,11 +622,11 @@ const RULES: Rule[] = [
     setDate(st, null, monthOf(g[1]!), Number(g[2])) && setTime(st, hour12(g[3]!, g[6]!), Number(g[4]), num(g[5])),
   ),
   // dateshortwithtimeshort | dateshortwithtimelong: January 5 10:00
-  rule(`${DATE_NO_YEAR_SEP}t?${HOUR24}[:.]${MINUTE}(?:[:.]${SECOND})?`, (g, st) =>
+  rule(`${DATE_NO_YEAR_SEP}[tT]?${HOUR24}[:.]${MINUTE}(?:[:.]${SECOND})?`, (g, st) =>
     setDate(st, null, monthOf(g[1]!), Number(g[2])) && setTime(st, Number(g[3]), Number(g[4]), num(g[5])),
   ),
   // dateshortwithtimelongtz: January 5 10:00:00 EST — any word there is read as a zone
-  rule(`${DATE_NO_YEAR_SEP}t?${HOUR24}[:.]${MINUTE}[:.]${SECOND_LZ}[ \\t]*(?:${TZ_CORRECTION}|(?:${TZ_NAME})${WORD_END})`, (g, st) =>
+  rule(`${DATE_NO_YEAR_SEP}[tT]?${HOUR24}[:.]${MINUTE}[:.]${SECOND_LZ}[ \\t]*(?:${TZ_CORRECTION}|(?:${TZ_NAME})${WORD_END})`, (g, st) =>
     setDate(st, null, monthOf(g[1]!), Number(g[2])) &&
     setTime(st, Number(g[3]), Number(g[4]), Number(g[5])) &&
     setZone(st, () => {
@@ -618,7 +638,7 @@ const RULES: Rule[] = [
     }),
   ),
   // relative: "+5 days", "-1 week", "2 hours", "+1 monday" (keeps the time)
-  rule(`([+-]*)[ \\t]*(\\d{1,13})[ \\t]*(${UNITS}|week)${WORD_END}`, (g, st) => {
+  rule(`([+-]*)[ \\t]*(\\d{1,13})[ \\t]*(${UNITS}|${ci('week')})${WORD_END}`, (g, st) => {
     const negative = (g[1]!.match(/-/g)?.length ?? 0) % 2 === 1;
     return addRelative(st, (negative ? -1 : 1) * Number(g[2]), g[3]!, 1, true);
   }),
