@@ -1,6 +1,6 @@
-// Process entry: config → server; SIGTERM/SIGINT close it cleanly.
+// Process entry: config → server; SIGTERM/SIGINT close it cleanly (in-flight requests finish first).
 import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './server.js';
+import { startServer, type RunningServer } from './server.js';
 
 let config;
 try {
@@ -13,11 +13,19 @@ try {
   throw error;
 }
 
-const server = await startServer(config);
+// Handlers go in before the server starts, so a signal during start-up is never the default kill.
+let server: RunningServer | undefined;
+let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
-    server.logger.info({ signal }, 'shutting down');
-    await server.close();
+    stopping = true;
+    server?.logger.info({ signal }, 'shutting down');
+    await server?.close();
     process.exit(0);
   });
+}
+server = await startServer(config);
+if (stopping) {
+  await server.close();
+  process.exit(0);
 }

@@ -25,6 +25,20 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    // Descriptions of what every Relay connection shares (the schema documents every field and argument).
+    pageInfoTypeOptions: { description: 'Where a connection page sits in the whole list.' },
+    pageInfoFieldOptions: { description: 'Whether more items exist before or after this page, and its first and last cursors.' },
+    hasNextPageFieldOptions: { description: 'Whether items follow this page.' },
+    hasPreviousPageFieldOptions: { description: 'Whether items precede this page.' },
+    startCursorFieldOptions: { description: 'Cursor of the first item on this page.' },
+    endCursorFieldOptions: { description: 'Cursor of the last item on this page.' },
+    cursorFieldOptions: { description: 'Opaque position of this item; pass it as after/before.' },
+    edgesFieldOptions: { description: 'The items on this page, each with its cursor.' },
+    nodeFieldOptions: { description: 'The item.' },
+    firstArgOptions: { description: 'Return at most this many items from the start (after `after`).' },
+    lastArgOptions: { description: 'Return at most this many items from the end (before `before`).' },
+    afterArgOptions: { description: 'Return items after this cursor.' },
+    beforeArgOptions: { description: 'Return items before this cursor.' },
   },
 });
 

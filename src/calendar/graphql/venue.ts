@@ -1,65 +1,65 @@
-import { queryFromInfo } from '@pothos/plugin-prisma';
+// Venue: the type's own fields (address, map flags, geo, JSON-LD); the fields, queries and mutations
+// it shares with organizers come from linked-posts.ts.
 import { builder } from '../../graphql/builder.js';
-import { defaultListStatuses } from '../visibility.js';
-import { Event, Venue } from './refs.js';
-import { PageArgs, pageRequest, pageType } from './pagination.js';
+import { venueJsonLd } from '../jsonld.js';
+import { defineLinkedApi, isMasked, linkedRecordFields, maskedText } from './linked-posts.js';
+import { Venue } from './refs.js';
 
 builder.prismaObjectFields(Venue, (t) => ({
-    name: t.exposeString('title', { description: 'The venue name.' }),
-    slug: t.exposeString('slug', { description: 'The URL slug, unique among venues.' }),
-    status: t.exposeString('status', { description: 'publish, draft, pending, private or trash.' }),
-    description: t.exposeString('content', { description: 'The description as entered.' }),
-    address: t.exposeString('address', { description: 'Street address.' }),
-    city: t.exposeString('city', { description: 'City.' }),
-    country: t.exposeString('country', { description: 'Country.' }),
-    province: t.exposeString('province', { description: 'Province (outside the US).' }),
-    state: t.exposeString('state', { description: 'State (in the US).' }),
-    zip: t.exposeString('zip', { description: 'Postal code.' }),
-    phone: t.exposeString('phone', { description: 'Phone number.' }),
-    website: t.exposeString('website', { description: 'Website URL.' }),
-    events: t.field({
-      type: [Event],
-      description: 'Events at this venue that the caller may see, by start date.',
-      select: (_args, ctx, nested) => ({
-        events: {
-          where: { event: { status: { in: defaultListStatuses(ctx.viewer) } } },
-          orderBy: { event: { startLocal: 'asc' } },
-          select: { event: nested(true) },
-        },
-      }),
-      resolve: (venue) => venue.events.map((link) => link.event),
-    }),
-}));
-
-const VenuePage = pageType('VenuePage', Venue, 'venues');
-
-builder.queryFields((t) => ({
-  venue: t.prismaField({
-    type: Venue,
+  ...linkedRecordFields('venue', t),
+  address: maskedText(t, 'address', 'Street address'),
+  city: maskedText(t, 'city', 'City'),
+  country: maskedText(t, 'country', 'Country'),
+  province: maskedText(t, 'province', 'Province (outside the US)'),
+  state: t.exposeString('state', { description: 'State (in the US). Not masked, as in the original.' }),
+  zip: maskedText(t, 'zip', 'Postal code'),
+  stateprovince: maskedText(t, 'stateprovince', 'State or province: as given, else the state in the US (or with no country), else the province'),
+  showMap: t.boolean({
     nullable: true,
-    description: 'One venue by id, when the caller may see it.',
-    args: { id: t.arg.int({ required: true, description: 'The venue id.' }) },
-    resolve: (query, _root, args, ctx) =>
-      ctx.prisma.venue.findFirst({ ...query, where: { id: args.id, status: { in: defaultListStatuses(ctx.viewer) } } }),
+    description: 'Show a map of the venue; true when never stored (null when masked).',
+    resolve: (v, _a, ctx) => (isMasked(v, ctx) ? null : (v.showMap ?? true)),
   }),
-  venues: t.field({
-    type: VenuePage,
-    description: 'Venues the caller may see, newest first.',
-    args: { page: t.arg({ type: PageArgs, description: 'Which page.' }) },
-    resolve: async (_root, args, ctx, info) => {
-      const { page, perPage, skip } = pageRequest(ctx, args.page);
-      const where = { status: { in: defaultListStatuses(ctx.viewer) } };
-      const [items, total] = await Promise.all([
-        ctx.prisma.venue.findMany({
-          ...queryFromInfo({ context: ctx, info, typeName: 'Venue', path: ['items'] }),
-          where,
-          orderBy: [{ dateUtc: 'desc' }, { id: 'desc' }],
-          skip,
-          take: perPage,
-        }),
-        ctx.prisma.venue.count({ where }),
-      ]);
-      return { items, total, page, perPage };
+  showMapLink: t.boolean({
+    nullable: true,
+    description: 'Show a link to a map; true when never stored (null when masked).',
+    resolve: (v, _a, ctx) => (isMasked(v, ctx) ? null : (v.showMapLink ?? true)),
+  }),
+  geoLat: t.float({
+    nullable: true,
+    description: 'Latitude, when coordinates are stored (0 when masked).',
+    resolve: (v, _a, ctx) => (v.geoLat == null ? null : isMasked(v, ctx) ? 0 : v.geoLat),
+  }),
+  geoLng: t.float({
+    nullable: true,
+    description: 'Longitude, when coordinates are stored (0 when masked).',
+    resolve: (v, _a, ctx) => (v.geoLng == null ? null : isMasked(v, ctx) ? 0 : v.geoLng),
+  }),
+  jsonLd: t.field({
+    type: 'JSON',
+    description: 'Schema.org JSON-LD (a Place), built from what this request may see.',
+    select: { image: true },
+    resolve: (v, _a, ctx) => {
+      if (!isMasked(v, ctx)) return venueJsonLd({ ...v, imageUrl: v.image?.url });
+      const hidden = { title: '', content: '', address: '', city: '', province: '', zip: '', country: '', phone: '', website: '' };
+      return venueJsonLd({ ...v, ...hidden, geoLat: null, geoLng: null, imageUrl: null });
     },
   }),
 }));
+
+defineLinkedApi({
+  type: 'venue',
+  ref: Venue,
+  typeName: 'Venue',
+  searchedFields: 'name, description, excerpt, address, city, province, state, stateprovince, zip, phone (not country or website)',
+  ownInputFields: (t) => ({
+    address: t.string({ description: 'Street address ("" or null clears).' }),
+    city: t.string({ description: 'City ("" or null clears).' }),
+    country: t.string({ description: 'Country ("" or null clears).' }),
+    province: t.string({ description: 'Province ("" or null clears).' }),
+    state: t.string({ description: 'State ("" or null clears).' }),
+    zip: t.string({ description: 'Postal code ("" or null clears).' }),
+    stateprovince: t.string({ description: 'State or province; when empty it is derived: the state in the US (or with no country), else the province.' }),
+    showMap: t.boolean({ description: 'Show a map (default true).' }),
+    showMapLink: t.boolean({ description: 'Show a link to a map (default true).' }),
+  }),
+});

@@ -1,0 +1,312 @@
+// What the Venue and Organizer GraphQL APIs share: the record fields both carry, password masking,
+// the list filter, page type, root queries and mutations. venue.ts and organizer.ts add their own
+// fields and call `defineLinkedApi` once each, so the two APIs cannot drift apart.
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { builder } from '../../graphql/builder.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { isUnlocked } from '../events.js';
+import { META_FIELDS, type LinkedFields } from '../linked.js';
+import {
+  assertLinkedReadable,
+  createLinkedPost,
+  linkedListQuery,
+  trashLinkedPost,
+  updateLinkedPost,
+  type LinkedListFilter,
+  type LinkedTarget,
+  type LinkedType,
+} from '../linked-posts.js';
+import { globalId, permalink, wallNow } from '../posts.js';
+import { listableStatuses } from '../capabilities.js';
+import { renderContent, renderExcerpt, renderTitle } from '../text.js';
+import { PageArgs, pageRequest } from './pagination.js';
+import { Event } from './refs.js';
+import { Image, PostStatus } from './shared.js';
+
+type Row = { id: number; password: string; status: string; authorId: number; [column: string]: any };
+
+/** Protected venues/organizers hide their private fields unless the request unlocks them (spec §3.7). */
+export const isMasked = (row: Row, ctx: GraphQLContext): boolean => !isUnlocked(row, ctx.viewer, ctx.unlock);
+
+/** A text column that reads "" while the record is masked. */
+export function maskedText(t: any, column: string, description: string) {
+  return t.string({ description: `${description} ("" when masked).`, resolve: (row: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(row, ctx) ? '' : row[column]) });
+}
+
+/** Fields every venue and organizer carries (spec §3.2, §3.3). `t` is the type's Prisma field builder. */
+export function linkedRecordFields(type: LinkedType, t: any) {
+  const what = type === 'venue' ? 'venue' : 'organizer';
+  return {
+    globalId: t.string({ description: 'Global id: the site host and path, then ?id=.', resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => globalId(ctx.config.siteUrl, r.id) }),
+    globalIdLineage: t.stringList({
+      description: 'The global id, then any ids it was imported from.',
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => [globalId(ctx.config.siteUrl, r.id)],
+    }),
+    author: t.exposeInt('authorId', { description: `Id of the user who owns the ${what} (0: none).` }),
+    status: t.field({ type: PostStatus, description: 'Publication status.', resolve: (r: Row) => r.status }),
+    date: t.exposeString('date', { description: 'Publication date, site-local "YYYY-MM-DD HH:MM:SS".' }),
+    dateUtc: t.exposeString('dateUtc', { description: 'Publication date in UTC.' }),
+    modified: t.exposeString('modified', { description: 'Last modification, site-local.' }),
+    modifiedUtc: t.exposeString('modifiedUtc', { description: 'Last modification in UTC.' }),
+    url: t.string({ description: `The ${what} page (permalink).`, resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => permalink(ctx.config.siteUrl, type, r.slug) }),
+    // The original masks the name too (its masked record shows `venue: []`), so both forms read "".
+    name: maskedText(t, 'title', `The ${what} name as entered`),
+    title: t.string({
+      description: `The name as HTML, typographic quotes and entities applied: the REST record's "${type}" ("" when masked).`,
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(r, ctx) ? '' : renderTitle(r.title)),
+    }),
+    description: maskedText(t, 'content', 'The description as entered'),
+    descriptionHtml: t.string({
+      description: 'The description with paragraphs ("" when empty or masked).',
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(r, ctx) ? '' : renderContent(r.content)),
+    }),
+    excerpt: maskedText(t, 'excerpt', 'The excerpt as entered'),
+    excerptHtml: t.string({
+      description: 'The excerpt with paragraphs ("" when empty or masked).',
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(r, ctx) ? '' : renderExcerpt(r.excerpt)),
+    }),
+    slug: t.exposeString('slug', { description: `The URL slug, unique among ${type}s.` }),
+    image: t.field({
+      type: Image,
+      nullable: true,
+      description: 'The featured image, if any (null when masked).',
+      select: (_a: unknown, _c: unknown, nested: any) => ({ image: nested(true) }),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(r, ctx) ? null : r.image),
+    }),
+    website: maskedText(t, 'website', 'Website URL as stored'),
+    phone: maskedText(t, 'phone', 'Phone number'),
+    passwordProtected: t.boolean({ description: `Whether the ${what} has a password.`, resolve: (r: Row) => r.password !== '' }),
+    masked: t.boolean({
+      description: 'Whether this record hides its protected fields from this request (pass its password, or editContext as someone who may edit it).',
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => isMasked(r, ctx),
+    }),
+    events: t.field({
+      type: [Event],
+      description: `Events linked to this ${what} that the caller may list (the status rules of lists), by start date.`,
+      args: { upcoming: t.arg.boolean({ description: 'Only events starting now or later that are not hidden from listings.' }) },
+      // Loaded with the records (one statement per level for the whole page), never per row.
+      select: (args: { upcoming?: boolean | null }, ctx: GraphQLContext, nested: any) => ({
+        events: {
+          where: { event: linkedEventsWhere(ctx, args.upcoming === true) },
+          orderBy: [{ event: { startLocal: 'asc' } }, { eventId: 'asc' }],
+          select: { event: nested(true) },
+        },
+      }),
+      resolve: (r: Row) => r.events.map((link: { event: unknown }) => link.event),
+    }),
+  };
+}
+
+function linkedEventsWhere(ctx: GraphQLContext, upcoming: boolean) {
+  const where: Record<string, unknown> = { status: { in: listableStatuses(ctx.viewer) } };
+  if (upcoming) Object.assign(where, { hideFromListings: false, startLocal: { gte: wallNow(ctx.config.siteTimezone).local } });
+  return where;
+}
+
+/** Input fields of create and update shared by both types; `create` makes the name required. */
+export function linkedInputFields(type: LinkedType, t: any, create: boolean) {
+  const what = type === 'venue' ? 'venue' : 'organizer';
+  return {
+    name: t.string({
+      required: create,
+      description: `The ${what} name (REST "${type}"; required on create, never empty). On create, a non-trashed ${what} with the same name (case-insensitive) — and the same description, when one is given — is reused.`,
+    }),
+    description: t.string({ description: create ? 'Description (HTML allowed).' : 'Description (HTML allowed); "" is ignored, as in the original.' }),
+    excerpt: t.string({ description: 'Excerpt ("" or null clears).' }),
+    slug: t.string({ description: 'URL slug (not empty); made unique with -2, -3… on clash. Default: from the name.' }),
+    status: t.string({ description: 'Status (publish, draft…); roles that cannot publish get pending/draft instead.' }),
+    author: t.int({ description: 'Id of an existing user who owns the record (default: the caller).' }),
+    date: t.string({ description: 'Publication date, site-local: a date/time, a Unix timestamp or a relative expression.' }),
+    dateUtc: t.string({ description: 'Publication date in UTC.' }),
+    image: t.string({ description: 'Featured image: an image attachment id or an image URL (URLs need the upload capability); "" or null removes.' }),
+    website: t.string({ description: 'Website URL ("" or null clears).' }),
+    phone: t.string({ description: 'Phone number ("" or null clears).' }),
+    password: t.string({ description: 'Password protecting the record ("" or null removes). Protected records are masked unless unlocked.' }),
+  };
+}
+
+/**
+ * GraphQL sends explicit nulls; a null clears the fields that "" clears (address and contact fields,
+ * image, excerpt, password) and means "not given" for the others.
+ */
+function fieldsFrom(type: LinkedType, input: Record<string, unknown>): LinkedFields {
+  const clearable = new Set([...META_FIELDS[type], 'image', 'excerpt', 'password']);
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === null && !clearable.has(key)) continue;
+    fields[key] = value === null ? '' : value;
+  }
+  return fields as LinkedFields;
+}
+
+const target = (args: { id?: number | null; slug?: string | null }): LinkedTarget => (args.id != null ? { id: args.id } : { slug: args.slug ?? '' });
+
+function setUnlock(ctx: GraphQLContext, args: { password?: string | null; editContext?: boolean | null }) {
+  ctx.unlock = { password: args.password ?? undefined, editContext: args.editContext ?? undefined };
+}
+
+interface LinkedPageShape {
+  items: unknown[];
+  total: number;
+  page: number;
+  perPage: number;
+  statuses: string[];
+}
+
+export interface LinkedApiSpec {
+  type: LinkedType;
+  /** The Prisma object ref (Venue or Organizer from refs.ts). */
+  ref: any;
+  /** "Venue" / "Organizer": the GraphQL type name, and the stem of every other name. */
+  typeName: 'Venue' | 'Organizer';
+  /** Which fields `search` looks in, for the filter's description. */
+  searchedFields: string;
+  /** Type-specific input fields (both create and update). */
+  ownInputFields: (t: any) => Record<string, unknown>;
+}
+
+/** Registers the filter, page, queries and mutations of one linked type. */
+export function defineLinkedApi(spec: LinkedApiSpec): void {
+  const { type, ref, typeName } = spec;
+  const plural = `${type}s`;
+  const what = type === 'venue' ? 'venue' : 'organizer';
+
+  const Filter = builder.inputType(`${typeName}Filter`, {
+    description: `Filters of the ${what} list, with the semantics of the REST list route (every filter must hold).`,
+    fields: (t) => ({
+      search: t.string({
+        description: `Split into fragments at every character other than ASCII letters, digits and "-"; a ${what} matches when one field contains every fragment (case-insensitive). Fields: ${spec.searchedFields}. Not empty.`,
+      }),
+      event: t.int({ description: `Only ${plural} linked to this event (the id of an existing event).` }),
+      hasEvents: t.boolean({ description: `true: only ${plural} linked to an event whose status is not draft or pending; false: only the others.` }),
+      onlyWithUpcoming: t.boolean({ description: `true: only ${plural} linked to an upcoming event the caller may list that is not hidden from listings; false: no filtering.` }),
+      status: t.stringList({ description: 'Statuses to list. Only callers who can edit may ask for more than publish. Default: publish, or every status but trash for contributors and up.' }),
+    }),
+  });
+
+  const Page = builder.objectRef<LinkedPageShape>(`${typeName}Page`).implement({
+    description: `One page of ${plural}, newest publication first.`,
+    fields: (t) => ({
+      items: t.field({ type: [ref], description: `The ${plural} on this page.`, resolve: (p) => p.items as any }),
+      total: t.exposeInt('total', { description: 'How many match, over all pages.' }),
+      totalPages: t.int({ description: 'ceil(total / perPage); 0 when nothing matches.', resolve: (p) => Math.ceil(p.total / p.perPage) }),
+      page: t.exposeInt('page', { description: 'This page, from 1. A page past the end is empty (REST answers it with 404).' }),
+      perPage: t.exposeInt('perPage', { description: 'The page size used.' }),
+      statuses: t.exposeStringList('statuses', { description: 'The statuses listed (the REST rest_url carries them as status).' }),
+    }),
+  });
+
+  const unlockArgs = (t: any) => ({
+    password: t.arg.string({ description: `Unlocks password-protected ${plural} (and events) with this password.` }),
+    editContext: t.arg.boolean({ description: 'Unlock protected records the caller may edit (REST context=edit).' }),
+  });
+  const listArgs = (t: any) => ({ filter: t.arg({ type: Filter, description: 'Filters.' }), ...unlockArgs(t) });
+  const listQuery = (ctx: GraphQLContext, filter: unknown) => linkedListQuery(ctx.prisma, type, (filter ?? {}) as LinkedListFilter, ctx);
+
+  const connectionType = {
+    name: `${typeName}Connection`,
+    description: `A slice of the ${what} list (Relay connection).`,
+    // Re-declared only to describe it; the Prisma plugin computes it when selected.
+    fields: (c: any) => ({
+      totalCount: c.int({
+        description: 'How many match, over all pages.',
+        extensions: { pothosPrismaTotalCount: true },
+        resolve: (parent: { totalCount?: () => unknown }) => parent.totalCount?.(),
+      }),
+    }),
+  };
+  const edgeType = { name: `${typeName}Edge`, description: `One ${what} in a connection, with its cursor.` };
+
+  builder.queryFields((t) => ({
+    [type]: t.prismaField({
+      type: ref,
+      description: `One ${what} by id or slug (any status the caller may read). Errors: INVALID_INPUT on "id" (unknown, or not a ${what}) or "slug" (unknown); NOT_ACCESSIBLE (not published and not readable by the caller). Protected ${plural} are masked, not refused.`,
+      args: {
+        id: t.arg.int({ description: `The ${what} id.` }),
+        slug: t.arg.string({ description: `The ${what} slug (when no id); sanitised like a WordPress slug before lookup.` }),
+        ...unlockArgs(t),
+      },
+      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
+        setUnlock(ctx, args);
+        const id = await assertLinkedReadable(ctx.prisma, type, target(args), ctx.viewer);
+        return (ctx.prisma[type] as any).findUniqueOrThrow({ ...query, where: { id } });
+      },
+    }),
+    [plural]: t.field({
+      type: Page,
+      description: `${typeName}s the caller may see, publication date descending, then id descending. Errors: INVALID_INPUT on search, event, status.`,
+      args: { ...listArgs(t), page: t.arg({ type: PageArgs, description: 'Which page.' }) },
+      resolve: async (_root, args: any, ctx, info) => {
+        setUnlock(ctx, args);
+        const { page, perPage, skip } = pageRequest(ctx, args.page);
+        const list = await listQuery(ctx, args.filter);
+        const model = ctx.prisma[type] as any;
+        const [items, total] = await Promise.all([
+          model.findMany({ ...queryFromInfo({ context: ctx, info, typeName, path: ['items'] }), where: list.where, orderBy: list.orderBy, skip, take: perPage }),
+          model.count({ where: list.where }),
+        ]);
+        return { items, total, page, perPage, statuses: list.statuses };
+      },
+    }),
+    [`${plural}Connection`]: t.prismaConnection({
+      type: ref,
+      cursor: 'id',
+      description: `${typeName}s as a Relay connection, for clients that page deeply; same filters and order as \`${plural}\`.`,
+      args: listArgs(t),
+      maxSize: 50,
+      defaultSize: 10,
+      totalCount: async (_parent: unknown, args: any, ctx: GraphQLContext) => (ctx.prisma[type] as any).count({ where: (await listQuery(ctx, args.filter)).where }),
+      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
+        setUnlock(ctx, args);
+        const list = await listQuery(ctx, args.filter);
+        return (ctx.prisma[type] as any).findMany({ ...query, where: list.where, orderBy: list.orderBy });
+      },
+    } as any, connectionType, edgeType),
+  }));
+
+  const inputFields = (t: any, create: boolean) => ({ ...linkedInputFields(type, t, create), ...spec.ownInputFields(t) });
+  const CreateInput = builder.inputType(`Create${typeName}Input`, { description: `A new ${what}.`, fields: (t) => inputFields(t, true) });
+  const UpdateInput = builder.inputType(`Update${typeName}Input`, {
+    description: `Changes to a ${what}: only the fields given change; "" clears an address or contact field.`,
+    fields: (t) => inputFields(t, false),
+  });
+  const targetArgs = (t: any) => ({
+    id: t.arg.int({ description: `The ${what} id (ownership is checked).` }),
+    slug: t.arg.string({ description: `The ${what} slug, when no id (only the general capability is checked, as the REST slug routes do).` }),
+  });
+  // Write results are the caller's own work: never masked.
+  const reread = (ctx: GraphQLContext, query: object, id: number) => {
+    ctx.unlock = { showAll: true };
+    return (ctx.prisma[type] as any).findUniqueOrThrow({ ...query, where: { id } });
+  };
+
+  builder.mutationFields((t) => ({
+    [`create${typeName}`]: t.prismaField({
+      type: ref,
+      description: `Creates a ${what} (contributor and up), or reuses a duplicate (see input.name) and returns it. Errors, in this order: INVALID_INPUT (params per field), UNAUTHENTICATED, FORBIDDEN.`,
+      args: { input: t.arg({ type: CreateInput, required: true, description: `The ${what}.` }) },
+      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
+        const { id } = await createLinkedPost(ctx, type, fieldsFrom(type, args.input));
+        return reread(ctx, query, id);
+      },
+    }),
+    [`update${typeName}`]: t.prismaField({
+      type: ref,
+      description: `Updates a ${what} by id or slug; only given fields change. Errors, in this order: INVALID_INPUT (unknown id/slug, bad fields), UNAUTHENTICATED, FORBIDDEN (contributors: own drafts; authors: own; editors: any).`,
+      args: { ...targetArgs(t), input: t.arg({ type: UpdateInput, required: true, description: 'The changes.' }) },
+      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
+        const id = await updateLinkedPost(ctx, type, target(args), fieldsFrom(type, args.input));
+        return reread(ctx, query, id);
+      },
+    }),
+    [`delete${typeName}`]: t.prismaField({
+      type: ref,
+      description: `Moves a ${what} to the trash, unlinks it from every event, and returns it. Errors, in this order: INVALID_INPUT (unknown id/slug), UNAUTHENTICATED, FORBIDDEN, ALREADY_TRASHED (a second delete: gone).`,
+      args: targetArgs(t),
+      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
+        const id = await trashLinkedPost(ctx, type, target(args));
+        return reread(ctx, query, id);
+      },
+    }),
+  }));
+}

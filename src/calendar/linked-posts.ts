@@ -1,0 +1,288 @@
+// Venues and organizers as records of their own (spec §2.5, §2.6, §6.9): the list query, single
+// reads, create, update and trash. One piece of code for both types, parameterised by `type`.
+// Order of checks, as the REST contract needs: validation → permission → existence/state → write.
+// Almanac decision: an update changes only the fields it is given (the original resets omitted
+// image, show_map flags and status).
+import type { Viewer } from '../auth/viewer.js';
+import type { Config } from '../config.js';
+import type { Prisma } from '../db/client.js';
+import { AppError, invalidInput } from '../graphql/errors.js';
+import {
+  canCreatePosts,
+  canDeleteAny,
+  canDeletePost,
+  canEditAny,
+  canEditPost,
+  canPublish,
+  canReadPost,
+  isPostStatus,
+  listableStatuses,
+  scaleBackStatus,
+} from './capabilities.js';
+import { applyImagePlan } from './images.js';
+import { createOrReuseLinked, deriveStateProvince, mapFlag, META_FIELDS, publicationDates, validateLinkedFields, type LinkedFields } from './linked.js';
+import { postTypeOf, retryOnConflict, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
+import { sanitizeSlug, slugForLookup } from './slugs.js';
+import { isNonEmptyString, isStringOrEmpty, Problems } from './validate.js';
+
+export type { LinkedType } from './posts.js';
+
+export interface LinkedContext {
+  prisma: Prisma;
+  viewer: Viewer | null;
+  config: Config;
+}
+
+/** A venue/organizer named by id (ownership checked) or by slug (only the general capability, spec §2.6). */
+export type LinkedTarget = { id: number } | { slug: string };
+
+/** The columns every rule here reads; venues add their address columns. */
+export interface LinkedRow {
+  id: number;
+  status: string;
+  authorId: number;
+  password: string;
+  dateUtc: string;
+  [column: string]: unknown;
+}
+
+// Prisma's venue and organizer delegates have different static types but the same shape for
+// everything used here; one loose handle keeps a single code path for both.
+const table = (db: Db, type: LinkedType): any => db[type];
+const linkTable = (db: Db, type: LinkedType): any => (type === 'venue' ? db.eventVenue : db.eventOrganizer);
+const linkColumn = (type: LinkedType) => (type === 'venue' ? 'venueId' : 'organizerId');
+
+// ---------------------------------------------------------------------------------------------
+// Lists (spec §2.5)
+// ---------------------------------------------------------------------------------------------
+
+export interface LinkedListFilter {
+  search?: string | null;
+  event?: number | null;
+  hasEvents?: boolean | null;
+  onlyWithUpcoming?: boolean | null;
+  status?: string[] | null;
+}
+
+export interface LinkedListQuery {
+  where: Record<string, unknown>;
+  orderBy: Record<string, 'asc' | 'desc'>[];
+  /** The statuses listed (the default for the caller, or the ones asked for). */
+  statuses: string[];
+}
+
+/** Fields the fragment search looks in: not country, and for venues not website (spec §2.5). */
+export const SEARCH_FIELDS: Record<LinkedType, readonly string[]> = {
+  venue: ['title', 'content', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
+  organizer: ['title', 'content', 'excerpt', 'phone', 'email', 'website'],
+};
+
+/** Fragments of a search: split on every run of characters other than ASCII letters, digits and `-`. */
+export function searchFragments(search: string): string[] {
+  return search.split(/[^A-Za-z0-9-]+/).filter(Boolean);
+}
+
+/** Events that count for `hasEvents`: every status but draft and pending (private and trash count). */
+const COUNTING_EVENT = { status: { notIn: ['draft', 'pending'] } };
+
+function containsText(field: string, text: string, dbKind: string) {
+  // SQLite's LIKE is already case-insensitive for ASCII; PostgreSQL needs mode "insensitive".
+  return { [field]: dbKind === 'postgresql' ? { contains: text, mode: 'insensitive' } : { contains: text } };
+}
+
+/**
+ * Statuses a list shows, as for events (spec §2.1): absent → the caller's default; present → only
+ * `publish` for callers who cannot edit, any registered statuses for those who can. Null when invalid.
+ */
+export function listStatuses(viewer: Viewer | null, asked: string[] | null | undefined): string[] | null {
+  if (asked == null) return listableStatuses(viewer);
+  const clean = asked.map((s) => s.trim()).filter(Boolean);
+  const ok = canEditAny(viewer) ? clean.length > 0 && clean.every(isPostStatus) : clean.length === 1 && clean[0] === 'publish';
+  return ok ? clean : null;
+}
+
+/**
+ * The list's Prisma query. Almanac skips one quirk: the original reports unfiltered totals when a
+ * search matches nothing; here totals always count what the filters match.
+ */
+export async function linkedListQuery(
+  db: Db,
+  type: LinkedType,
+  filter: LinkedListFilter,
+  context: { viewer: Viewer | null; config: Config; dbKind: string; now?: Date },
+): Promise<LinkedListQuery> {
+  const { viewer, config, dbKind } = context;
+  const problems = new Problems();
+  if (filter.search != null) problems.check('search', filter.search.trim() !== '');
+  if (filter.event != null) problems.check('event', (await postTypeOf(db, filter.event)) === 'event');
+  const statuses = listStatuses(viewer, filter.status);
+  if (!statuses) problems.fail('status');
+  if (problems.any) throw invalidInput(problems.params);
+
+  const and: Record<string, unknown>[] = [];
+  const fragments = searchFragments(filter.search ?? '');
+  // A record matches when one of its fields holds every fragment.
+  if (fragments.length) and.push({ OR: SEARCH_FIELDS[type].map((field) => ({ AND: fragments.map((f) => containsText(field, f, dbKind)) })) });
+  if (filter.event != null) and.push({ events: { some: { eventId: filter.event } } });
+  if (filter.hasEvents != null) and.push({ events: filter.hasEvents ? { some: { event: COUNTING_EVENT } } : { none: { event: COUNTING_EVENT } } });
+  if (filter.onlyWithUpcoming) {
+    // Upcoming = starting now or later (site-local wall time, as the event list compares), listable, not hidden.
+    const now = wallNow(config.siteTimezone, context.now).local;
+    and.push({ events: { some: { event: { status: { in: listableStatuses(viewer) }, hideFromListings: false, startLocal: { gte: now } } } } });
+  }
+  return { where: { status: { in: statuses! }, AND: and }, orderBy: [{ dateUtc: 'desc' }, { id: 'desc' }], statuses: statuses! };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Single records
+// ---------------------------------------------------------------------------------------------
+
+async function findTarget(db: Db, type: LinkedType, target: LinkedTarget): Promise<LinkedRow | null> {
+  if ('slug' in target) {
+    const slug = slugForLookup(target.slug ?? '');
+    return slug ? table(db, type).findUnique({ where: { slug } }) : null;
+  }
+  return Number.isSafeInteger(target.id) && target.id > 0 ? table(db, type).findUnique({ where: { id: target.id } }) : null;
+}
+
+/** The record a write names; an unknown id/slug (or an id of another type) is a validation problem. */
+async function resolveTarget(db: Db, type: LinkedType, target: LinkedTarget, problems: Problems): Promise<LinkedRow | null> {
+  const row = await findTarget(db, type, target);
+  if (!row) problems.fail('slug' in target ? 'slug' : 'id');
+  return row;
+}
+
+const label = (type: LinkedType) => (type === 'venue' ? 'venue' : 'organizer');
+
+/**
+ * Whether the caller may read this record: unknown id/slug (or another type's id) → INVALID_INPUT
+ * on `id`/`slug`; not published and not readable by the caller → NOT_ACCESSIBLE. Password-protected
+ * records are readable, masked (spec §3.7).
+ */
+export async function assertLinkedReadable(db: Db, type: LinkedType, target: LinkedTarget, viewer: Viewer | null): Promise<number> {
+  const row = await findTarget(db, type, target);
+  if (!row) throw invalidInput({ ['slug' in target ? 'slug' : 'id']: 'Invalid parameter.' });
+  if (!canReadPost(viewer, row)) throw new AppError('NOT_ACCESSIBLE', `The requested ${label(type)} is not accessible`);
+  return row.id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+// ---------------------------------------------------------------------------------------------
+
+function denied(viewer: Viewer | null): AppError {
+  return viewer
+    ? new AppError('FORBIDDEN', 'Sorry, you are not allowed to do that.')
+    : new AppError('UNAUTHENTICATED', 'Sorry, you are not allowed to do that.');
+}
+
+/** Checks of the fields linked.ts leaves to the record's own routes (GraphQL-only extras). */
+function checkExtraFields(fields: LinkedFields, problems: Problems): void {
+  if (fields.excerpt !== undefined) problems.check('excerpt', isStringOrEmpty(fields.excerpt));
+  if (fields.slug !== undefined) problems.check('slug', isNonEmptyString(fields.slug));
+  if (fields.password !== undefined) problems.check('password', typeof fields.password === 'string');
+}
+
+async function validateFields(db: Db, type: LinkedType, fields: LinkedFields, create: boolean, viewer: Viewer | null, problems: Problems) {
+  const plan = await validateLinkedFields(db, type, fields, { create, viewer, problems });
+  checkExtraFields(fields, problems);
+  if (problems.any) throw invalidInput(problems.params);
+  return plan;
+}
+
+/** Stored status: scale-back for roles that cannot publish; a publish dated in the future is `future`. */
+function storedStatus(requested: string, viewer: Viewer | null, dateUtc: string, nowUtc: string): string {
+  const status = scaleBackStatus(requested, viewer);
+  return status === 'publish' && dateUtc > nowUtc && canPublish(viewer) ? 'future' : status;
+}
+
+/**
+ * Creates a venue/organizer (contributor and up). A non-trashed record with the same name (and the
+ * same description, when one is given) is reused instead: its id comes back, still as a create.
+ */
+export async function createLinkedPost(context: LinkedContext, type: LinkedType, fields: LinkedFields): Promise<{ id: number; created: boolean }> {
+  const { prisma, viewer } = context;
+  const plan = await validateFields(prisma, type, fields, true, viewer, new Problems());
+  if (!canCreatePosts(viewer)) throw denied(viewer);
+  return retryOnConflict(() =>
+    prisma.$transaction(async (tx) => {
+      const result = await createOrReuseLinked(tx, type, plan, context);
+      if (fields.password !== undefined) await table(tx, type).update({ where: { id: result.id }, data: { password: fields.password ?? '' } });
+      return result;
+    }),
+  );
+}
+
+/**
+ * A venue's `stateprovince` follows state/province/country while it is derived (empty, or equal to
+ * what they give); a value set explicitly sticks until changed.
+ */
+function stateProvinceUpdate(current: LinkedRow, fields: LinkedFields): string | undefined {
+  if (!['state', 'province', 'country', 'stateprovince'].some((key) => fields[key] !== undefined)) return undefined;
+  if (isNonEmptyString(fields.stateprovince)) return String(fields.stateprovince);
+  const text = (key: string) => String((fields[key] !== undefined ? fields[key] : current[key]) ?? '');
+  const stored = String(current.stateprovince ?? '');
+  const wasDerived = stored === '' || stored === deriveStateProvince(current as { state?: string; province?: string; country?: string });
+  if (fields.stateprovince === undefined && !wasDerived) return undefined;
+  return deriveStateProvince({ state: text('state'), province: text('province'), country: text('country') });
+}
+
+/**
+ * Updates a venue/organizer: only the fields given change; "" clears a contact/address field;
+ * `name: ""` is invalid; `description: ""` is ignored, as in the original; `status` is scaled back.
+ */
+export async function updateLinkedPost(context: LinkedContext, type: LinkedType, target: LinkedTarget, fields: LinkedFields): Promise<number> {
+  const { prisma, viewer, config } = context;
+  const problems = new Problems();
+  const row = await resolveTarget(prisma, type, target, problems);
+  const plan = await validateFields(prisma, type, fields, false, viewer, problems);
+  if (!('id' in target ? canEditPost(viewer, row!) : canEditAny(viewer))) throw denied(viewer);
+  const given = (name: string) => fields[name] !== undefined;
+  return retryOnConflict(() =>
+    prisma.$transaction(async (tx) => {
+      const current: LinkedRow = await table(tx, type).findUniqueOrThrow({ where: { id: row!.id } });
+      const now = wallNow(config.siteTimezone);
+      const data: Record<string, unknown> = { modified: now.local, modifiedUtc: now.utc };
+      if (given('name')) data.title = String(fields.name).trim();
+      if (isNonEmptyString(fields.description)) data.content = String(fields.description);
+      if (given('excerpt')) data.excerpt = fields.excerpt ?? '';
+      if (given('slug')) data.slug = await uniquePostSlug(tx, type, sanitizeSlug(String(fields.slug)) || String(current.id), current.id);
+      if (given('author')) data.authorId = Number(fields.author);
+      if (given('password')) data.password = fields.password ?? '';
+      if (given('date') || given('dateUtc')) Object.assign(data, publicationDates(fields, config.siteTimezone));
+      if (given('status')) data.status = storedStatus(String(fields.status), viewer, (data.dateUtc as string) ?? current.dateUtc, now.utc);
+      if (given('image')) data.imageId = await applyImagePlan(tx, plan.image);
+      for (const key of META_FIELDS[type]) if (key !== 'stateprovince' && given(key)) data[key] = fields[key] == null ? '' : String(fields[key]);
+      if (type === 'venue') {
+        const stateprovince = stateProvinceUpdate(current, fields);
+        if (stateprovince !== undefined) data.stateprovince = stateprovince;
+        if (given('showMap')) data.showMap = mapFlag(fields.showMap);
+        if (given('showMapLink')) data.showMapLink = mapFlag(fields.showMapLink);
+      }
+      await table(tx, type).update({ where: { id: current.id }, data });
+      return current.id;
+    }),
+  );
+}
+
+/**
+ * Moves a venue/organizer to the trash and unlinks it from every event. A second delete is
+ * ALREADY_TRASHED (gone); records are never deleted outright.
+ */
+export async function trashLinkedPost(context: LinkedContext, type: LinkedType, target: LinkedTarget): Promise<number> {
+  const { prisma, viewer, config } = context;
+  const problems = new Problems();
+  const row = await resolveTarget(prisma, type, target, problems);
+  if (problems.any) throw invalidInput(problems.params);
+  if (!('id' in target ? canDeletePost(viewer, row!) : canDeleteAny(viewer))) throw denied(viewer);
+  return prisma.$transaction(async (tx) => {
+    const now = wallNow(config.siteTimezone);
+    const updated = await table(tx, type).updateMany({
+      where: { id: row!.id, status: { not: 'trash' } },
+      data: { status: 'trash', modified: now.local, modifiedUtc: now.utc },
+    });
+    if (updated.count === 0) throw new AppError('ALREADY_TRASHED', `The ${label(type)} is already trashed`);
+    await linkTable(tx, type).deleteMany({ where: { [linkColumn(type)]: row!.id } });
+    return row!.id;
+  });
+}
