@@ -1,0 +1,227 @@
+// Koa middleware serving a route table under `${restRoot}/${namespace}` for every configured
+// namespace, the way WP_REST_Server::serve_request does: authentication, route match (404
+// rest_no_route), body parsing, the processing pipeline, then WP's response headers.
+import type Koa from 'koa';
+import type { Viewer } from '../auth/viewer.js';
+import type { Config } from '../config.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import type { OperationRunner } from '../graphql/execute.js';
+import { encodePhpJson } from './json.js';
+import { RestError, internalError, invalidCredentials, noRoute } from './errors.js';
+import { namespaceIndex, restRootUrl, routeData } from './namespace-index.js';
+import { openApiDocument, type DocInfo } from './openapi.js';
+import { allowHeader, runPipeline } from './pipeline.js';
+import { RestRequestImpl, effectiveMethod, parseBody, phpParseStr, readBody, restRoutePath } from './request.js';
+import {
+  READABLE,
+  compileRoutes,
+  ok,
+  type Args,
+  type CompiledRoute,
+  type Endpoint,
+  type HttpMethod,
+  type ParamSources,
+  type RestRequest,
+  type RestResult,
+  type Route,
+  type RouteTable,
+} from './route-table.js';
+
+export interface RestRouterOptions {
+  table: RouteTable;
+  /** Enables GET {ns}/doc; without it there is no /doc route. */
+  docInfo?: DocInfo;
+  config: Config;
+  /** The caller: a viewer, null (anonymous) or 'invalid' (credentials that match nothing → 401). */
+  resolveViewer: (ctx: Koa.Context) => Viewer | null | 'invalid' | Promise<Viewer | null | 'invalid'>;
+  /** In-process GraphQL for `req.graphql`; `context` builds the per-request GraphQL context. */
+  runner?: OperationRunner;
+  context?: (viewer: Viewer | null) => GraphQLContext;
+  /** Largest accepted body in bytes (413 beyond); default 2 MiB. */
+  bodyLimit?: number;
+  /** Send WP's `Allow` header (calls every endpoint's permission of the matched route); default true. */
+  allowHeader?: boolean;
+  /** Turns an unexpected exception (e.g. a GraphQL error) into a RestError; else it is a 500. */
+  mapError?: (error: unknown, req: RestRequest | undefined) => RestError | undefined;
+  /** Where unexpected exceptions are reported (pino-compatible); default console.error. */
+  logger?: { error(details: object, message?: string): void };
+}
+
+interface Match {
+  compiled: CompiledRoute;
+  endpoint: Endpoint;
+  args: Args;
+  params: Record<string, string>;
+}
+
+function findRoute(routes: readonly CompiledRoute[], path: string, method: string): Match | undefined {
+  const checked = (method === 'HEAD' ? 'GET' : method) as HttpMethod; // HEAD falls back to GET
+  for (const compiled of routes) {
+    const m = compiled.pattern.exec(path);
+    if (!m) continue;
+    const hit = compiled.endpoints.find(({ endpoint }) => endpoint.methods.includes(checked));
+    if (!hit) continue; // WP goes on to later routes, then 404s
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(m.groups ?? {})) if (value !== undefined) params[name] = value;
+    return { compiled, endpoint: hit.endpoint, args: hit.args, params };
+  }
+  return undefined;
+}
+
+/** The namespace root and /doc, which WP/TEC register ahead of the table's routes. */
+function builtinRoutes(docInfo: DocInfo | undefined, routesOf: (ns: string) => CompiledRoute[]): Route[] {
+  const index: Route = {
+    path: '',
+    endpoints: [
+      {
+        methods: READABLE,
+        args: { namespace: { default: (req: RestRequest) => req.namespace }, context: { default: 'view' } },
+        handler: (req) => ok(namespaceIndex(routesOf(req.namespace), req)),
+      },
+    ],
+  };
+  if (!docInfo) return [index];
+  const doc: Route = {
+    path: '/doc',
+    endpoints: [
+      {
+        methods: READABLE,
+        handler: (req) => ok(openApiDocument(routesOf(req.namespace), docInfo, req)),
+        doc: docInfo.docOperation ?? { responses: { '200': { description: 'Returns the OpenAPI documentation of this API.' } } },
+      },
+    ],
+  };
+  return [index, doc];
+}
+
+const NOCACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private' };
+
+export function restRouter(options: RestRouterOptions): Koa.Middleware {
+  const { config } = options;
+  const bodyLimit = options.bodyLimit ?? 2 * 1024 * 1024;
+  const logger = options.logger ?? { error: (details: object, message?: string) => console.error(message, details) };
+  const compiled = new Map<string, CompiledRoute[]>();
+  const routesOf = (ns: string) => compiled.get(ns)!;
+  const routes = [...builtinRoutes(options.docInfo, routesOf), ...options.table];
+  for (const ns of config.restNamespaces) compiled.set(ns, compileRoutes(routes, ns));
+  // Longest first, so a namespace that prefixes another does not shadow it.
+  const namespaces = [...config.restNamespaces].sort((a, b) => b.length - a.length);
+  const linkRoot = restRootUrl(config);
+
+  const namespaceOf = (path: string) => {
+    const lower = path.toLowerCase();
+    return namespaces.find((ns) => {
+      const prefix = '/' + ns.toLowerCase();
+      return lower === prefix || lower.startsWith(prefix + '/');
+    });
+  };
+
+  const errorResult = (error: unknown, req: RestRequest | undefined): RestResult => {
+    let rest = error instanceof RestError ? error : options.mapError?.(error, req);
+    if (!rest) {
+      logger.error({ err: error, path: req?.path }, 'REST request failed');
+      rest = internalError();
+    }
+    return { status: rest.status, body: rest.toBody() };
+  };
+
+  return async (ctx, next) => {
+    const routePath = restRoutePath(ctx.path, config.restRoot);
+    if (routePath === null) return next();
+
+    let viewer: Viewer | null = null;
+    let req: RestRequestImpl | undefined;
+    let matched: CompiledRoute | undefined;
+    let query: Record<string, unknown> = {};
+    let result: RestResult;
+    try {
+      query = phpParseStr(ctx.querystring);
+      const resolved = await options.resolveViewer(ctx);
+      if (resolved === 'invalid') throw invalidCredentials(); // WP checks credentials before routing
+      viewer = resolved;
+      const method = effectiveMethod(ctx.method, query, ctx.headers);
+      const ns = namespaceOf(routePath);
+      const nsRoutes = ns ? routesOf(ns) : [];
+      let graphqlContext: GraphQLContext | undefined;
+      const makeRequest = (found: CompiledRoute, endpoint: Endpoint, args: Args, sources: ParamSources) =>
+        new RestRequestImpl({
+          method,
+          path: routePath.slice(ns!.length + 1),
+          route: found.route,
+          endpoint,
+          args,
+          sources,
+          viewer,
+          namespace: ns!,
+          namespaceUrl: `${linkRoot}${ns}`,
+          headers: ctx.headers,
+          queryString: ctx.querystring,
+          protocol: ctx.protocol,
+          config,
+          graphql: (source, variables = {}) => {
+            if (!options.runner || !options.context) return Promise.reject(new Error('restRouter: no GraphQL runner'));
+            graphqlContext ??= options.context(viewer);
+            return options.runner(source, variables, graphqlContext);
+          },
+        });
+
+      if (method === 'OPTIONS') {
+        // WP rest_handle_options_request: the matched route's index data, or [] (always 200).
+        matched = nsRoutes.find((r) => r.pattern.test(routePath));
+        if (matched) {
+          const first = matched.endpoints[0];
+          req = makeRequest(matched, first.endpoint, first.args, { json: {}, body: {}, query, url: {}, defaults: {} });
+        }
+        result = ok(matched && req ? routeData(matched, req) : []);
+      } else {
+        const match = findRoute(nsRoutes, routePath, method);
+        if (!match) throw noRoute();
+        matched = match.compiled;
+        // A body a body parser already read (koa-bodyparser keeps it as rawBody) is reused.
+        const preRead = (ctx.request as { rawBody?: string }).rawBody;
+        const raw = preRead !== undefined ? Buffer.from(preRead) : await readBody(ctx.req, bodyLimit);
+        const parsed = await parseBody(raw, ctx.get('content-type') || undefined, ctx.method, method);
+        const sources = { json: parsed.json, body: parsed.body, query, url: match.params, defaults: {} };
+        req = makeRequest(match.compiled, match.endpoint, match.args, sources);
+        req.applyDefaults();
+        result = await runPipeline(req, parsed.jsonError);
+      }
+    } catch (error) {
+      result = errorResult(error, req);
+    }
+
+    let allow: string | undefined;
+    if (req && matched && options.allowHeader !== false) {
+      allow = await allowHeader(req, matched.endpoints.map((e) => e.endpoint)).catch(() => undefined);
+    }
+    render(ctx, result, { authenticated: viewer !== null, allow, pretty: Object.hasOwn(query, '_pretty'), linkRoot });
+  };
+}
+
+function render(
+  ctx: Koa.Context,
+  result: RestResult,
+  opts: { authenticated: boolean; allow?: string; pretty: boolean; linkRoot: string },
+): void {
+  ctx.status = result.status;
+  ctx.set('Content-Type', 'application/json; charset=UTF-8');
+  ctx.set('X-Robots-Tag', 'noindex');
+  ctx.set('Link', `<${opts.linkRoot}>; rel="https://api.w.org/"`);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link');
+  ctx.set('Access-Control-Allow-Headers', 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type');
+  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  if (opts.allow) ctx.set('Allow', opts.allow);
+  if (opts.authenticated) ctx.set(NOCACHE); // WP's nocache headers for logged-in users
+  // rest_send_cors_headers
+  const origin = ctx.get('Origin');
+  if (origin) {
+    ctx.set('Access-Control-Allow-Origin', origin);
+    ctx.set('Access-Control-Allow-Methods', 'OPTIONS, GET, POST, PUT, PATCH, DELETE');
+    ctx.set('Access-Control-Allow-Credentials', 'true');
+    ctx.vary('Origin');
+  } else if (ctx.method === 'GET' && !opts.authenticated) {
+    ctx.vary('Origin');
+  }
+  ctx.body = encodePhpJson(result.body, opts.pretty);
+}

@@ -1,0 +1,86 @@
+// A tiny Koa app mounting restRouter() on an ephemeral port, and a client for it.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import Koa from 'koa';
+import type { Viewer } from '../../src/auth/viewer.js';
+import { loadConfig } from '../../src/config.js';
+import { restRouter, type RestRouterOptions } from '../../src/rest/index.js';
+
+export const config = loadConfig({ SITE_URL: 'http://127.0.0.1:8080', DATABASE_URL: 'file:./unused.db', LOG_LEVEL: 'silent' });
+
+export const VIEWERS: Record<string, Viewer> = {
+  admin: { userId: 1, login: 'admin', role: 'administrator' },
+  contributor: { userId: 2, login: 'carla', role: 'contributor' },
+  subscriber: { userId: 3, login: 'sam', role: 'subscriber' },
+};
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export interface TestApp {
+  origin: string;
+  request(
+    method: string,
+    path: string,
+    options?: { json?: unknown; form?: string; body?: string | Uint8Array; key?: string; headers?: Record<string, string> },
+  ): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export async function startApp(options: Omit<RestRouterOptions, 'config' | 'resolveViewer'> & Partial<RestRouterOptions>): Promise<TestApp> {
+  const app = new Koa();
+  app.proxy = true;
+  app.use(
+    restRouter({
+      config,
+      // x-api-key names a viewer; an unknown key is a bad credential.
+      resolveViewer: (ctx) => {
+        const key = ctx.get('x-api-key');
+        return key ? (VIEWERS[key] ?? 'invalid') : null;
+      },
+      ...options,
+    }),
+  );
+  const server = createServer(app.callback());
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      let body: string | Uint8Array | undefined = opts.body;
+      if (opts.json !== undefined) {
+        headers['content-type'] ??= 'application/json';
+        body = JSON.stringify(opts.json);
+      } else if (opts.form !== undefined) {
+        headers['content-type'] ??= 'application/x-www-form-urlencoded';
+        body = opts.form;
+      }
+      if (opts.key) headers['x-api-key'] = opts.key;
+      const response = await fetch(origin + path, { method, headers, body: body as BodyInit | undefined });
+      const text = await response.text();
+      let json: any;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    },
+    async close() {
+      server.close();
+      server.closeAllConnections();
+      await once(server, 'close');
+    },
+  };
+}
+
+/** Pieces of the original's recorded responses (shared/spec/samples), kept as test data. */
+export const samples = JSON.parse(readFileSync(new URL('./fixtures/original-samples.json', import.meta.url), 'utf8'));
