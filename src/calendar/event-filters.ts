@@ -75,6 +75,26 @@ function containsText(field: string, term: string, dbKind: string) {
   return { [field]: dbKind === 'postgresql' ? { contains: term, mode: 'insensitive' } : { contains: term } };
 }
 
+type WindowInput = Parameters<typeof listDateWindow>[0];
+const windows = new Map<string, DateWindow>();
+
+/**
+ * Date windows depend on the arguments and the current second only; a busy list route asks for the
+ * same default window thousands of times a second, and parsing relative dates is not free.
+ */
+function cachedWindow(input: WindowInput): DateWindow {
+  if (input.now) return listDateWindow(input);
+  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const key = `${now.getTime()}|${JSON.stringify(input)}`;
+  let window = windows.get(key);
+  if (!window) {
+    if (windows.size > 1000) windows.clear();
+    window = listDateWindow({ ...input, now });
+    windows.set(key, window);
+  }
+  return window;
+}
+
 export async function eventListQuery(
   db: Db,
   filter: EventFilter,
@@ -107,7 +127,7 @@ export async function eventListQuery(
   if (filter.postParent != null) problems.check('postParent', (await postTypeOf(db, filter.postParent)) === 'event');
   if (problems.any) throw invalidInput(problems.params);
 
-  const window = listDateWindow({
+  const window = cachedWindow({
     startDate: filter.startDate ?? undefined,
     endDate: filter.endDate ?? undefined,
     startsBefore: filter.startsBefore ?? undefined,

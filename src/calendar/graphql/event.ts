@@ -26,6 +26,11 @@ const storedCost = (cost: string): string[] => {
   }
 };
 
+// Categories and tags read the same relation with the same arguments, so Pothos loads it once for both.
+const TERMS_SELECTION = (nested: (include: true) => any) => ({ orderBy: { term: { name: 'asc' as const } }, select: { term: nested(true) } });
+const termsOf = <T extends { taxonomy: string }>(links: { term: T }[], taxonomy: string) =>
+  links.map((link) => link.term).filter((term) => term.taxonomy === taxonomy);
+
 builder.prismaObjectFields(Event, (t) => ({
   globalId: t.string({ description: 'Global id: the site host and path, then ?id=.', resolve: (e, _a, ctx) => globalId(ctx.config.siteUrl, e.id) }),
   globalIdLineage: t.stringList({ description: 'The global id, then any ids it was imported from.', resolve: (e, _a, ctx) => [globalId(ctx.config.siteUrl, e.id)] }),
@@ -88,14 +93,14 @@ builder.prismaObjectFields(Event, (t) => ({
   categories: t.field({
     type: [EventCategory],
     description: 'Event categories, by name ([] when masked).',
-    select: (_a, _c, nested) => ({ terms: { where: { term: { taxonomy: 'tribe_events_cat' } }, orderBy: { term: { name: 'asc' } }, select: { term: nested(true) } } }),
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : e.terms.map((link) => link.term)),
+    select: (_a, _c, nested) => ({ terms: TERMS_SELECTION(nested) }),
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : termsOf(e.terms, 'tribe_events_cat')),
   }),
   tags: t.field({
     type: [Tag],
     description: 'Tags, by name ([] when masked).',
-    select: (_a, _c, nested) => ({ terms: { where: { term: { taxonomy: 'post_tag' } }, orderBy: { term: { name: 'asc' } }, select: { term: nested(true) } } }),
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : e.terms.map((link) => link.term)),
+    select: (_a, _c, nested) => ({ terms: TERMS_SELECTION(nested) }),
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : termsOf(e.terms, 'post_tag')),
   }),
   venue: t.field({
     type: Venue,
