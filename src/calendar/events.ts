@@ -13,7 +13,7 @@ import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { publicationDates } from './linked.js';
 import { postTypeOf, retryOnConflict, uniquePostSlug, wallNow, type Db } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
-import { resolveEventTerms } from './event-terms.js';
+import { CATEGORY_TAXONOMY, TAG_TAXONOMY, resolveEventTerms } from './terms.js';
 import { isNonEmptyString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
 export interface EventFields {
@@ -51,8 +51,6 @@ export interface WriteContext {
   config: Config;
 }
 
-const CATEGORY = 'tribe_events_cat';
-const TAG = 'post_tag';
 
 interface Plans {
   image?: ImagePlan;
@@ -120,7 +118,7 @@ async function replaceLinks(tx: Db, eventId: number, plans: Plans, fields: Event
     await tx.eventOrganizer.deleteMany({ where: { eventId } });
     if (ids.length) await tx.eventOrganizer.createMany({ data: ids.map((organizerId, position) => ({ eventId, organizerId, position })) });
   }
-  for (const [field, taxonomy] of [['categories', CATEGORY], ['tags', TAG]] as const) {
+  for (const [field, taxonomy] of [['categories', CATEGORY_TAXONOMY], ['tags', TAG_TAXONOMY]] as const) {
     if (fields[field] === undefined) continue;
     const termIds = await resolveEventTerms(tx, taxonomy, fields[field]);
     await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });

@@ -7,6 +7,7 @@ import { eventListQuery, type EventFilter } from '../event-filters.js';
 import { assertEventReadable, createEvent, isUnlocked, trashEvent, updateEvent, type EventFields } from '../events.js';
 import { eventJsonLd } from '../jsonld.js';
 import { globalId, permalink } from '../posts.js';
+import { termComparator } from '../term-rules.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
@@ -27,9 +28,14 @@ const storedCost = (cost: string): string[] => {
 };
 
 // Categories and tags read the same relation with the same arguments, so Pothos loads it once for both.
-const TERMS_SELECTION = (nested: (include: true) => any) => ({ orderBy: { term: { name: 'asc' as const } }, select: { term: nested(true) } });
-const termsOf = <T extends { taxonomy: string }>(links: { term: T }[], taxonomy: string) =>
-  links.map((link) => link.term).filter((term) => term.taxonomy === taxonomy);
+// Sorted here, not in SQL: term names order case- and accent-insensitively on both databases.
+const TERMS_SELECTION = (nested: (include: true) => any) => ({ select: { term: nested(true) } });
+const byName = termComparator('name', 'asc');
+const termsOf = <T extends { id: number; name: string; taxonomy: string }>(links: { term: T }[], taxonomy: string) =>
+  links
+    .map((link) => link.term)
+    .filter((term) => term.taxonomy === taxonomy)
+    .sort(byName);
 
 builder.prismaObjectFields(Event, (t) => ({
   globalId: t.string({ description: 'Global id: the site host and path, then ?id=.', resolve: (e, _a, ctx) => globalId(ctx.config.siteUrl, e.id) }),

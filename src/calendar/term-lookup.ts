@@ -1,0 +1,121 @@
+// Reading terms: resolving an id/slug/name to a term of a taxonomy (WordPress term_exists), counts
+// of published events per term, and the category tree. Every function takes a Prisma client or a
+// transaction client and costs a fixed number of statements, whatever the number of terms asked for.
+import type { Prisma } from '../db/client.js';
+import { asId, CATEGORY_TAXONOMY, sanitizeTermName, type Taxonomy } from './term-rules.js';
+import { sanitizeSlug } from './slugs.js';
+
+/** Any Prisma client, or the transaction client inside `$transaction`. */
+export type TermDb = Pick<Prisma, 'term' | 'eventTerm' | 'post'>;
+
+/**
+ * Whether `db` talks to PostgreSQL. Case-insensitive matching differs: PostgreSQL needs
+ * `mode: 'insensitive'`, SQLite's LIKE already ignores ASCII case (and has no `mode`).
+ * Prisma clients and their transaction clients both carry the provider name.
+ */
+export function isPostgres(db: unknown): boolean {
+  return (db as { _activeProvider?: string })._activeProvider === 'postgresql';
+}
+
+const LOCK_SPACE = 7_301; // advisory-lock namespace of term writes
+const LOCK_KEYS: Record<Taxonomy, number> = { tribe_events_cat: 1, post_tag: 2 };
+
+/**
+ * Serialises term creation per taxonomy until the transaction ends, so that "is this name free?"
+ * and the insert cannot interleave with another writer's (the unique slug index alone would let
+ * a second "Music" in as music-2). PostgreSQL only: SQLite runs one write transaction at a time.
+ * Reads after the lock see what the previous holder committed (READ COMMITTED, the default).
+ */
+export async function lockTermWrites(tx: unknown, taxonomy: Taxonomy): Promise<void> {
+  if (!isPostgres(tx)) return;
+  const client = tx as { $executeRawUnsafe?: (sql: string, ...values: unknown[]) => Promise<number> };
+  await client.$executeRawUnsafe?.('SELECT pg_advisory_xact_lock($1::int, $2::int)', LOCK_SPACE, LOCK_KEYS[taxonomy]);
+}
+
+/**
+ * A `where` on `field` that finds every row whose value equals one of `values` ignoring case: a
+ * superset on SQLite (LIKE '%v%', whose wildcards Prisma does not escape), so callers compare again.
+ */
+export function caseInsensitiveIn(db: unknown, field: 'name' | 'slug', values: string[]): object {
+  if (isPostgres(db)) return { [field]: { in: values, mode: 'insensitive' } };
+  return { OR: values.map((value) => ({ [field]: { contains: value } })) };
+}
+
+/** `contains` ignoring case; a superset on both engines when `text` holds % or _ (callers re-check). */
+export function caseInsensitiveContains(db: unknown, field: 'name' | 'slug', text: string): object {
+  return { [field]: isPostgres(db) ? { contains: text, mode: 'insensitive' } : { contains: text } };
+}
+
+const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * WordPress term_exists() for several values at once: a number (or digits) is a term id of the
+ * taxonomy; any other string is a slug (sanitised as WordPress does) or else a name (any case).
+ * Returns the matching id per value, or null. Two statements at most.
+ */
+export async function resolveTermRefs(db: TermDb, taxonomy: Taxonomy, values: unknown[]): Promise<Array<number | null>> {
+  const ids = values.map(asId).filter((id): id is number => id !== null);
+  const texts = values.filter((v): v is string => typeof v === 'string' && asId(v) === null && v.trim() !== '').map((v) => v.trim());
+  // Sequential, so that it also runs inside a transaction (one connection).
+  const byId = ids.length ? await db.term.findMany({ where: { taxonomy, id: { in: ids } }, select: { id: true } }) : [];
+  const byText = texts.length
+    ? await db.term.findMany({
+        where: {
+          taxonomy,
+          OR: [
+            { slug: { in: texts.map(sanitizeSlug).filter(Boolean) } },
+            caseInsensitiveIn(db, 'name', [...new Set([...texts, ...texts.map(sanitizeTermName)])]),
+          ],
+        },
+        select: { id: true, slug: true, name: true },
+        orderBy: { id: 'asc' },
+      })
+    : [];
+  const known = new Set(byId.map((t) => t.id));
+  return values.map((value) => {
+    const id = asId(value);
+    if (id !== null) return known.has(id) ? id : null;
+    if (typeof value !== 'string' || value.trim() === '') return null;
+    const text = value.trim();
+    const slug = sanitizeSlug(text);
+    const match =
+      byText.find((t) => slug !== '' && t.slug === slug) ??
+      byText.find((t) => sameText(t.name, text) || sameText(t.name, sanitizeTermName(text)));
+    return match?.id ?? null;
+  });
+}
+
+export async function resolveTermRef(db: TermDb, taxonomy: Taxonomy, value: unknown): Promise<number | null> {
+  return (await resolveTermRefs(db, taxonomy, [value]))[0];
+}
+
+/** Whether `value` names an existing event (any status): TEC is_event_id. */
+export async function isEventId(db: TermDb, value: unknown): Promise<number | null> {
+  const id = asId(value);
+  if (id === null) return null;
+  const post = await db.post.findUnique({ where: { id }, select: { type: true } });
+  return post?.type === 'event' ? id : null;
+}
+
+/**
+ * `count` of each term (§3.4.2): how many published events carry it. One grouped statement for
+ * the whole set; terms without any are absent from the map (count 0).
+ */
+export async function publishedEventCounts(db: TermDb, termIds: number[]): Promise<Map<number, number>> {
+  const ids = [...new Set(termIds)];
+  if (!ids.length) return new Map();
+  const rows = await db.eventTerm.groupBy({
+    by: ['termId'],
+    where: { termId: { in: ids }, event: { status: 'publish' } },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((row) => [row.termId, row._count._all]));
+}
+
+export type CategoryTree = Map<number, { slug: string; parentId: number | null }>;
+
+/** Every category's slug and parent, for archive links and hierarchy rules (categories are few). */
+export async function categoryTree(db: TermDb): Promise<CategoryTree> {
+  const rows = await db.term.findMany({ where: { taxonomy: CATEGORY_TAXONOMY }, select: { id: true, slug: true, parentId: true } });
+  return new Map(rows.map((row) => [row.id, { slug: row.slug, parentId: row.parentId }]));
+}

@@ -1,0 +1,333 @@
+// Event categories and tags (spec §2.7, §5.2, §6.6, §6.9): single reads, create/update/delete with
+// WordPress's rules (wp_insert_term, wp_update_term, wp_delete_term), and the translation of an
+// event's `categories`/`tags` into term ids. Order of checks, as the REST contract needs:
+// validation → permission → handler errors (NOT_HIERARCHICAL, TERM_EXISTS) → write.
+// Every write is one transaction; the unique (taxonomy, slug) index plus retryOnConflict keep
+// concurrent writers from taking the same slug.
+import { randomUUID } from 'node:crypto';
+import type { Viewer } from '../auth/viewer.js';
+import type { Prisma } from '../db/client.js';
+import { AppError, invalidInput } from '../graphql/errors.js';
+import { canManageCategories, canManageTags } from './capabilities.js';
+import { retryOnConflict } from './posts.js';
+import { sanitizeSlug, uniqueSlugCandidates } from './slugs.js';
+import { caseInsensitiveIn, lockTermWrites, publishedEventCounts, resolveTermRef, type TermDb } from './term-lookup.js';
+import { asId, asciiLower, CATEGORY_TAXONOMY, isHierarchical, sanitizeTermName, type Taxonomy } from './term-rules.js';
+import { INVALID, Problems } from './validate.js';
+
+export { CATEGORY_TAXONOMY, TAG_TAXONOMY, type Taxonomy } from './term-rules.js';
+export { listTerms, MAX_TERMS_PER_PAGE, type TermListFilter, type TermPage, type TermPageInput } from './term-list.js';
+export { categoryTree, publishedEventCounts, type CategoryTree, type TermDb } from './term-lookup.js';
+
+/** What a write needs: the database and who is calling (the GraphQL context fits). */
+export interface TermWriteContext {
+  prisma: Prisma;
+  viewer: Viewer | null;
+}
+
+/** Fields of a create or update, as given; null or absent = not given. */
+export interface TermInput {
+  name?: string | null;
+  description?: string | null;
+  slug?: string | null;
+  /** Parent category: id, slug or name. On tags any value is NOT_HIERARCHICAL. */
+  parent?: unknown;
+}
+
+const given = (value: unknown) => value !== null && value !== undefined;
+/** TEC is_string: any non-empty string (" " passes; WordPress trims later). */
+const isString = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+const levelOf = (parentId: number | null | undefined) => parentId || null;
+
+function denied(viewer: Viewer | null): AppError {
+  return new AppError(viewer ? 'FORBIDDEN' : 'UNAUTHENTICATED', 'Sorry, you are not allowed to do that.');
+}
+
+/** Categories: author and up; tags: editor and up (§0.5). */
+export function canManageTerms(viewer: Viewer | null, taxonomy: Taxonomy): boolean {
+  return taxonomy === CATEGORY_TAXONOMY ? canManageCategories(viewer) : canManageTags(viewer);
+}
+
+function assertCanManage(viewer: Viewer | null, taxonomy: Taxonomy): void {
+  if (!canManageTerms(viewer, taxonomy)) throw denied(viewer);
+}
+
+function notHierarchical(): AppError {
+  return new AppError('NOT_HIERARCHICAL', 'Cannot set parent term, taxonomy is not hierarchical.');
+}
+
+function termExists(taxonomy: Taxonomy, termId: number): AppError {
+  const where = isHierarchical(taxonomy) ? 'with this parent' : 'in this taxonomy';
+  return new AppError('TERM_EXISTS', `A term with the name provided already exists ${where}.`, { termId });
+}
+
+/** The id of an existing term of `taxonomy`, or null (ids of the other taxonomy do not count). */
+async function existingId(db: TermDb, taxonomy: Taxonomy, raw: unknown): Promise<number | null> {
+  const id = asId(raw);
+  if (id === null) return null;
+  return (await db.term.count({ where: { id, taxonomy } })) > 0 ? id : null;
+}
+
+/**
+ * A term for a single read: by id, else by slug (as given, then sanitised). Unknown, or a term of
+ * the other taxonomy → INVALID_INPUT on the argument used (REST: 400 rest_invalid_param).
+ */
+export async function findTermId(db: TermDb, taxonomy: Taxonomy, ref: { id?: unknown; slug?: unknown }): Promise<number> {
+  if (given(ref.id) || !given(ref.slug)) {
+    const id = await existingId(db, taxonomy, ref.id);
+    if (id === null) throw invalidInput({ id: INVALID });
+    return id;
+  }
+  const slug = String(ref.slug);
+  const rows = await db.term.findMany({ where: { taxonomy, slug: { in: [slug, sanitizeSlug(slug)] } }, select: { id: true, slug: true } });
+  const match = rows.find((row) => row.slug === slug) ?? rows[0];
+  if (!match) throw invalidInput({ slug: INVALID });
+  return match.id;
+}
+
+/** Validates the create/update fields (and the parent of a category), in the REST declaration order. */
+async function validateFields(db: TermDb, taxonomy: Taxonomy, input: TermInput, problems: Problems, create: boolean) {
+  let parentId: number | undefined;
+  if (create || given(input.name)) {
+    problems.check('name', isString(input.name) && sanitizeTermName(input.name) !== '');
+  }
+  if (given(input.description)) problems.check('description', isString(input.description));
+  if (given(input.slug)) problems.check('slug', isString(input.slug));
+  if (isHierarchical(taxonomy) && given(input.parent)) {
+    const id = await resolveTermRef(db, taxonomy, input.parent);
+    if (id === null) problems.fail('parent');
+    else parentId = id;
+  }
+  return { parentId };
+}
+
+/** Taken slugs among `base`, `base-2`, … (all taxonomies, as WordPress checks its shared terms table). */
+async function takenSlugs(tx: TermDb, base: string, exceptId?: number): Promise<Set<string>> {
+  const rows = await tx.term.findMany({
+    where: { OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }], ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { slug: true },
+  });
+  return new Set(rows.map((row) => row.slug));
+}
+
+/**
+ * wp_unique_term_slug: a slug free in the taxonomy stays; otherwise a category first takes its
+ * ancestors' slugs as suffixes (`jazz-music`), then `-2`, `-3`… until no term anywhere has it.
+ */
+async function uniqueTermSlug(tx: TermDb, taxonomy: Taxonomy, slug: string, parentId: number | null, exceptId?: number): Promise<string> {
+  const clash = await tx.term.findFirst({ where: { taxonomy, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  if (!clash) return slug;
+  let base = slug;
+  if (isHierarchical(taxonomy) && parentId) {
+    let suffix = '';
+    for (let parent: number | null = parentId; parent; ) {
+      const node: { slug: string; parentId: number | null } | null = await tx.term.findUnique({ where: { id: parent }, select: { slug: true, parentId: true } });
+      if (!node) break;
+      suffix += `-${node.slug}`;
+      if (!(await tx.term.count({ where: { slug: slug + suffix } }))) break;
+      parent = node.parentId;
+    }
+    base = slug + suffix;
+  }
+  const taken = await takenSlugs(tx, base, exceptId);
+  for (const candidate of uniqueSlugCandidates(base)) if (!taken.has(candidate)) return candidate;
+  throw new Error('unreachable: the candidate sequence is infinite');
+}
+
+interface NewTerm {
+  name: string; // sanitised
+  slug?: string; // as given
+  description?: string;
+  parentId?: number;
+}
+
+/**
+ * wp_insert_term inside a transaction: a name already used at the same level (any ASCII case) is
+ * TERM_EXISTS unless a new, free slug is given; a given slug that is taken is made unique.
+ * Holds the taxonomy's write lock from the name check to the commit.
+ */
+async function insertTerm(tx: TermDb, taxonomy: Taxonomy, term: NewTerm): Promise<number> {
+  await lockTermWrites(tx, taxonomy);
+  const level = levelOf(term.parentId);
+  const givenSlug = term.slug ? sanitizeSlug(term.slug) : '';
+  const slugProvided = givenSlug !== '';
+  let slug = slugProvided ? givenSlug : sanitizeSlug(term.name);
+  const sameLevel = (
+    await tx.term.findMany({
+      where: { taxonomy, parentId: level, ...caseInsensitiveIn(tx, 'name', [term.name]) },
+      select: { id: true, name: true, slug: true, parentId: true },
+      orderBy: { id: 'asc' },
+    })
+  ).filter((t) => asciiLower(t.name) === asciiLower(term.name));
+  const nameMatch = sameLevel[0];
+  if (nameMatch) {
+    const slugMatch = slug ? await tx.term.findFirst({ where: { taxonomy, slug }, select: { id: true, parentId: true } }) : null;
+    if (!slugProvided || nameMatch.slug === slug || slugMatch) {
+      if (!isHierarchical(taxonomy)) throw termExists(taxonomy, nameMatch.id);
+      // Categories: the same name (exactly) among siblings, or the slug taken by a sibling.
+      if ((!slugProvided || nameMatch.slug === slug) && sameLevel.some((t) => t.name === term.name)) throw termExists(taxonomy, nameMatch.id);
+      if (slugMatch && levelOf(slugMatch.parentId) === level) throw termExists(taxonomy, slugMatch.id);
+    }
+  }
+  // A name with nothing sluggable gets its id as slug (sanitize_title's fallback), set once known.
+  const idAsSlug = slug === '';
+  const created = await tx.term.create({
+    data: {
+      taxonomy,
+      name: term.name,
+      slug: idAsSlug ? `pending-${randomUUID()}` : await uniqueTermSlug(tx, taxonomy, slug, level),
+      description: term.description ?? '',
+      parentId: level,
+    },
+    select: { id: true },
+  });
+  if (idAsSlug) {
+    await tx.term.update({ where: { id: created.id }, data: { slug: await uniqueTermSlug(tx, taxonomy, String(created.id), level, created.id) } });
+  }
+  return created.id;
+}
+
+/** Creates a category or tag and returns its id. */
+export async function createTerm(ctx: TermWriteContext, taxonomy: Taxonomy, input: TermInput): Promise<number> {
+  const problems = new Problems();
+  const { parentId } = await validateFields(ctx.prisma, taxonomy, input, problems, true);
+  if (problems.any) throw invalidInput(problems.params);
+  assertCanManage(ctx.viewer, taxonomy);
+  if (!isHierarchical(taxonomy) && given(input.parent)) throw notHierarchical();
+  const term: NewTerm = {
+    name: sanitizeTermName(input.name as string),
+    slug: input.slug ?? undefined,
+    description: input.description ?? undefined,
+    parentId,
+  };
+  return retryOnConflict(() => ctx.prisma.$transaction((tx) => insertTerm(tx, taxonomy, term)));
+}
+
+/**
+ * wp_check_term_hierarchy_for_loops: a category cannot be its own ancestor; a parent that would
+ * make a loop puts the category at the top level instead.
+ */
+async function safeParent(tx: TermDb, id: number, parentId: number): Promise<number | null> {
+  const seen = new Set<number>();
+  for (let node: number | null = parentId; node; ) {
+    if (node === id) return null;
+    if (seen.has(node)) break;
+    seen.add(node);
+    node = (await tx.term.findUnique({ where: { id: node }, select: { parentId: true } }))?.parentId ?? null;
+  }
+  return parentId;
+}
+
+/**
+ * Updates the given fields only (wp_update_term) and returns the id. A slug taken by another term
+ * is CONFLICT unless the slug came out empty or the parent changed (then it is made unique).
+ */
+export async function updateTerm(ctx: TermWriteContext, taxonomy: Taxonomy, rawId: unknown, input: TermInput): Promise<number> {
+  const problems = new Problems();
+  const id = await existingId(ctx.prisma, taxonomy, rawId);
+  if (id === null) problems.fail('id');
+  const { parentId } = await validateFields(ctx.prisma, taxonomy, input, problems, false);
+  if (problems.any || id === null) throw invalidInput(problems.params);
+  assertCanManage(ctx.viewer, taxonomy);
+  if (!isHierarchical(taxonomy) && given(input.parent)) throw notHierarchical();
+  return retryOnConflict(() =>
+    ctx.prisma.$transaction(async (tx) => {
+      const current = await tx.term.findUnique({ where: { id } });
+      if (!current) throw invalidInput({ id: INVALID }); // deleted meanwhile
+      const name = given(input.name) ? sanitizeTermName(input.name as string) : current.name;
+      const parent = parentId !== undefined ? await safeParent(tx, id, parentId) : current.parentId;
+      const requested = given(input.slug) ? sanitizeSlug(input.slug as string) : current.slug;
+      const emptySlug = requested === '';
+      let slug = emptySlug ? sanitizeSlug(name) || String(id) : requested;
+      const duplicate = await tx.term.findFirst({ where: { taxonomy, slug, NOT: { id } }, select: { id: true } });
+      if (duplicate) {
+        if (!emptySlug && levelOf(parent) === levelOf(current.parentId)) {
+          throw new AppError('CONFLICT', `The slug “${slug}” is already in use by another term.`, { termId: duplicate.id });
+        }
+        slug = await uniqueTermSlug(tx, taxonomy, slug, levelOf(parent), id);
+      }
+      await tx.term.update({
+        where: { id },
+        data: { name, slug, parentId: levelOf(parent), ...(given(input.description) ? { description: input.description as string } : {}) },
+      });
+      return id;
+    }),
+  );
+}
+
+/**
+ * Deletes a term for good (no trash) and returns it as it was, loaded with `query` (a Prisma
+ * select/include) before the delete, with its count then. Child categories move up to the deleted
+ * one's parent (wp_delete_term). Deleting again: the id is unknown → INVALID_INPUT on `id`.
+ */
+export async function deleteTerm<T = unknown>(
+  ctx: TermWriteContext,
+  taxonomy: Taxonomy,
+  rawId: unknown,
+  query: object = {},
+): Promise<{ term: T; count: number }> {
+  const id = await existingId(ctx.prisma, taxonomy, rawId);
+  if (id === null) throw invalidInput({ id: INVALID });
+  assertCanManage(ctx.viewer, taxonomy);
+  // One statement at a time: a transaction is one connection.
+  return ctx.prisma.$transaction(async (tx) => {
+    const position = await tx.term.findUnique({ where: { id }, select: { parentId: true } });
+    const term = position && (await tx.term.findUnique({ ...query, where: { id } } as any));
+    if (!term || !position) throw invalidInput({ id: INVALID });
+    const counts = await publishedEventCounts(tx, [id]);
+    if (isHierarchical(taxonomy)) await tx.term.updateMany({ where: { parentId: id }, data: { parentId: position.parentId } });
+    const { count: deleted } = await tx.term.deleteMany({ where: { id, taxonomy } });
+    if (!deleted) throw invalidInput({ id: INVALID }); // a concurrent delete won
+    return { term: term as T, count: counts.get(id) ?? 0 };
+  });
+}
+
+/**
+ * TEC translate_terms_to_ids (§6.6), for event create/update inside the caller's transaction.
+ * `items`: an array or a comma-separated string (strings inside an array are split on commas too).
+ * A number is an existing id of the taxonomy (else skipped); a string is an existing term's slug or
+ * name (any case), else — digits aside, which fall back to the id — a new term with that name is
+ * created (no permission check, as in TEC). Blanks are ignored, duplicates collapsed, order of
+ * first appearance kept. Never a validation error. A unique-slug clash with a concurrent writer
+ * throws, so the caller's retryOnConflict reruns its transaction.
+ */
+export async function resolveEventTerms(tx: TermDb, taxonomy: Taxonomy, items: unknown): Promise<number[]> {
+  // Strings split on commas even inside an array: GraphQL turns "a,b" into ["a,b"].
+  const list = (Array.isArray(items) ? items : [items])
+    .flatMap((item) => (typeof item === 'string' ? item.split(',').map((part) => part.trim()) : [item]))
+    .filter((item) => typeof item === 'number' || (typeof item === 'string' && item !== ''));
+  const ids: number[] = [];
+  for (const item of list) {
+    const id = typeof item === 'number' ? await existingIdOf(tx, taxonomy, item) : await termForText(tx, taxonomy, item as string);
+    if (id !== null && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+async function existingIdOf(tx: TermDb, taxonomy: Taxonomy, id: number): Promise<number | null> {
+  return Number.isSafeInteger(id) && id > 0 ? existingId(tx, taxonomy, id) : null;
+}
+
+/** A string item: slug, then name, then (digits only) id, else create it by name. */
+async function termForText(tx: TermDb, taxonomy: Taxonomy, text: string): Promise<number | null> {
+  const slug = sanitizeSlug(text);
+  const names = [...new Set([text, sanitizeTermName(text)])];
+  const rows = await tx.term.findMany({
+    where: { taxonomy, OR: [...(slug ? [{ slug }] : []), caseInsensitiveIn(tx, 'name', names)] },
+    select: { id: true, slug: true, name: true },
+    orderBy: { id: 'asc' },
+  });
+  const match = rows.find((row) => slug !== '' && row.slug === slug) ?? rows.find((row) => names.some((n) => n.toLowerCase() === row.name.toLowerCase()));
+  if (match) return match.id;
+  if (/^\d+$/.test(text)) return existingIdOf(tx, taxonomy, Number(text));
+  const name = sanitizeTermName(text);
+  if (!name) return null;
+  try {
+    return await insertTerm(tx, taxonomy, { name });
+  } catch (error) {
+    // Created meanwhile by another writer (or a same-level twin the lookup missed): use that term.
+    if (error instanceof AppError && error.extensions.code === 'TERM_EXISTS') return error.extensions.termId as number;
+    throw error;
+  }
+}
