@@ -9,7 +9,7 @@ import { eventJsonLd } from '../jsonld.js';
 import { globalId, permalink } from '../posts.js';
 import { termComparator } from '../term-rules.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
-import { PageArgs, pageRequest } from './pagination.js';
+import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
 import { CostDetails, DateDetails, Image, PostStatus } from './shared.js';
 
@@ -253,12 +253,13 @@ builder.queryFields((t) => ({
     args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), ...unlockArgs(t) },
     maxSize: 50,
     defaultSize: 10,
+    totalCount: async (_root, args, ctx) => ctx.prisma.event.count({ where: (await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx)).where }),
     resolve: async (query, _root, args, ctx) => {
       setUnlock(ctx, args);
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       return ctx.prisma.event.findMany({ ...query, where: list.where, orderBy: list.orderBy });
     },
-  }),
+  }, ...connectionTypes('Event', 'event')),
 }));
 
 const eventInputFields = (t: any, create: boolean) => ({

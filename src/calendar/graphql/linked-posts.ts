@@ -19,7 +19,7 @@ import {
 import { globalId, permalink, wallNow } from '../posts.js';
 import { listableStatuses } from '../capabilities.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
-import { PageArgs, pageRequest } from './pagination.js';
+import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event } from './refs.js';
 import { Image, PostStatus } from './shared.js';
 
@@ -203,19 +203,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
   const listArgs = (t: any) => ({ filter: t.arg({ type: Filter, description: 'Filters.' }), ...unlockArgs(t) });
   const listQuery = (ctx: GraphQLContext, filter: unknown) => linkedListQuery(ctx.prisma, type, (filter ?? {}) as LinkedListFilter, ctx);
 
-  const connectionType = {
-    name: `${typeName}Connection`,
-    description: `A slice of the ${what} list (Relay connection).`,
-    // Re-declared only to describe it; the Prisma plugin computes it when selected.
-    fields: (c: any) => ({
-      totalCount: c.int({
-        description: 'How many match, over all pages.',
-        extensions: { pothosPrismaTotalCount: true },
-        resolve: (parent: { totalCount?: () => unknown }) => parent.totalCount?.(),
-      }),
-    }),
-  };
-  const edgeType = { name: `${typeName}Edge`, description: `One ${what} in a connection, with its cursor.` };
+  const [connectionType, edgeType] = connectionTypes(typeName, what);
 
   builder.queryFields((t) => ({
     [type]: t.prismaField({

@@ -44,3 +44,21 @@ export function pageType<T extends object>(name: string, itemType: any, what: st
     }),
   });
 }
+
+/** Names and descriptions of a Relay connection and its edge (totalCount re-declared only to describe it). */
+export function connectionTypes(typeName: string, what: string) {
+  return [
+    {
+      name: `${typeName}Connection`,
+      description: `A slice of the ${what} list (Relay connection).`,
+      fields: (c: any) => ({
+        totalCount: c.int({
+          description: 'How many match, over all pages.',
+          extensions: { pothosPrismaTotalCount: true },
+          resolve: (parent: { totalCount?: () => unknown }) => parent.totalCount?.(),
+        }),
+      }),
+    },
+    { name: `${typeName}Edge`, description: `One ${what} in a connection, with its cursor.` },
+  ] as const;
+}
