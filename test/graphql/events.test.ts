@@ -305,3 +305,23 @@ describe.each(DATABASE_KINDS)('GraphQL statement count on %s', (kind) => {
     expect(large).toBeLessThanOrEqual(20);
   });
 });
+
+describe.each(DATABASE_KINDS)('GraphQL request bounds on %s', (kind) => {
+  const api = useTestServer(kind);
+
+  it('bounds nested lists: a venue with many events returns at most `first` (default 50, max 100)', async () => {
+    for (let i = 0; i < 55; i++) {
+      await create(api, { title: `Crowded ${i}`, startDate: '2027-01-05 10:00', endDate: '2027-01-05 11:00', venue: { venue: 'Crowded Hall' } });
+    }
+    const query = `query($first: Int) { venues { items { name events(first: $first) { id } } } }`;
+    const venue = async (first?: number) => (await api.graphql(query, { first })).data.venues.items.find((v: any) => v.name === 'Crowded Hall');
+    expect((await venue()).events).toHaveLength(50);
+    expect((await venue(5)).events).toHaveLength(5);
+    expect((await venue(1000)).events).toHaveLength(55);
+  });
+
+  it('refuses documents over the alias and token limits', async () => {
+    const aliases = Array.from({ length: 100 }, (_, i) => `a${i}: events { total }`).join(' ');
+    expect((await api.graphql(`{ ${aliases} }`)).errors?.[0].message).toMatch(/alias/i);
+  });
+});

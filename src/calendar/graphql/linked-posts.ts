@@ -19,7 +19,7 @@ import {
 import { globalId, permalink, wallNow } from '../posts.js';
 import { listableStatuses } from '../capabilities.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
-import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
+import { connectionTypes, nestedFirstArg, nestedTake, PageArgs, pageRequest } from './pagination.js';
 import { Event } from './refs.js';
 import { Image, PostStatus } from './shared.js';
 
@@ -83,10 +83,11 @@ export function linkedRecordFields(type: LinkedType, t: any) {
     events: t.field({
       type: [Event],
       description: `Events linked to this ${what} that the caller may list (the status rules of lists), by start date.`,
-      args: { upcoming: t.arg.boolean({ description: 'Only events starting now or later that are not hidden from listings.' }) },
+      args: { upcoming: t.arg.boolean({ description: 'Only events starting now or later that are not hidden from listings.' }), first: nestedFirstArg(t) },
       // Loaded with the records (one statement per level for the whole page), never per row.
-      select: (args: { upcoming?: boolean | null }, ctx: GraphQLContext, nested: any) => ({
+      select: (args: { upcoming?: boolean | null; first?: number | null }, ctx: GraphQLContext, nested: any) => ({
         events: {
+          take: nestedTake(args.first),
           where: { event: linkedEventsWhere(ctx, args.upcoming === true) },
           orderBy: [{ event: { startLocal: 'asc' } }, { eventId: 'asc' }],
           select: { event: nested(true) },

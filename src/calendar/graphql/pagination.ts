@@ -62,3 +62,10 @@ export function connectionTypes(typeName: string, what: string) {
     { name: `${typeName}Edge`, description: `One ${what} in a connection, with its cursor.` },
   ] as const;
 }
+
+/** Nested lists are bounded too, so no single request can ask for every row of a table. */
+export const NESTED_DEFAULT = 50;
+export const NESTED_MAX = 100;
+export const nestedTake = (first: number | null | undefined): number => Math.min(Math.max(first ?? NESTED_DEFAULT, 0), NESTED_MAX);
+export const nestedFirstArg = (t: any) =>
+  t.arg.int({ description: `At most this many (default ${NESTED_DEFAULT}, at most ${NESTED_MAX}).` });

@@ -24,7 +24,7 @@ import {
 } from '../terms.js';
 import { slugPath, termUrl } from '../term-rules.js';
 import { defaultListStatuses } from '../visibility.js';
-import { PageArgs, pageType } from './pagination.js';
+import { nestedFirstArg, nestedTake, PageArgs, pageType } from './pagination.js';
 import { Event, EventCategory, Tag } from './refs.js';
 
 type TermRow = { id: number; slug: string; parentId: number | null };
@@ -69,8 +69,10 @@ function termFields(t: any, taxonomy: Taxonomy, what: string) {
     events: t.field({
       type: [Event],
       description: `Events with this ${what} that the caller may see, by start date.`,
-      select: (_args: unknown, ctx: GraphQLContext, nested: (selection: boolean) => object) => ({
+      args: { first: nestedFirstArg(t) },
+      select: (args: { first?: number | null }, ctx: GraphQLContext, nested: (selection: boolean) => object) => ({
         events: {
+          take: nestedTake(args.first),
           where: { event: { status: { in: defaultListStatuses(ctx.viewer) } } },
           orderBy: { event: { startLocal: 'asc' } },
           select: { event: nested(true) },
@@ -88,7 +90,8 @@ builder.prismaObjectFields(EventCategory, (t) => ({
   children: t.relation('children', {
     type: EventCategory,
     description: 'Direct child categories, by name.',
-    query: { orderBy: [{ name: 'asc' }, { id: 'asc' }] },
+    args: { first: nestedFirstArg(t) },
+    query: (args) => ({ orderBy: [{ name: 'asc' }, { id: 'asc' }] as { name?: 'asc'; id?: 'asc' }[], take: nestedTake(args.first as number | null) }),
   }),
 }));
 
