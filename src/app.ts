@@ -9,6 +9,7 @@ import type { Database } from './db/client.js';
 import { createContext } from './graphql/context.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import type { Logger } from './http/logger.js';
+import { createTaskApi } from './rest/tasks/router.js';
 
 export interface AppState {
   requestId: string;
@@ -79,5 +80,6 @@ export function createApp({ config, db, logger }: AppDeps) {
 
   app.use(router.routes());
   app.use(router.allowedMethods());
+  app.use(createTaskApi({ config, db, keys, logger }));
   return { app, keys };
 }

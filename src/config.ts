@@ -24,6 +24,19 @@ export interface Config {
     runTimeoutMs: number;
     toolInputTimeoutMs: number;
     allowPrivateNetwork: boolean;
+    /** Hosts (`host` or `host:port`) the browser may open even though they are private addresses. */
+    allowedHosts: string[];
+    actionTimeoutMs: number;
+    maxConsecutiveFailures: number;
+    maxRepeatedActions: number;
+    pollMs: number;
+    heartbeatMs: number;
+    /** A running run whose heartbeat is older than this is taken back from its (dead) worker. */
+    staleAfterMs: number;
+    /** How many times such a run is resumed before it is ended `interrupted`. */
+    maxResumes: number;
+    /** Requests per minute per API key on /api/v1. */
+    apiRateLimit: number;
   };
 }
 
@@ -85,6 +98,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminKey !== undefined && adminKey.length < 16) {
     throw new ConfigError('ALMANAC_ADMIN_KEY must be at least 16 characters');
   }
+  const llmBaseUrl = env.LLM_BASE_URL ? env.LLM_BASE_URL.replace(/\/+$/, '') : undefined;
+  if (llmBaseUrl !== undefined && !/^https?:\/\/[^/]/.test(llmBaseUrl)) {
+    throw new ConfigError(`LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1 (got "${llmBaseUrl}")`);
+  }
+  const heartbeatMs = integer(env, 'TASK_HEARTBEAT_MS', 2000, 10, 600_000);
+  const staleAfterMs = integer(env, 'TASK_STALE_AFTER_MS', 30_000, 30, 3_600_000);
+  if (staleAfterMs < 3 * heartbeatMs) {
+    throw new ConfigError(`TASK_STALE_AFTER_MS must be at least 3 × TASK_HEARTBEAT_MS (${3 * heartbeatMs})`);
+  }
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -105,7 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     tasks: {
       workers: integer(env, 'TASK_WORKERS', 2, 0, 64),
       chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
-      llmBaseUrl: env.LLM_BASE_URL ? env.LLM_BASE_URL.replace(/\/+$/, '') : undefined,
+      llmBaseUrl,
       llmApiKey: env.LLM_API_KEY || undefined,
       llmModel: env.LLM_MODEL || 'gpt-4o-mini',
       llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000),
@@ -113,6 +135,15 @@ export function loadConfig(env: Env = process.env): Config {
       runTimeoutMs: integer(env, 'TASK_RUN_TIMEOUT_MS', 600_000, 1000, 86_400_000),
       toolInputTimeoutMs: integer(env, 'TASK_TOOL_INPUT_TIMEOUT_MS', 1_800_000, 1000, 604_800_000),
       allowPrivateNetwork: flag(env, 'TASK_ALLOW_PRIVATE_NETWORK', false),
+      allowedHosts: (env.TASK_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+      actionTimeoutMs: integer(env, 'TASK_ACTION_TIMEOUT_MS', 15_000, 100, 600_000),
+      maxConsecutiveFailures: integer(env, 'TASK_MAX_CONSECUTIVE_FAILURES', 3, 1, 100),
+      maxRepeatedActions: integer(env, 'TASK_MAX_REPEATED_ACTIONS', 3, 2, 100),
+      pollMs: integer(env, 'TASK_POLL_MS', 1000, 10, 60_000),
+      heartbeatMs,
+      staleAfterMs,
+      maxResumes: integer(env, 'TASK_MAX_RESUMES', 1, 0, 100),
+      apiRateLimit: integer(env, 'TASK_API_RATE_LIMIT', 600, 1, 1_000_000),
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { deployMigrations } from './db/migrations.js';
 import { createLogger, type Logger } from './http/logger.js';
+import { startTaskWorkers } from './tasks/workers.js';
 
 export interface RunningServer {
   url: string;
@@ -33,6 +34,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const taskWorkers = await startTaskWorkers({ config, logger });
   logger.info({ port, database: db.kind }, 'almanac listening');
 
   let closing: Promise<void> | undefined;
@@ -47,7 +49,8 @@ export async function startServer(config: Config, options: { logger?: Logger } =
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
-        await closed;
+        // Meanwhile the task workers hand their running runs back to the queue.
+        await Promise.all([closed, taskWorkers.stop()]);
         clearTimeout(force);
         await db.close();
       })();

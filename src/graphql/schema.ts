@@ -5,5 +5,6 @@ import '../calendar/graphql/event.js';
 import '../calendar/graphql/venue.js';
 import '../calendar/graphql/organizer.js';
 import '../calendar/graphql/terms.js';
+import '../tasks/graphql/index.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,0 +1,112 @@
+// HTTP plumbing of the task API: the envelope's errors, a JSON body reader with a size limit, the
+// argument checks declared by the route table, and a per-key rate limit.
+import type { IncomingMessage } from 'node:http';
+
+export class HttpError extends Error {
+  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+    super(message);
+  }
+}
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The request's JSON body ({} when empty); 413 over the limit, 415 when not JSON, 400 when malformed. */
+export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) throw new HttpError(413, `The body is larger than ${limit} bytes.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new HttpError(413, `The body is larger than ${limit} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim()) return {};
+  const type = String(req.headers['content-type'] ?? '');
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new HttpError(415, `The body must be JSON, sent with Content-Type: application/json (got "${type || 'none'}").`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, `The body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, 'The body must be a JSON object.');
+  return value as Record<string, unknown>;
+}
+
+export interface ArgSpec {
+  type: 'string' | 'integer' | 'array';
+  description: string;
+  required?: boolean;
+  enum?: readonly string[];
+  min?: number;
+  max?: number;
+  default?: number;
+}
+
+const typeNames = { string: 'a string', integer: 'an integer', array: 'an array' };
+
+/** Checks body arguments against their specs; null counts as absent. Returns only declared ones. */
+export function checkBody(body: Record<string, unknown>, specs: Record<string, ArgSpec>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = body[name];
+    if (value === undefined || value === null) {
+      if (spec.required) throw new HttpError(400, `${name} is required`);
+      continue;
+    }
+    if (spec.enum && !spec.enum.includes(value as string)) throw new HttpError(400, `${name} must be one of: ${spec.enum.join(', ')}`);
+    const fits =
+      spec.type === 'string' ? typeof value === 'string' : spec.type === 'array' ? Array.isArray(value) : Number.isSafeInteger(value);
+    if (!fits) throw new HttpError(400, `${name} must be ${typeNames[spec.type]}`);
+    if (spec.type === 'integer' && Math.abs(value as number) > 2 ** 31 - 1) throw new HttpError(400, `${name} is out of range`);
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Checks query arguments (strings) against their specs, converting integers. */
+export function checkQuery(query: Record<string, string | string[] | undefined>, specs: Record<string, ArgSpec>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    let raw = query[name];
+    if (Array.isArray(raw)) raw = raw[raw.length - 1];
+    if (raw === undefined || raw === '') {
+      if (spec.required) throw new HttpError(400, `${name} is required`);
+      if (spec.default !== undefined) out[name] = spec.default;
+      continue;
+    }
+    if (spec.type === 'integer') {
+      const n = Number(raw);
+      const min = spec.min ?? -(2 ** 31);
+      const max = spec.max ?? 2 ** 31 - 1;
+      if (!/^-?\d+$/.test(raw) || n < min || n > max) throw new HttpError(400, `${name} must be an integer from ${min} to ${max}`);
+      out[name] = n;
+    } else {
+      out[name] = raw;
+    }
+  }
+  return out;
+}
+
+/** A fixed one-minute window per key: cheap, and enough to stop a runaway client. */
+export class RateLimiter {
+  private windows = new Map<string, { start: number; count: number }>();
+  constructor(private perMinute: number) {}
+
+  check(key: string, now = Date.now()): void {
+    let window = this.windows.get(key);
+    if (!window || now - window.start >= 60_000) {
+      if (this.windows.size > 10_000) this.windows.clear();
+      window = { start: now, count: 0 };
+      this.windows.set(key, window);
+    }
+    if (++window.count > this.perMinute) {
+      const retry = Math.ceil((window.start + 60_000 - now) / 1000);
+      throw new HttpError(429, `Rate limit of ${this.perMinute} requests per minute reached; retry in ${retry} s.`, { 'Retry-After': String(retry) });
+    }
+  }
+}

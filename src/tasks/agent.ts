@@ -1,0 +1,277 @@
+// The agent loop for one claimed run: observe the page, ask the LLM, execute its call, record the
+// step (with the state to resume from), until `done`, a caller tool (the run parks in tool_call and
+// the worker lets go), a guard, a stop or a timeout ends it.
+import { randomUUID } from 'node:crypto';
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { Config } from '../config.js';
+import type { Prisma } from '../db/client.js';
+import type { Logger } from '../http/logger.js';
+import { BUILT_IN_ACTIONS, checkActionArguments, isBuiltInName, type FunctionTool } from './actions.js';
+import type { BrowserHost, StorageState } from './browser.js';
+import { BrowserSession, executeAction, type ActionEnv, type Row } from './browser-actions.js';
+import { taskSignals } from './events.js';
+import { LeaseLost, RunLease, type StepRecord } from './lease.js';
+import { decide, LlmError, type ChatMessage, type LlmClient } from './llm.js';
+import { fingerprint, formatObservation, observe, summarizeObservation } from './observe.js';
+import type { UrlPolicy } from './policy.js';
+import { resumeNote, systemPrompt, taskMessage } from './prompt.js';
+import type { PolicyProxy } from './proxy.js';
+import type { ClaimedRun } from './queue.js';
+import { taskOptions } from './tasks.js';
+
+const MAX_ROWS = 1000;
+const MAX_STORAGE_CHARS = 512 * 1024;
+
+/** Everything a run needs to resume after its worker let go (tool call, restart, crash). */
+interface AgentState {
+  messages: ChatMessage[];
+  steps: number;
+  failures: number;
+  repeat: { key: string; count: number } | null;
+  dataTable: Row[];
+  url: string;
+  storage?: StorageState;
+  activeMs: number;
+  waitingFor?: { toolCallId: string; llmCallId: string };
+}
+
+export interface AgentDeps {
+  prisma: Prisma;
+  config: Config;
+  logger: Logger;
+  browser: BrowserHost;
+  proxy: PolicyProxy;
+  policy: UrlPolicy;
+  llm: LlmClient;
+  workerId: string;
+}
+
+/** A guard ended the run: the message is the run's `error`. */
+class GuardError extends Error {
+  constructor(readonly detailedStatus: 'failed' | 'timed_out', message: string) {
+    super(message);
+  }
+}
+
+type AbortReason = 'ended' | 'lost' | 'shutdown' | 'timeout';
+
+export async function runAgent(run: ClaimedRun, deps: AgentDeps, shutdown: AbortSignal): Promise<void> {
+  await new AgentRun(run, deps).execute(shutdown);
+}
+
+class AgentRun {
+  private controller = new AbortController();
+  private lease: RunLease;
+  private options;
+  private callerTools: FunctionTool[];
+  private validators = new Map<string, ValidateFunction>();
+  private session: BrowserSession | undefined;
+  private state: AgentState;
+  private claimedAt = Date.now();
+  private activeAtClaim: number;
+
+  constructor(private run: ClaimedRun, private deps: AgentDeps) {
+    this.lease = new RunLease(deps.prisma, run.id, deps.workerId);
+    this.options = taskOptions(run.task);
+    this.callerTools = JSON.parse(run.task.tools) as FunctionTool[];
+    const ajv = new Ajv({ strict: false });
+    for (const tool of this.callerTools) {
+      if (tool.function.parameters) this.validators.set(tool.function.name, ajv.compile(tool.function.parameters));
+    }
+    this.state = run.state
+      ? (JSON.parse(run.state) as AgentState)
+      : { messages: [], steps: 0, failures: 0, repeat: null, dataTable: [], url: '', activeMs: 0 };
+    this.activeAtClaim = this.state.activeMs;
+  }
+
+  private get signal() {
+    return this.controller.signal;
+  }
+
+  private abort(reason: AbortReason) {
+    if (this.signal.aborted) return;
+    this.controller.abort(reason);
+    // Closing the context ends whatever the page was doing at once.
+    void this.session?.context.close().catch(() => undefined);
+  }
+
+  async execute(shutdown: AbortSignal): Promise<void> {
+    const t = this.deps.config.tasks;
+    const budgetMs = this.options.timeoutSeconds * 1000 - this.state.activeMs;
+    const heartbeat = setInterval(() => {
+      this.lease.heartbeat().then((ours) => ours || this.abort('lost'), () => undefined);
+    }, t.heartbeatMs);
+    const deadline = setTimeout(() => this.abort('timeout'), Math.max(0, budgetMs));
+    const onEnded = (runId: string) => runId === this.run.id && this.abort('ended');
+    const onShutdown = () => this.abort('shutdown');
+    taskSignals.on('ended', onEnded);
+    shutdown.addEventListener('abort', onShutdown);
+    if (shutdown.aborted) onShutdown();
+    try {
+      if (budgetMs <= 0) throw new GuardError('timed_out', this.timeoutMessage());
+      await this.prepare();
+      await this.loop(this.deps.llm);
+    } catch (error) {
+      await this.conclude(error);
+    } finally {
+      clearInterval(heartbeat);
+      clearTimeout(deadline);
+      taskSignals.off('ended', onEnded);
+      shutdown.removeEventListener('abort', onShutdown);
+      await this.session?.context.close().catch(() => undefined);
+    }
+  }
+
+  private env(): ActionEnv {
+    return { policy: this.deps.policy, timeoutMs: this.deps.config.tasks.actionTimeoutMs, signal: this.signal };
+  }
+
+  /** Answers a tool call the run waited on, opens the browser and restores the page. */
+  private async prepare(): Promise<void> {
+    const state = this.state;
+    let note: ChatMessage | undefined;
+    if (state.waitingFor) {
+      const call = await this.deps.prisma.toolCall.findUnique({ where: { id: state.waitingFor.toolCallId } });
+      if (call?.input == null) throw new Error('resumed without the input of its tool call');
+      state.messages.push({ role: 'tool', tool_call_id: state.waitingFor.llmCallId, content: call.input });
+      state.waitingFor = undefined;
+      note = resumeNote(state.url, false);
+    } else if (state.messages.length) {
+      note = resumeNote(state.url, true);
+    }
+    await this.lease.setStatus('starting_browser', 'Starting the browser');
+    const context = await this.deps.browser.newContext(state.storage);
+    this.session = await BrowserSession.open(context, this.deps.proxy);
+    if (this.signal.aborted) throw new Error('aborted');
+    const first = !state.messages.length;
+    const target = first ? this.options.startUrl : state.url && state.url !== 'about:blank' ? state.url : undefined;
+    if (target) {
+      const opened = await executeAction(this.session, 'navigate', { url: target }, this.env());
+      if (!opened.ok && first) throw new GuardError('failed', `startUrl could not be opened: ${opened.result}`);
+    }
+    if (first) state.messages.push(taskMessage(this.run.task.task, this.options.startUrl));
+    if (note) state.messages.push(note);
+  }
+
+  private checkArguments = (name: string, args: Record<string, unknown>): string | null => {
+    if (isBuiltInName(name)) return checkActionArguments(name, args);
+    const validate = this.validators.get(name);
+    if (!validate || validate(args)) return null;
+    const error = validate.errors?.[0];
+    return `arguments of ${name}: ${error?.instancePath || '(root)'} ${error?.message ?? 'invalid'}`;
+  };
+
+  private async loop(llm: LlmClient): Promise<void> {
+    const t = this.deps.config.tasks;
+    const state = this.state;
+    const session = this.session!;
+    const tools = [...BUILT_IN_ACTIONS, ...this.callerTools];
+    const system = systemPrompt(this.callerTools);
+    for (;;) {
+      if (this.signal.aborted) throw new Error('aborted');
+      if (state.steps >= this.options.maxSteps) {
+        throw new GuardError('failed', `step budget used up: ${this.options.maxSteps} steps taken without finishing (maxSteps)`);
+      }
+      const index = state.steps + 1;
+      const observation = await observe(session.page);
+      const screenshot = await session.page.screenshot({ type: 'png', timeout: 10_000 }).catch(() => undefined);
+      await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
+      const view: ChatMessage = { role: 'user', content: formatObservation(observation, index, this.options.maxSteps) };
+      const { assistant, call } = await decide(llm, [system, ...state.messages, view], tools, this.checkArguments, this.signal);
+      state.messages.push({ role: 'user', content: summarizeObservation(observation, index) }, assistant);
+      state.steps = index;
+      state.url = observation.url;
+      const step: StepRecord = { index, url: observation.url, title: observation.title, action: call.name, arguments: call.arguments, result: '', screenshot };
+
+      if (!isBuiltInName(call.name)) {
+        const toolCallId = randomUUID();
+        state.waitingFor = { toolCallId, llmCallId: call.id };
+        state.storage = await this.storage();
+        step.result = "waiting for the client's input";
+        await this.lease.pauseForTool({ id: toolCallId, name: call.name, arguments: call.arguments }, step, this.snapshot(), state.dataTable);
+        return;
+      }
+      if (call.name === 'done') {
+        step.result = 'finished';
+        await this.lease.saveStep(step, this.snapshot(), state.dataTable);
+        return this.finish(call.arguments);
+      }
+      const key = `${call.name} ${JSON.stringify(call.arguments)} ${fingerprint(observation)}`;
+      state.repeat = state.repeat?.key === key ? { key, count: state.repeat.count + 1 } : { key, count: 1 };
+      if (state.repeat.count >= t.maxRepeatedActions) {
+        step.result = 'not executed: the same action on the same page again';
+        await this.lease.saveStep(step, this.snapshot(), state.dataTable);
+        throw new GuardError(
+          'failed',
+          `the agent repeated the same action (${call.name} ${JSON.stringify(call.arguments)}) ${state.repeat.count} times without the page changing`,
+        );
+      }
+
+      await this.lease.setStatus('acting', `Step ${index}: ${call.name} ${JSON.stringify(call.arguments)}`);
+      const outcome = await executeAction(session, call.name, call.arguments, this.env());
+      if (this.signal.aborted) throw new Error('aborted');
+      if (outcome.rows) state.dataTable.push(...outcome.rows.slice(0, MAX_ROWS - state.dataTable.length));
+      state.failures = outcome.ok ? 0 : state.failures + 1;
+      state.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.result });
+      state.url = session.page.url();
+      state.storage = await this.storage();
+      step.result = outcome.result;
+      await this.lease.saveStep(step, this.snapshot(), state.dataTable);
+      if (state.failures >= t.maxConsecutiveFailures) {
+        throw new GuardError('failed', `${state.failures} browser actions failed in a row (TASK_MAX_CONSECUTIVE_FAILURES); the last: ${outcome.result}`);
+      }
+    }
+  }
+
+  /** Cookies and local storage to reopen the session with; local storage goes when it is huge. */
+  private async storage(): Promise<StorageState | undefined> {
+    const storage = await this.session!.context.storageState().catch(() => this.state.storage);
+    if (storage && JSON.stringify(storage).length > MAX_STORAGE_CHARS) return { cookies: storage.cookies, origins: [] };
+    return storage;
+  }
+
+  private snapshot(): string {
+    this.state.activeMs = this.activeAtClaim + (Date.now() - this.claimedAt);
+    return JSON.stringify(this.state);
+  }
+
+  private async finish(args: Record<string, unknown>): Promise<void> {
+    const dataTable = Array.isArray(args.dataTable) ? (args.dataTable as Row[]).slice(0, MAX_ROWS) : this.state.dataTable;
+    if (args.success === false) {
+      const said = typeof args.output === 'string' ? args.output : JSON.stringify(args.output);
+      return this.lease.fail('failed', `the agent could not complete the task: ${said}`, {
+        output: JSON.stringify(args.output ?? null),
+        dataTable: JSON.stringify(dataTable),
+      });
+    }
+    return this.lease.complete(args.output, dataTable);
+  }
+
+  private timeoutMessage(): string {
+    return `the run exceeded its time limit of ${this.options.timeoutSeconds} s (timeoutSeconds, at most TASK_RUN_TIMEOUT_MS)`;
+  }
+
+  /** Ends the run after an error, or lets go of it when it was ended or taken from elsewhere. */
+  private async conclude(error: unknown): Promise<void> {
+    const reason = this.signal.reason as AbortReason | undefined;
+    const log = this.deps.logger;
+    try {
+      if (reason === 'ended' || reason === 'lost' || error instanceof LeaseLost) {
+        log.info({ runId: this.run.id, reason: reason ?? 'lost' }, 'run let go');
+      } else if (reason === 'shutdown') {
+        await this.lease.release();
+      } else if (reason === 'timeout') {
+        await this.lease.fail('timed_out', this.timeoutMessage());
+      } else if (error instanceof GuardError) {
+        await this.lease.fail(error.detailedStatus, error.message);
+      } else if (error instanceof LlmError) {
+        await this.lease.fail(error.kind === 'timeout' ? 'timed_out' : 'failed', `LLM: ${error.message}`);
+      } else {
+        log.error({ runId: this.run.id, err: error }, 'run failed unexpectedly');
+        await this.lease.fail('failed', `the run failed: ${(error as Error)?.message ?? String(error)}`);
+      }
+    } catch (writeError) {
+      if (!(writeError instanceof LeaseLost)) log.error({ runId: this.run.id, err: writeError }, 'could not record the end of a run');
+    }
+  }
+}

@@ -1,0 +1,3 @@
+// The task service's GraphQL types, queries and mutations (imported once by src/graphql/schema.ts).
+import './task.js';
+import './run.js';

@@ -1,0 +1,55 @@
+// Glue between the task domain and GraphQL: who the caller is, and domain errors as GraphQL errors.
+import { AppError } from '../../graphql/errors.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { TaskError } from '../errors.js';
+import type { Owner } from '../tasks.js';
+
+/** The caller as a task owner; browser tasks always need an API key. */
+export function ownerOf(ctx: GraphQLContext): Owner {
+  if (!ctx.viewer) throw new AppError('UNAUTHENTICATED', 'Browser tasks need an API key (header x-api-key).');
+  return { userId: ctx.viewer.userId };
+}
+
+/** Runs a domain call, turning its TaskErrors into coded GraphQL errors. */
+export async function domain<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof TaskError)) throw error;
+    if (error.code === 'invalid') throw new AppError('INVALID_INPUT', error.message, { params: { [error.field ?? 'input']: error.message } });
+    if (error.code === 'not_found') throw new AppError('NOT_FOUND', error.message);
+    if (error.code === 'conflict') throw new AppError('CONFLICT', error.message);
+    throw new AppError('UNAUTHENTICATED', error.message);
+  }
+}
+
+/**
+ * Batches loads made while one GraphQL list resolves (all in the same tick) into one query, per
+ * request: `tasks { items { latestRun } }` costs two statements, not one per task.
+ */
+export function batchLoader<K, V>(ctx: GraphQLContext, name: string, load: (keys: K[]) => Promise<Map<K, V>>): (key: K) => Promise<V | undefined> {
+  const cacheKey = `tasks:${name}`;
+  let loader = ctx.cache.get(cacheKey) as ((key: K) => Promise<V | undefined>) | undefined;
+  if (!loader) {
+    let pending: Array<{ key: K; resolve: (v: V | undefined) => void; reject: (e: unknown) => void }> = [];
+    loader = (key: K) =>
+      new Promise<V | undefined>((resolve, reject) => {
+        if (!pending.length) {
+          // After the promise jobs of this tick (as DataLoader does), so every sibling has asked.
+          void Promise.resolve().then(() => process.nextTick(() => {
+            const batch = pending;
+            pending = [];
+            load([...new Set(batch.map((p) => p.key))]).then(
+              (found) => batch.forEach((p) => p.resolve(found.get(p.key))),
+              (error) => batch.forEach((p) => p.reject(error)),
+            );
+          }));
+        }
+        pending.push({ key, resolve, reject });
+      });
+    ctx.cache.set(cacheKey, loader);
+  }
+  return loader;
+}
+
+export const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);

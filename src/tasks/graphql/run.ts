@@ -1,0 +1,137 @@
+// TaskRun with its steps, tool calls and recording; the taskRun query and the run mutations
+// (stopTaskRun, submitToolInput).
+import { builder } from '../../graphql/builder.js';
+import { countScreenshots, recordingUrl, screenshotUrl } from '../recording.js';
+import { findRun, listSteps, pendingToolCall, stopRun, submitToolInput } from '../runs.js';
+import { UNFINISHED, type RunStatus } from '../statuses.js';
+import { domain, iso, ownerOf } from './resolve.js';
+import { TaskRecording, TaskRun, TaskStep, ToolCall } from './refs.js';
+
+const parse = (text: string | null) => (text == null ? null : JSON.parse(text));
+
+ToolCall.implement({
+  description: "A call the agent made to one of the caller's tools; the run waits in tool_call until its input arrives.",
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The toolCallId to answer with.' }),
+    name: t.exposeString('name', { description: 'The function name.' }),
+    parameters: t.field({ type: 'JSON', description: 'The arguments the agent chose (matching the tool\'s JSON Schema).', resolve: (c) => JSON.parse(c.arguments) }),
+    input: t.exposeString('input', { nullable: true, description: "The client's answer; null while waiting." }),
+    createdAt: t.string({ description: 'When the agent made the call (ISO 8601).', resolve: (c) => iso(c.createdAt)! }),
+    answeredAt: t.string({ nullable: true, description: 'When the input arrived (ISO 8601).', resolve: (c) => iso(c.answeredAt) }),
+  }),
+});
+
+TaskStep.implement({
+  description: 'One step of a run: the page the agent saw and the action it chose.',
+  fields: (t) => ({
+    index: t.exposeInt('index', { description: 'The step number, from 1.' }),
+    url: t.exposeString('url', { description: 'The page URL when the step began.' }),
+    title: t.exposeString('title', { description: 'The page title when the step began.' }),
+    action: t.exposeString('action', { description: 'The action (a built-in browser action or a caller tool).' }),
+    arguments: t.field({ type: 'JSON', description: 'The action\'s arguments.', resolve: (s) => JSON.parse(s.arguments) }),
+    result: t.exposeString('result', { description: 'What happened, as the agent was told.' }),
+    createdAt: t.string({ description: 'When the step was recorded (ISO 8601).', resolve: (s) => iso(s.createdAt)! }),
+    screenshotUrl: t.string({
+      nullable: true,
+      description: 'A PNG of the page the agent saw (usable without an API key), or null.',
+      resolve: (s, _args, ctx) => (s.hasScreenshot ? screenshotUrl(ctx.config.siteUrl, s.run, s.index) : null),
+    }),
+  }),
+});
+
+TaskRecording.implement({
+  description: 'The animated GIF of a run\'s screenshots.',
+  fields: (t) => ({
+    status: t.exposeString('status', { description: '"completed" when url is set (it grows while the run runs), "scheduled" while no screenshot exists yet, "error" when the run ended without one.' }),
+    url: t.exposeString('url', { nullable: true, description: 'Where the GIF is served (no API key needed: the URL carries a token).' }),
+    error: t.exposeString('error', { nullable: true, description: 'Why there is no recording.' }),
+  }),
+});
+
+TaskRun.implement({
+  description: 'One execution of a task.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The run id.' }),
+    taskId: t.exposeID('taskId', { description: 'The task it runs.' }),
+    status: t.exposeString('status', { description: 'scheduled, running, completed or error.' }),
+    detailedStatus: t.exposeString('detailedStatus', {
+      description: 'queued, starting_browser, thinking, acting, tool_call (waiting for the client), completed, failed, stopped, timed_out or interrupted.',
+    }),
+    liveStatus: t.exposeString('liveStatus', { description: 'What the agent is doing now, for people.' }),
+    toolCall: t.field({
+      type: ToolCall,
+      nullable: true,
+      description: 'The caller-tool call the run waits on; null unless detailedStatus is tool_call.',
+      resolve: (run, _args, ctx) => (run.status === 'running' && run.detailedStatus === 'tool_call' ? pendingToolCall(ctx.prisma, run.id) : null),
+    }),
+    output: t.field({ type: 'JSON', nullable: true, description: "The agent's final answer (string or object).", resolve: (run) => parse(run.output) }),
+    dataTable: t.field({ type: ['JSON'], description: 'Rows the agent extracted (objects).', resolve: (run) => JSON.parse(run.dataTable) }),
+    error: t.exposeString('error', { nullable: true, description: 'Why the run failed or was stopped ("stopped").' }),
+    createdAt: t.string({ description: 'When the run was created (ISO 8601).', resolve: (run) => iso(run.createdAt)! }),
+    startedAt: t.string({ nullable: true, description: 'When a worker first took it (ISO 8601).', resolve: (run) => iso(run.startedAt) }),
+    finishedAt: t.string({ nullable: true, description: 'When it ended (ISO 8601).', resolve: (run) => iso(run.finishedAt) }),
+    steps: t.field({
+      type: [TaskStep],
+      description: 'The steps so far, in order.',
+      resolve: async (run, _args, ctx) => (await listSteps(ctx.prisma, run.id)).map((step) => ({ ...step, run })),
+    }),
+    toolCalls: t.field({
+      type: [ToolCall],
+      description: 'Every caller-tool call of the run, in order.',
+      resolve: (run, _args, ctx) => ctx.prisma.toolCall.findMany({ where: { runId: run.id }, orderBy: { createdAt: 'asc' } }),
+    }),
+    recording: t.field({
+      type: TaskRecording,
+      description: 'The animated recording of the run.',
+      resolve: async (run, _args, ctx) => {
+        if (await countScreenshots(ctx.prisma, run.id)) return { status: 'completed', url: recordingUrl(ctx.config.siteUrl, run), error: null };
+        if (UNFINISHED.includes(run.status as RunStatus)) return { status: 'scheduled', url: null, error: null };
+        return { status: 'error', url: null, error: 'The run ended before any screenshot was taken.' };
+      },
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  taskRun: t.field({
+    type: TaskRun,
+    nullable: true,
+    description: "A run of one of the caller's tasks: `runId`, or the latest run when it is omitted. Null when either is unknown.",
+    args: {
+      taskId: t.arg.id({ required: true, description: 'The task id.' }),
+      runId: t.arg.id({ description: 'The run id (default: the latest run).' }),
+    },
+    resolve: (_root, args, ctx) => findRun(ctx.prisma, ownerOf(ctx), String(args.taskId), args.runId == null ? null : String(args.runId)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  stopTaskRun: t.field({
+    type: TaskRun,
+    description: 'Stops a scheduled or running run: it ends with status error, error "stopped". CONFLICT when it already ended.',
+    args: {
+      taskId: t.arg.id({ required: true, description: 'The task id.' }),
+      runId: t.arg.id({ description: 'The run id (default: the latest run).' }),
+    },
+    resolve: (_root, args, ctx) => domain(() => stopRun(ctx.prisma, ownerOf(ctx), String(args.taskId), args.runId == null ? null : String(args.runId))),
+  }),
+  submitToolInput: t.field({
+    type: TaskRun,
+    description: 'Answers the caller-tool call a run waits on; the run continues with the input as the tool result. CONFLICT when it is not waiting.',
+    args: {
+      taskId: t.arg.id({ required: true, description: 'The task id.' }),
+      runId: t.arg.id({ description: 'The run id (default: the latest run).' }),
+      input: t.arg.string({ required: true, description: "The client's answer, as a string." }),
+      toolCallId: t.arg.id({ description: 'When given, must be the id of the call the run waits on.' }),
+    },
+    resolve: (_root, args, ctx) =>
+      domain(() =>
+        submitToolInput(ctx.prisma, ownerOf(ctx), {
+          taskId: String(args.taskId),
+          runId: args.runId == null ? null : String(args.runId),
+          input: args.input,
+          toolCallId: args.toolCallId == null ? null : String(args.toolCallId),
+        }),
+      ),
+  }),
+}));

@@ -1,0 +1,126 @@
+// Task: the type, its queries (tasks, task) and mutations (createTask, stopTask).
+import { builder } from '../../graphql/builder.js';
+import { listRuns } from '../runs.js';
+import { checkPage, createTask, findTask, listTasks, MAX_PAGE_SIZE, stopTask, taskOptions } from '../tasks.js';
+import { readableName } from '../validation.js';
+import { batchLoader, domain, iso, ownerOf } from './resolve.js';
+import { PAGE_ARGS_DOC, Task, TaskRun, type ListShape } from './refs.js';
+
+const TaskRunPage = builder.objectRef<ListShape<any>>('TaskRunPage').implement({
+  description: "One page of a task's runs, newest first.",
+  fields: (t) => ({
+    items: t.field({ type: [TaskRun], description: 'The runs on this page.', resolve: (p) => p.items }),
+    total: t.exposeInt('total', { description: 'How many runs the task has.' }),
+    page: t.exposeInt('page', { description: 'This page, from 1.' }),
+    limit: t.exposeInt('limit', { description: 'The page size used.' }),
+  }),
+});
+
+const TaskPage = builder.objectRef<ListShape<any>>('TaskPage').implement({
+  description: "One page of the caller's tasks, newest first.",
+  fields: (t) => ({
+    items: t.field({ type: [Task], description: 'The tasks on this page.', resolve: (p) => p.items }),
+    total: t.exposeInt('total', { description: 'How many tasks the caller has.' }),
+    page: t.exposeInt('page', { description: 'This page, from 1.' }),
+    limit: t.exposeInt('limit', { description: 'The page size used.' }),
+  }),
+});
+
+Task.implement({
+  description: 'A browser task: what to do in the browser, the caller tools the agent may call, and its runs.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The task id.' }),
+    task: t.exposeString('task', { description: 'The instructions, as given (trimmed).' }),
+    readableName: t.string({ description: 'A one-line name for lists: the first line, at most 80 characters.', resolve: (task) => readableName(task.task) }),
+    agent: t.exposeString('agent', { description: 'The kind of agent; BROWSER_AGENT.' }),
+    status: t.exposeString('status', { description: '"active", or "inactive" once stopped.' }),
+    tools: t.field({ type: ['JSON'], description: 'The caller tools (OpenAI-style function tools) the agent may call.', resolve: (task) => JSON.parse(task.tools) }),
+    maxSteps: t.int({ description: 'Step budget of each run.', resolve: (task) => taskOptions(task).maxSteps }),
+    timeoutSeconds: t.int({ description: 'Time limit of each run, in seconds (time spent waiting for tool input not counted).', resolve: (task) => taskOptions(task).timeoutSeconds }),
+    startUrl: t.string({ nullable: true, description: 'The page each run opens first, if one was given.', resolve: (task) => taskOptions(task).startUrl ?? null }),
+    createdAt: t.string({ description: 'When the task was created (ISO 8601, UTC).', resolve: (task) => iso(task.createdAt)! }),
+    latestRun: t.field({
+      type: TaskRun,
+      nullable: true,
+      description: 'The most recent run.',
+      resolve: async (task, _args, ctx) =>
+        (await batchLoader(ctx, 'latestRun', async (taskIds: string[]) => {
+          const runs = await ctx.prisma.taskRun.findMany({ where: { taskId: { in: taskIds } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+          const latest = new Map<string, (typeof runs)[number]>();
+          for (const run of runs) if (!latest.has(run.taskId)) latest.set(run.taskId, run);
+          return latest;
+        })(task.id)) ?? null,
+    }),
+    runs: t.field({
+      type: TaskRunPage,
+      description: 'The runs of this task, newest first.',
+      args: {
+        page: t.arg.int({ defaultValue: 1, description: PAGE_ARGS_DOC.page }),
+        limit: t.arg.int({ defaultValue: MAX_PAGE_SIZE, description: PAGE_ARGS_DOC.limit }),
+      },
+      resolve: (task, args, ctx) =>
+        domain(async () => {
+          const page = args.page ?? 1;
+          const limit = args.limit ?? MAX_PAGE_SIZE;
+          checkPage(page, limit);
+          return { ...(await listRuns(ctx.prisma, task.id, page, limit)), page, limit };
+        }),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  tasks: t.field({
+    type: TaskPage,
+    description: "The caller's browser tasks, newest first (needs an API key).",
+    args: {
+      page: t.arg.int({ defaultValue: 1, description: PAGE_ARGS_DOC.page }),
+      limit: t.arg.int({ defaultValue: MAX_PAGE_SIZE, description: PAGE_ARGS_DOC.limit }),
+    },
+    resolve: (_root, args, ctx) =>
+      domain(async () => {
+        const page = args.page ?? 1;
+        const limit = args.limit ?? MAX_PAGE_SIZE;
+        checkPage(page, limit);
+        return { ...(await listTasks(ctx.prisma, ownerOf(ctx), page, limit)), page, limit };
+      }),
+  }),
+  task: t.field({
+    type: Task,
+    nullable: true,
+    description: "One of the caller's tasks; null when there is none with that id (another user's tasks included).",
+    args: { id: t.arg.id({ required: true, description: 'The task id.' }) },
+    resolve: (_root, args, ctx) => findTask(ctx.prisma, ownerOf(ctx), String(args.id)),
+  }),
+}));
+
+const CreateTaskInput = builder.inputType('CreateTaskInput', {
+  description: 'A new browser task. Only `task` is required.',
+  fields: (t) => ({
+    task: t.string({ required: true, description: 'What to do, in natural language: 1 to 10,000 characters after trimming.' }),
+    agent: t.string({ description: 'The kind of agent; only BROWSER_AGENT (the default) is accepted.' }),
+    tools: t.field({
+      type: ['JSON'],
+      required: { list: false, items: false },
+      description: 'Caller tools, at most 32: {type: "function", function: {name, description?, parameters?: JSON Schema}}. Names match ^[A-Za-z0-9_-]{1,64}$, are unique, and are not built-in action names.',
+    }),
+    maxSteps: t.int({ description: 'Step budget of each run (default TASK_MAX_STEPS, 30).' }),
+    timeoutSeconds: t.int({ description: 'Time limit of each run in seconds (default and maximum: TASK_RUN_TIMEOUT_MS).' }),
+    startUrl: t.string({ description: 'An http(s) page to open before the first step.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createTask: t.field({
+    type: Task,
+    description: 'Stores a browser task and schedules its first run; answers at once, without waiting for the browser or the LLM.',
+    args: { input: t.arg({ type: CreateTaskInput, required: true, description: 'The task.' }) },
+    resolve: (_root, args, ctx) => domain(() => createTask(ctx.prisma, ctx.config, ownerOf(ctx), args.input)),
+  }),
+  stopTask: t.field({
+    type: Task,
+    description: 'Makes the task inactive and stops its unfinished runs.',
+    args: { id: t.arg.id({ required: true, description: 'The task id.' }) },
+    resolve: (_root, args, ctx) => domain(() => stopTask(ctx.prisma, ownerOf(ctx), String(args.id))),
+  }),
+}));

@@ -1,0 +1,90 @@
+// A worker's hold on the run it executes. Every write is conditional on the run still being this
+// worker's and still running: once the run was stopped, timed out elsewhere or taken back, the
+// write changes nothing and the worker learns it must let go (LeaseLost).
+import type { Prisma } from '../db/client.js';
+import { ending, type DetailedStatus } from './statuses.js';
+
+export class LeaseLost extends Error {
+  constructor(runId: string) {
+    super(`run ${runId} is no longer held by this worker`);
+  }
+}
+
+export interface StepRecord {
+  index: number;
+  url: string;
+  title: string;
+  action: string;
+  arguments: Record<string, unknown>;
+  result: string;
+  screenshot?: Uint8Array;
+}
+
+function stepData(runId: string, step: StepRecord) {
+  const screenshot = step.screenshot ? new Uint8Array(step.screenshot) : null;
+  return { runId, ...step, arguments: JSON.stringify(step.arguments), screenshot };
+}
+
+export class RunLease {
+  constructor(private prisma: Prisma, readonly runId: string, readonly workerId: string) {}
+
+  private get where() {
+    return { id: this.runId, workerId: this.workerId, status: 'running' };
+  }
+
+  /** Writes run columns; throws LeaseLost when the run is no longer ours. */
+  async update(data: Record<string, unknown>, tx: Pick<Prisma, 'taskRun'> = this.prisma): Promise<void> {
+    const { count } = await tx.taskRun.updateMany({ where: this.where, data });
+    if (count !== 1) throw new LeaseLost(this.runId);
+  }
+
+  /** Renews the heartbeat; false when the run is no longer ours. */
+  async heartbeat(): Promise<boolean> {
+    const { count } = await this.prisma.taskRun.updateMany({ where: this.where, data: { heartbeatAt: new Date() } });
+    return count === 1;
+  }
+
+  setStatus(detailedStatus: DetailedStatus, liveStatus: string): Promise<void> {
+    return this.update({ detailedStatus, liveStatus, heartbeatAt: new Date() });
+  }
+
+  /** Records a step and the state to resume from after it, together. */
+  async saveStep(step: StepRecord, state: string, dataTable: unknown[]): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      await this.update({ state, dataTable: JSON.stringify(dataTable), heartbeatAt: new Date() }, tx);
+      await tx.taskStep.create({ data: stepData(this.runId, step) });
+    });
+  }
+
+  /** Parks the run in `tool_call`: the tool call is stored and the worker lets go of the run. */
+  async pauseForTool(toolCall: { id: string; name: string; arguments: Record<string, unknown> }, step: StepRecord, state: string, dataTable: unknown[]) {
+    await this.prisma.$transaction(async (tx) => {
+      await this.update(
+        {
+          state,
+          dataTable: JSON.stringify(dataTable),
+          detailedStatus: 'tool_call',
+          liveStatus: `Waiting for the client's answer to ${toolCall.name}`,
+          workerId: null,
+          heartbeatAt: null,
+        },
+        tx,
+      );
+      await tx.toolCall.create({ data: { id: toolCall.id, runId: this.runId, name: toolCall.name, arguments: JSON.stringify(toolCall.arguments) } });
+      await tx.taskStep.create({ data: stepData(this.runId, step) });
+    });
+  }
+
+  /** Puts the run back in the queue (this process is shutting down); another worker resumes it. */
+  release(): Promise<void> {
+    return this.update({ workerId: null, heartbeatAt: null, detailedStatus: 'queued', liveStatus: 'Waiting for a worker (its server restarted)' });
+  }
+
+  complete(output: unknown, dataTable: unknown[]): Promise<void> {
+    return this.update({ ...ending('completed', null), output: JSON.stringify(output ?? null), dataTable: JSON.stringify(dataTable) });
+  }
+
+  fail(detailedStatus: 'failed' | 'timed_out' | 'interrupted', error: string, extra: Record<string, unknown> = {}): Promise<void> {
+    return this.update({ ...ending(detailedStatus, error), ...extra });
+  }
+}

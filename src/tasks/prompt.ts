@@ -1,0 +1,36 @@
+// What the agent is told: the system prompt, the task, and notes when a run resumes.
+import type { FunctionTool } from './actions.js';
+import type { ChatMessage } from './llm.js';
+
+export function systemPrompt(callerTools: FunctionTool[]): ChatMessage {
+  const lines = [
+    'You are a browser agent. You carry out the user\'s task in a Chromium tab by calling functions, one call per reply.',
+    'Each turn you receive the current page: its URL, title, its visible interactive elements numbered like [3], and an excerpt of its text.',
+    'Refer to elements by their number in the latest listing; numbers change when the page changes.',
+    'Built-in actions: navigate, click, type, select, scroll, back, wait, extract (collects table rows into the result), done.',
+    'When the task is complete call done with the final answer in `output` and any rows of data in `dataTable`.',
+    'If the task cannot be done, call done with success false and say why in `output`.',
+    'Only http and https pages can be opened; some addresses are blocked by policy.',
+  ];
+  if (callerTools.length) {
+    lines.push(
+      `The user's application also offers these functions: ${callerTools.map((t) => t.function.name).join(', ')}.`,
+      'Calling one pauses the task until the user answers; the answer comes back as the function result. Use them when you need something only the user knows.',
+    );
+  }
+  return { role: 'system', content: lines.join('\n') };
+}
+
+export function taskMessage(task: string, startUrl?: string): ChatMessage {
+  return { role: 'user', content: `Task: ${task}${startUrl ? `\n(The browser starts at ${startUrl}.)` : ''}` };
+}
+
+export function resumeNote(url: string, interrupted: boolean): ChatMessage {
+  const where = url && url !== 'about:blank' ? `reopened at ${url}` : 'reopened on a blank page';
+  return {
+    role: 'user',
+    content: interrupted
+      ? `(The run was interrupted and resumed: the browser was ${where}. Your last action may not have taken effect; check the page.)`
+      : `(While waiting for the answer the browser was ${where}; text typed but not submitted may be gone.)`,
+  };
+}

@@ -1,0 +1,121 @@
+// The policy proxy: Chromium sends every request through it (loopback included), so the URL policy
+// sees each redirect hop, subresource and tunnel, which Playwright's route interception does not
+// (it never sees a redirect's target). It connects to the address it checked, never re-resolving.
+import { once } from 'node:events';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { UrlPolicy } from './policy.js';
+
+export const BLOCKED_HEADER = 'x-almanac-blocked';
+
+export interface PolicyProxy {
+  url: string;
+  /** The reason the latest request to `host` was refused, if it was (for clearer agent messages). */
+  denialFor(host: string): string | undefined;
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = ['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade'];
+
+export async function startPolicyProxy(policy: UrlPolicy): Promise<PolicyProxy> {
+  const denials = new Map<string, string>();
+  const remember = (host: string, reason: string) => {
+    if (denials.size > 200) denials.clear();
+    denials.set(host.toLowerCase(), reason);
+  };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  const sockets = new Set<net.Socket | Duplex>();
+
+  const server = http.createServer(async (req, res) => {
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const verdict = await policy.check(target.href);
+    if (!verdict.allowed) {
+      remember(target.hostname, verdict.reason);
+      res.writeHead(403, { 'content-type': 'text/html; charset=utf-8', [BLOCKED_HEADER]: encodeURIComponent(verdict.reason) });
+      res.end(`<!doctype html><title>Blocked by Almanac</title><h1>Blocked by Almanac's URL policy</h1><p>${escapeHtml(verdict.reason)}</p>`);
+      return;
+    }
+    const headers = { ...req.headers };
+    for (const name of HOP_BY_HOP) delete headers[name];
+    const upstream = http.request(
+      {
+        host: verdict.address ?? target.hostname,
+        port: target.port || 80,
+        method: req.method,
+        path: target.pathname + target.search,
+        headers,
+        agent,
+        setHost: false,
+      },
+      (response) => {
+        res.writeHead(response.statusCode ?? 502, response.rawHeaders.filter((_, i, all) => !HOP_BY_HOP.includes(all[i - (i % 2)].toLowerCase())));
+        response.pipe(res);
+      },
+    );
+    res.on('close', () => upstream.destroy()); // the browser gave up: so does the upstream request
+    upstream.on('error', (error) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`Almanac proxy: ${error.message}`);
+    });
+    req.pipe(upstream);
+  });
+
+  // HTTPS and WebSocket tunnels: the host is checked, then bytes pass through untouched.
+  server.on('connect', async (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
+    if (!match) return void client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+    const [, host, port] = match;
+    const verdict = await policy.checkHost(host, port);
+    if (!verdict.allowed) {
+      remember(host, verdict.reason);
+      return void client.end(`HTTP/1.1 403 Forbidden\r\n${BLOCKED_HEADER}: ${encodeURIComponent(verdict.reason)}\r\n\r\n`);
+    }
+    const upstream = net.connect(Number(port), verdict.address ?? host);
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.once('connect', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => {
+      if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+      client.destroy();
+    });
+    client.on('close', () => upstream.destroy());
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    denialFor: (host) => denials.get(host.toLowerCase()),
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      agent.destroy();
+      await closed;
+    },
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}

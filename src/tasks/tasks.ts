@@ -1,0 +1,80 @@
+// Tasks: creation (stored with its first run before the caller gets the id), lists and stop.
+// Every read and write is scoped to the owner: another user's task does not exist for the caller.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Config } from '../config.js';
+import type { Prisma } from '../db/client.js';
+import { TaskError } from './errors.js';
+import { taskSignals } from './events.js';
+import { ending, NO_LLM_ERROR, UNFINISHED } from './statuses.js';
+import { validateCreateTask, type CreateTaskInput, type TaskOptions } from './validation.js';
+
+export interface Owner {
+  userId: number;
+}
+
+export const MAX_PAGE_SIZE = 30;
+
+export function newRunData() {
+  return { id: randomUUID(), shareToken: randomBytes(18).toString('base64url'), liveStatus: 'Waiting for a worker' };
+}
+
+export async function createTask(prisma: Prisma, config: Config, owner: Owner, input: CreateTaskInput) {
+  const valid = validateCreateTask(input, config.tasks);
+  // Without an LLM the run cannot start: it is stored already ended, with the settings to set.
+  const run = config.tasks.llmBaseUrl ? newRunData() : { ...newRunData(), ...ending('failed', NO_LLM_ERROR) };
+  const task = await prisma.task.create({
+    data: {
+      id: randomUUID(),
+      ownerId: owner.userId,
+      task: valid.task,
+      agent: valid.agent,
+      tools: JSON.stringify(valid.tools),
+      options: JSON.stringify(valid.options),
+      runs: { create: run },
+    },
+  });
+  if (config.tasks.llmBaseUrl) taskSignals.emit('queued');
+  return task;
+}
+
+export function taskOptions(task: { options: string }): TaskOptions {
+  return JSON.parse(task.options) as TaskOptions;
+}
+
+export function findTask(prisma: Prisma, owner: Owner, id: string) {
+  return prisma.task.findFirst({ where: { id, ownerId: owner.userId } });
+}
+
+export async function requireTask(prisma: Prisma, owner: Owner, id: string) {
+  const task = await findTask(prisma, owner, id);
+  if (!task) throw new TaskError('not_found', `No task with id "${id}".`);
+  return task;
+}
+
+export async function listTasks(prisma: Prisma, owner: Owner, page: number, limit: number) {
+  const where = { ownerId: owner.userId };
+  const [items, total] = await Promise.all([
+    prisma.task.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * limit, take: limit }),
+    prisma.task.count({ where }),
+  ]);
+  return { items, total };
+}
+
+/** Marks the task inactive and ends its unfinished runs as stopped. */
+export async function stopTask(prisma: Prisma, owner: Owner, id: string) {
+  await requireTask(prisma, owner, id);
+  const open = await prisma.taskRun.findMany({ where: { taskId: id, status: { in: UNFINISHED } }, select: { id: true } });
+  const [task] = await prisma.$transaction([
+    prisma.task.update({ where: { id }, data: { status: 'inactive' } }),
+    prisma.taskRun.updateMany({ where: { taskId: id, status: { in: UNFINISHED } }, data: ending('stopped', 'stopped') }),
+  ]);
+  for (const run of open) taskSignals.emit('ended', run.id);
+  return task;
+}
+
+export function checkPage(page: number, limit: number): void {
+  if (!Number.isInteger(page) || page < 1) throw new TaskError('invalid', 'page must be an integer of at least 1', 'page');
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new TaskError('invalid', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, 'limit');
+  }
+}

@@ -1,0 +1,167 @@
+// The create contract: task, agent, tools (OpenAI-style function tools with a JSON Schema each) and
+// the optional run settings. Every failure names the field and the rule it broke.
+import { Ajv } from 'ajv';
+import { isBuiltInName, type FunctionTool } from './actions.js';
+import { invalid } from './errors.js';
+
+export const AGENTS = ['BROWSER_AGENT'] as const;
+export const MAX_TASK_LENGTH = 10_000;
+export const MAX_TOOLS = 32;
+const NAME_RULE = /^[A-Za-z0-9_-]{1,64}$/;
+const ARGUMENT_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'];
+const MAX_SCHEMA_DEPTH = 8;
+
+export interface CreateTaskInput {
+  task?: unknown;
+  agent?: unknown;
+  tools?: unknown;
+  maxSteps?: unknown;
+  timeoutSeconds?: unknown;
+  startUrl?: unknown;
+}
+
+export interface TaskOptions {
+  maxSteps: number;
+  timeoutSeconds: number;
+  startUrl?: string;
+}
+
+export interface ValidTask {
+  task: string;
+  agent: string;
+  tools: FunctionTool[];
+  options: TaskOptions;
+}
+
+export interface TaskLimits {
+  maxSteps: number;
+  runTimeoutMs: number;
+}
+
+export function maxStepsLimit(limits: TaskLimits): number {
+  return Math.max(100, limits.maxSteps);
+}
+
+export function validateCreateTask(input: CreateTaskInput, limits: TaskLimits): ValidTask {
+  if (input.task === undefined || input.task === null) throw invalid('task', 'is required');
+  if (typeof input.task !== 'string') throw invalid('task', 'must be a string');
+  const task = input.task.trim();
+  if (!task) throw invalid('task', 'must not be empty');
+  if (task.length > MAX_TASK_LENGTH) throw invalid('task', `must be at most ${MAX_TASK_LENGTH} characters (got ${task.length})`);
+
+  const agent = input.agent ?? 'BROWSER_AGENT';
+  if (!(AGENTS as readonly unknown[]).includes(agent)) throw invalid('agent', `must be one of: ${AGENTS.join(', ')}`);
+
+  const tools = validateTools(input.tools ?? []);
+
+  const stepsMax = maxStepsLimit(limits);
+  const maxSteps = optionalInteger(input.maxSteps, 'maxSteps', 1, stepsMax) ?? limits.maxSteps;
+  const secondsMax = Math.floor(limits.runTimeoutMs / 1000);
+  const timeoutSeconds = optionalInteger(input.timeoutSeconds, 'timeoutSeconds', 1, secondsMax) ?? secondsMax;
+  const options: TaskOptions = { maxSteps, timeoutSeconds };
+  if (input.startUrl !== undefined && input.startUrl !== null) options.startUrl = validateStartUrl(input.startUrl);
+  return { task, agent: agent as string, tools, options };
+}
+
+function optionalInteger(value: unknown, field: string, min: number, max: number): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw invalid(field, `must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function validateStartUrl(value: unknown): string {
+  if (typeof value !== 'string') throw invalid('startUrl', 'must be a string');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid('startUrl', 'must be an absolute http or https URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('startUrl', 'must be an absolute http or https URL');
+  if (value.length > 2048) throw invalid('startUrl', 'must be at most 2048 characters');
+  return url.href;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function validateTools(value: unknown): FunctionTool[] {
+  if (!Array.isArray(value)) throw invalid('tools', 'must be an array');
+  if (value.length > MAX_TOOLS) throw invalid('tools', `must have at most ${MAX_TOOLS} items (got ${value.length})`);
+  const seen = new Set<string>();
+  return value.map((tool, i) => {
+    const at = `tools[${i}]`;
+    if (!isPlainObject(tool)) throw invalid(at, 'must be an object {type: "function", function: {...}}');
+    if (tool.type !== 'function') throw invalid(`${at}.type`, 'must be "function"');
+    const fn = tool.function;
+    if (!isPlainObject(fn)) throw invalid(`${at}.function`, 'must be an object with a name');
+    if (fn.name === undefined || fn.name === null) throw invalid(`${at}.function.name`, 'is required');
+    if (typeof fn.name !== 'string' || !NAME_RULE.test(fn.name)) {
+      throw invalid(`${at}.function.name`, 'must match ^[A-Za-z0-9_-]{1,64}$');
+    }
+    if (seen.has(fn.name)) throw invalid(`${at}.function.name`, `must be unique in the list ("${fn.name}" appears twice)`);
+    seen.add(fn.name);
+    if (isBuiltInName(fn.name)) throw invalid(`${at}.function.name`, `must not be the name of a built-in browser action ("${fn.name}")`);
+    if (fn.description !== undefined && fn.description !== null && typeof fn.description !== 'string') {
+      throw invalid(`${at}.function.description`, 'must be a string');
+    }
+    const result: FunctionTool = { type: 'function', function: { name: fn.name } };
+    if (typeof fn.description === 'string') result.function.description = fn.description;
+    if (fn.parameters !== undefined && fn.parameters !== null) {
+      result.function.parameters = validateParameters(fn.parameters, `${at}.function.parameters`);
+    }
+    return result;
+  });
+}
+
+const ajv = new Ajv({ strict: false, allErrors: false });
+
+function validateParameters(schema: unknown, at: string): Record<string, unknown> {
+  if (!isPlainObject(schema)) throw invalid(at, 'must be a JSON Schema object');
+  if (schema.type !== 'object') throw invalid(`${at}.type`, 'must be "object"');
+  checkSchema(schema, at, 0);
+  // Against the meta-schema only: compiling would cache every caller's schema for the process's life.
+  if (!ajv.validateSchema(schema)) {
+    const error = ajv.errors?.[0];
+    throw invalid(`${at}${(error?.instancePath ?? '').replace(/\//g, '.')}`, `is not valid JSON Schema: ${error?.message ?? 'invalid'}`);
+  }
+  return schema;
+}
+
+function checkSchema(schema: unknown, at: string, depth: number): void {
+  if (depth > MAX_SCHEMA_DEPTH) throw invalid(at, `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+  if (!isPlainObject(schema)) throw invalid(at, 'must be a JSON Schema object');
+  if (!ARGUMENT_TYPES.includes(schema.type as string)) throw invalid(`${at}.type`, `must be one of ${ARGUMENT_TYPES.join(', ')}`);
+  if (schema.description !== undefined && typeof schema.description !== 'string') throw invalid(`${at}.description`, 'must be a string');
+  if (schema.enum !== undefined && (!Array.isArray(schema.enum) || schema.enum.length === 0)) {
+    throw invalid(`${at}.enum`, 'must be a non-empty array');
+  }
+  if (schema.type === 'array') {
+    if (schema.items === undefined) throw invalid(`${at}.items`, 'is required for type "array"');
+    checkSchema(schema.items, `${at}.items`, depth + 1);
+  }
+  if (schema.type === 'object') {
+    if (schema.properties !== undefined) {
+      if (!isPlainObject(schema.properties)) throw invalid(`${at}.properties`, 'must be an object mapping names to schemas');
+      for (const [name, property] of Object.entries(schema.properties)) checkSchema(property, `${at}.properties.${name}`, depth + 1);
+    }
+    if (schema.required !== undefined) {
+      const names = schema.properties && isPlainObject(schema.properties) ? Object.keys(schema.properties) : [];
+      if (!Array.isArray(schema.required) || schema.required.some((n) => typeof n !== 'string')) {
+        throw invalid(`${at}.required`, 'must be an array of property names');
+      }
+      const unknown = schema.required.find((n) => !names.includes(n as string));
+      if (unknown !== undefined) throw invalid(`${at}.required`, `names "${unknown}", which is not in properties`);
+    }
+  }
+}
+
+/** A short one-line name for lists: the task's first line, at most 80 characters. */
+export function readableName(task: string): string {
+  const line = task.split('\n').find((l) => l.trim()) ?? task;
+  const text = line.replace(/\s+/g, ' ').trim();
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}

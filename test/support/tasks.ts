@@ -1,0 +1,124 @@
+// Helpers for the browser-task suites: the fake LLM and test pages as fixtures, servers on a shared
+// database, task creation and waiting for a run to reach a state.
+import { afterAll, beforeAll, expect } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { startFakeLlm, type FakeLlm } from './fake-llm.js';
+import { ADMIN_KEY, type TestServer } from './server.js';
+import { startTestPages, type TestPages } from './test-pages.js';
+
+/** Settings that keep agent runs quick in tests. */
+export const FAST_TASK_ENV = {
+  TASK_POLL_MS: '100',
+  TASK_HEARTBEAT_MS: '200',
+  TASK_STALE_AFTER_MS: '1500',
+  TASK_ACTION_TIMEOUT_MS: '5000',
+  LLM_TIMEOUT_MS: '3000',
+  LLM_API_KEY: 'fake-llm-key',
+  LLM_MODEL: 'fake-model',
+};
+
+export interface TaskFixtures {
+  llm: FakeLlm;
+  pages: TestPages;
+  /** Filled in before the server starts: pass it to useTestServer (its values are read in its beforeAll). */
+  env: Record<string, string>;
+}
+
+/** Starts the fake LLM and the test pages before the suite's server (register it first). */
+export function useTaskFixtures(extraEnv: (f: Omit<TaskFixtures, 'env'>) => Record<string, string> = () => ({})): TaskFixtures {
+  const fixtures = { env: {} } as TaskFixtures;
+  beforeAll(async () => {
+    fixtures.llm = await startFakeLlm();
+    fixtures.pages = await startTestPages();
+    Object.assign(fixtures.env, { ...FAST_TASK_ENV, LLM_BASE_URL: fixtures.llm.url, TASK_ALLOW_PRIVATE_NETWORK: 'true' }, extraEnv(fixtures));
+  });
+  afterAll(async () => {
+    await fixtures.llm?.close();
+    await fixtures.pages?.close();
+  });
+  return fixtures;
+}
+
+let counter = 0;
+/** A task text naming its fake-LLM scenario, unique per call. */
+export function taskText(scenario: string, what = 'Do the thing'): string {
+  return `${what} (#${++counter}-${process.pid}) [scenario:${scenario}]`;
+}
+
+export async function createTask(api: TestServer, body: Record<string, unknown>, key = ADMIN_KEY): Promise<string> {
+  const response = await api.request('POST', '/api/v1/task/create', { body, key });
+  expect(response.status, response.text).toBe(200);
+  return response.json.data.taskId;
+}
+
+export interface RunView {
+  status: string;
+  detailedStatus: string;
+  toolCall: { toolCallId: string; tool: { name: string; parameters: any } } | null;
+  liveStatus: string;
+}
+
+/** Polls the run's status until `done` holds; fails with the last status after `timeoutMs`. */
+export async function waitForRun(
+  api: TestServer,
+  taskId: string,
+  done: (run: RunView) => boolean,
+  { timeoutMs = 20_000, runId, key = ADMIN_KEY }: { timeoutMs?: number; runId?: string; key?: string } = {},
+): Promise<RunView> {
+  const deadline = Date.now() + timeoutMs;
+  const path = `/api/v1/task/${taskId}/run/status${runId ? `?runId=${runId}` : ''}`;
+  let last: RunView | undefined;
+  while (Date.now() < deadline) {
+    const response = await api.request('GET', path, { key });
+    last = response.json?.data;
+    if (last && done(last)) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`run of task ${taskId} did not reach the expected state; last: ${JSON.stringify(last)}`);
+}
+
+export const ended = (run: RunView) => run.status === 'completed' || run.status === 'error';
+
+export async function runResult(api: TestServer, taskId: string, key = ADMIN_KEY) {
+  return (await api.request('GET', `/api/v1/task/${taskId}/run/result`, { key })).json.data;
+}
+
+/** Starts another Almanac on an existing database (another "process" sharing it). */
+export async function startAlmanac(databaseUrl: string, env: Record<string, string>): Promise<RunningServer> {
+  return startServer(
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ALMANAC_ADMIN_KEY: ADMIN_KEY, SITE_URL: 'http://almanac.test', ...env }),
+  );
+}
+
+/** A client like TestServer's for a server started by hand (only `request`). */
+export function clientFor(url: string): TestServer {
+  return {
+    url,
+    request: async (method, path, options = {}) => {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key) headers['x-api-key'] = options.key;
+      if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+      const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      const response = await fetch(url + path, { method, headers, body });
+      const text = await response.text();
+      let json: any;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    },
+  } as TestServer;
+}
+
+/** Waits until `check` holds (polling), or fails with `what`. */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -1,0 +1,90 @@
+// A tiny web site on 127.0.0.1 for the browser agent: a search form whose results are a table, a
+// sign-in form, a page where nothing happens, a redirect, and a log of every path requested.
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const EVENTS = [
+  { Event: 'Jazz Night', City: 'Lyon', Kind: 'Music', Date: '2026-12-05' },
+  { Event: 'Organ Recital', City: 'Lyon', Kind: 'Music', Date: '2026-12-12' },
+  { Event: 'Print Fair', City: 'Lyon', Kind: 'Art', Date: '2026-12-10' },
+  { Event: 'Choir Evening', City: 'Paris', Kind: 'Music', Date: '2026-12-06' },
+];
+
+export interface TestPages {
+  url: string;
+  port: number;
+  /** Paths (with query) requested so far, in order. */
+  hits: string[];
+  close(): Promise<void>;
+}
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="font-family:sans-serif">${body}</body></html>`;
+
+const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+function respond(url: URL): { status: number; body: string; headers?: Record<string, string> } {
+  switch (url.pathname) {
+    case '/':
+      return { status: 200, body: page('Almanac test site', '<h1>Test site</h1><a href="/search">Find events</a> <a href="/signin">Sign in</a>') };
+    case '/search':
+      return {
+        status: 200,
+        body: page(
+          'Find events',
+          `<h1>Find events</h1><form action="/results" method="get">
+            <label for="city">City</label> <input id="city" name="city" type="text" placeholder="City name">
+            <label for="kind">Kind</label> <select id="kind" name="kind"><option value="">Any</option><option>Music</option><option>Art</option></select>
+            <button type="submit">Search</button></form>`,
+        ),
+      };
+    case '/results': {
+      const city = url.searchParams.get('city') ?? '';
+      const kind = url.searchParams.get('kind') ?? '';
+      const rows = EVENTS.filter((e) => (!city || e.City === city) && (!kind || e.Kind === kind));
+      const table = `<table id="events"><thead><tr><th>Event</th><th>City</th><th>Date</th></tr></thead><tbody>${rows
+        .map((e) => `<tr><td>${e.Event}</td><td>${e.City}</td><td>${e.Date}</td></tr>`)
+        .join('')}</tbody></table>`;
+      return { status: 200, body: page(`Results for ${escape(city)}`, `<h1>${rows.length} events</h1>${table}`) };
+    }
+    case '/signin':
+      return {
+        status: 200,
+        body: page('Sign in', `<h1>Sign in</h1><form action="/welcome"><label for="name">Your name</label> <input id="name" name="name"><button>Continue</button></form>`),
+      };
+    case '/welcome':
+      return { status: 200, body: page('Welcome', `<h1>Welcome, ${escape(url.searchParams.get('name') ?? '')}!</h1>`) };
+    case '/still':
+      return { status: 200, body: page('Nothing happens', '<h1>Nothing happens here</h1><button type="button">Do nothing</button>') };
+    case '/redirect':
+      return { status: 302, body: '', headers: { location: url.searchParams.get('to') ?? '/' } };
+    case '/secret':
+      return { status: 200, body: page('Secret', '<h1>secret content</h1>') };
+    default:
+      return { status: 404, body: page('Not found', '<h1>Not found</h1>') };
+  }
+}
+
+export async function startTestPages(): Promise<TestPages> {
+  const hits: string[] = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://pages.test');
+    if (url.pathname !== '/favicon.ico') hits.push(url.pathname + url.search);
+    const { status, body, headers } = respond(url);
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    hits,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
