@@ -5,8 +5,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { withSchemaEngine } from './schema-engine.js';
-import { databaseKind, type DatabaseKind } from './url.js';
+import { databaseKind, sqliteFile, type DatabaseKind } from './url.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const schemaPath = join(root, 'prisma/schema.prisma');
@@ -42,12 +44,45 @@ async function migrationsList(kind: DatabaseKind) {
   };
 }
 
+const APPLIED_SQL = 'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL';
+
+/**
+ * Names of the migrations already applied, read with a plain connection (null when there is no
+ * migrations table yet). Lets a process that finds nothing to do skip the schema engine, whose
+ * SQLite connection would otherwise wait on a running server's lock.
+ */
+async function appliedMigrations(url: string, kind: DatabaseKind): Promise<Set<string> | null> {
+  try {
+    if (kind === 'sqlite') {
+      const file = sqliteFile(url);
+      if (file !== ':memory:' && !existsSync(file)) return null;
+      const db = new Database(file, { readonly: true, fileMustExist: true });
+      try {
+        return new Set((db.prepare(APPLIED_SQL).all() as { migration_name: string }[]).map((r) => r.migration_name));
+      } finally {
+        db.close();
+      }
+    }
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return new Set((await client.query<{ migration_name: string }>(APPLIED_SQL)).rows.map((r) => r.migration_name));
+    } finally {
+      await client.end();
+    }
+  } catch {
+    return null;
+  }
+}
+
 /** Applies every pending migration to the database at `url`; returns the names applied. */
 export async function deployMigrations(url: string): Promise<string[]> {
   const kind = databaseKind(url);
   if (!kind) throw new Error('DATABASE_URL must start with file: or postgresql://');
-  const content = schemaFor(await readFile(schemaPath, 'utf8'), kind);
   const migrationsList_ = await migrationsList(kind);
+  const applied = await appliedMigrations(url, kind);
+  if (applied && migrationsList_.migrationDirectories.every((d) => applied.has(d.path))) return [];
+  const content = schemaFor(await readFile(schemaPath, 'utf8'), kind);
   return withSchemaEngine(url, { path: schemaPath, content }, async (engine) => {
     const out = await engine.applyMigrations({ migrationsList: migrationsList_, filters });
     return out.appliedMigrationNames;
