@@ -13,7 +13,7 @@ async function startProcess(env: Record<string, string>) {
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
     child.stdout.on('data', () => {
       const match = output.match(/"port":(\d+)/);
       if (match) {
@@ -81,5 +81,5 @@ describe.each(DATABASE_KINDS)('process lifecycle on %s', (kind) => {
     } finally {
       await database.drop();
     }
-  });
+  }, 120_000);
 });
