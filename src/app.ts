@@ -1,10 +1,13 @@
 // The Koa app: request id + access log, an error boundary, health, and the mounted services.
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { ApiKeyResolver, credentialsFromHeaders } from './auth/api-keys.js';
 import type { Viewer } from './auth/viewer.js';
 import type { Config } from './config.js';
+import { consoleRoutes } from './console/serve.js';
 import type { Database } from './db/client.js';
 import { createContext } from './graphql/context.js';
 import { createGraphQLServer } from './graphql/yoga.js';
@@ -51,6 +54,13 @@ export function createApp({ config, db, logger }: AppDeps) {
     }
   });
 
+  // Errors Koa reports after an answer started, such as a client leaving a subscription's event
+  // stream: to the log (not stderr), and only at debug level when the client simply went away.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (['EPIPE', 'ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE'].includes(err?.code ?? '')) logger.debug({ err }, 'client went away');
+    else logger.error({ err }, 'response failed');
+  });
+
   const router = new Router();
   router.get('/healthz', async (ctx) => {
     try {
@@ -74,6 +84,14 @@ export function createApp({ config, db, logger }: AppDeps) {
     });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
+    // Subscriptions answer with server-sent events: streamed as they come; a client that leaves
+    // ends the stream, and with it the subscription (not an error worth logging).
+    if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      ctx.respond = false;
+      ctx.res.writeHead(response.status);
+      pipeline(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>), ctx.res).catch(() => undefined);
+      return;
+    }
     ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
     if (response.status === 204 || !response.body) ctx.body = null;
   });
@@ -81,5 +99,7 @@ export function createApp({ config, db, logger }: AppDeps) {
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(createTaskApi({ config, db, keys, logger }));
+  // The task console: a static page at /console that talks to /graphql.
+  app.use(consoleRoutes());
   return { app, keys };
 }

@@ -6,5 +6,6 @@ import '../calendar/graphql/venue.js';
 import '../calendar/graphql/organizer.js';
 import '../calendar/graphql/terms.js';
 import '../tasks/graphql/index.js';
+import '../tasks/graphql/subscriptions.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

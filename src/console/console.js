@@ -1,0 +1,480 @@
+// The task console: sign in with an API key, follow the key's tasks and a run live (GraphQL
+// subscriptions over server-sent events: the page never polls), answer the agent's tool calls,
+// stop a run. Routes live in the URL hash: #/task/<taskId> and #/task/<taskId>/run/<runId>.
+
+import { AuthError, forgetKey, gql, storeKey, storedKey, subscribe } from './api.js';
+import { el, time } from './dom.js';
+import { toolCallForm } from './tool-form.js';
+
+const TASKS = `subscription ConsoleTasks {
+  tasks(limit: 30) { id readableName status createdAt latestRun { id status detailedStatus liveStatus } }
+}`;
+const TASK = `query ConsoleTask($id: ID!) {
+  task(id: $id) { id readableName task status createdAt runs(limit: 30) { total items { id status detailedStatus createdAt } } }
+}`;
+const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
+  taskRun(taskId: $taskId, runId: $runId) {
+    id taskId status detailedStatus liveStatus error output dataTable createdAt startedAt finishedAt
+    toolCall { id name parameters }
+    toolCalls { id name input }
+    steps { index url title action arguments result screenshotUrl }
+  }
+}`;
+const CHECK = `query ConsoleCheck { tasks(limit: 1) { total } }`;
+const STOP = `mutation ConsoleStop($taskId: ID!, $runId: ID) { stopTaskRun(taskId: $taskId, runId: $runId) { id } }`;
+const ANSWER = `mutation ConsoleAnswer($taskId: ID!, $runId: ID, $input: String!, $toolCallId: ID) {
+  submitToolInput(taskId: $taskId, runId: $runId, input: $input, toolCallId: $toolCallId) { id }
+}`;
+
+const DETAILED = {
+  queued: 'Queued',
+  starting_browser: 'Starting the browser',
+  thinking: 'Thinking',
+  acting: 'Acting',
+  tool_call: 'Waiting for your input',
+  completed: 'Completed',
+  failed: 'Failed',
+  stopped: 'Stopped',
+  timed_out: 'Timed out',
+  interrupted: 'Interrupted',
+};
+const BUILT_IN = new Set(['navigate', 'click', 'type', 'select', 'scroll', 'back', 'wait', 'extract', 'done']);
+
+const $ = (id) => document.getElementById(id);
+const TITLE = document.title;
+const ended = (run) => run && (run.status === 'completed' || run.status === 'error');
+const statusLabel = (run) => (!run ? 'No runs' : run.status === 'scheduled' ? 'Scheduled' : (DETAILED[run.detailedStatus] ?? run.detailedStatus));
+
+/** A status badge: words first (colour only repeats them). */
+function setBadge(badge, run) {
+  badge.textContent = statusLabel(run);
+  badge.className = `badge ${run ? `status-${run.status}` : 'status-none'}${run?.detailedStatus === 'tool_call' ? ' waiting' : ''}`;
+}
+
+const view = {
+  tasksSub: null,
+  runSub: null,
+  taskId: null,
+  runId: null,
+  task: null,
+  run: null,
+  toolCallId: null,
+  resultShown: false,
+  steps: new Map(),
+  items: new Map(),
+  seq: 0,
+};
+
+// ——— signing in and out ———
+
+function showSignin(message = '') {
+  $('signin').hidden = false;
+  $('workspace').hidden = true;
+  $('account').hidden = true;
+  const input = $('api-key');
+  $('signin-error').textContent = message;
+  if (message) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+  input.focus();
+}
+
+function refuse(message) {
+  $('signin-error').textContent = message;
+  $('api-key').setAttribute('aria-invalid', 'true');
+  $('api-key').focus();
+}
+
+$('signin-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = $('api-key');
+  const button = event.target.querySelector('button');
+  const key = input.value.trim();
+  if (!key) return refuse('Enter your API key.');
+  button.disabled = true;
+  $('signin-error').textContent = '';
+  try {
+    await gql(CHECK, {}, key);
+    storeKey(key);
+    input.value = '';
+    input.removeAttribute('aria-invalid');
+    enter(true);
+  } catch (error) {
+    if (error instanceof AuthError) refuse('That API key was refused: Almanac does not know it, or it was revoked. Check the key and try again.');
+    else refuse(`Could not sign in: ${error.message}`);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+$('sign-out').addEventListener('click', () => signOut());
+
+function signOut(message = '') {
+  view.tasksSub?.close();
+  view.tasksSub = null;
+  closeRun();
+  view.taskId = view.task = null;
+  view.items.clear();
+  $('task-list').replaceChildren();
+  forgetKey();
+  if (location.hash) history.replaceState(null, '', location.pathname);
+  showSignin(message);
+}
+
+const expired = () => signOut('Your API key is no longer accepted. Sign in again.');
+
+function enter(focus) {
+  $('signin').hidden = true;
+  $('workspace').hidden = false;
+  $('account').hidden = false;
+  view.tasksSub = subscribe(TASKS, {}, {
+    onData: (data) => renderTasks(data.tasks),
+    onState: (state) => ($('live-state').textContent = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Disconnected' }[state]),
+    onAuth: expired,
+  });
+  route();
+  if (focus) $('tasks-title').focus();
+}
+
+// ——— the task list ———
+
+function renderTasks(tasks) {
+  $('tasks-empty').hidden = tasks.length > 0;
+  const list = $('task-list');
+  const keep = new Set(tasks.map((task) => task.id));
+  for (const [id, item] of view.items) {
+    if (!keep.has(id)) {
+      item.li.remove();
+      view.items.delete(id);
+    }
+  }
+  tasks.forEach((task, i) => {
+    let item = view.items.get(task.id);
+    if (!item) {
+      const name = el('span', { class: 'task-name' });
+      const badge = el('span', { class: 'badge' });
+      const when = el('span', { class: 'when' });
+      const link = el('a', { href: `#/task/${encodeURIComponent(task.id)}` }, name, el('span', { class: 'task-meta' }, badge, ' ', when));
+      item = { li: el('li', {}, link), link, name, badge, when, created: null };
+      view.items.set(task.id, item);
+    }
+    item.name.textContent = task.readableName;
+    setBadge(item.badge, task.latestRun);
+    if (task.status === 'inactive') item.badge.textContent += ' (task stopped)';
+    if (item.created !== task.createdAt) {
+      item.created = task.createdAt;
+      item.when.replaceChildren(time(task.createdAt));
+    }
+    // Only new or reordered items are inserted, so a focused link keeps its focus.
+    if (list.children[i] !== item.li) list.insertBefore(item.li, list.children[i] ?? null);
+  });
+  markCurrent();
+  // A new run of the open task: show it in the run list.
+  const open = tasks.find((task) => task.id === view.taskId);
+  if (open?.latestRun && view.task && !view.task.runs.items.some((run) => run.id === open.latestRun.id)) void loadTask(view.taskId, false);
+}
+
+function markCurrent() {
+  for (const [id, item] of view.items) {
+    if (id === view.taskId) item.link.setAttribute('aria-current', 'page');
+    else item.link.removeAttribute('aria-current');
+  }
+  for (const link of $('run-list').querySelectorAll('a')) {
+    if (link.dataset.runId === view.runId) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+}
+
+// ——— routing ———
+
+function parseRoute() {
+  const match = /^#\/task\/([^/]+)(?:\/run\/([^/]+))?$/.exec(location.hash);
+  if (!match) return { taskId: null, runId: null };
+  return { taskId: decodeURIComponent(match[1]), runId: match[2] ? decodeURIComponent(match[2]) : null };
+}
+
+async function route() {
+  if (!storedKey()) return;
+  const { taskId, runId } = parseRoute();
+  if (taskId !== view.taskId || !view.task) {
+    closeRun();
+    view.taskId = taskId;
+    view.task = null;
+    markCurrent();
+    if (!taskId) {
+      $('run-view').hidden = true;
+      $('run-placeholder').hidden = false;
+      $('run-placeholder').textContent = 'Choose a task to see its runs.';
+      return;
+    }
+    if (!(await loadTask(taskId, true))) return;
+  }
+  const target = runId ?? view.task.runs.items[0]?.id ?? null;
+  if (target !== view.runId || !view.runSub) openRun(target);
+  markCurrent();
+}
+
+window.addEventListener('hashchange', () => void route());
+
+/** Loads the task's details and runs; false when it is not the caller's. */
+async function loadTask(taskId, fresh) {
+  const seq = ++view.seq;
+  let task;
+  try {
+    task = (await gql(TASK, { id: taskId })).task;
+  } catch (error) {
+    if (error instanceof AuthError) return expired(), false;
+    if (seq === view.seq) showPlaceholder(`Could not load the task: ${error.message}`);
+    return false;
+  }
+  if (seq !== view.seq || view.taskId !== taskId) return false;
+  if (!task) {
+    showPlaceholder('There is no task with that id for this API key.');
+    return false;
+  }
+  view.task = task;
+  $('run-placeholder').hidden = true;
+  $('run-view').hidden = false;
+  $('run-title').textContent = task.readableName;
+  $('task-text').textContent = task.task === task.readableName ? '' : task.task;
+  $('task-text').hidden = task.task === task.readableName;
+  renderRunList();
+  if (fresh) $('run-title').focus();
+  return true;
+}
+
+function showPlaceholder(text) {
+  $('run-view').hidden = true;
+  $('run-placeholder').hidden = false;
+  $('run-placeholder').textContent = text;
+}
+
+function renderRunList() {
+  const items = view.task.runs.items.map((run) => {
+    const current = view.run?.id === run.id ? view.run : run;
+    const badge = el('span', { class: 'badge' });
+    setBadge(badge, current);
+    const link = el('a', { href: `#/task/${encodeURIComponent(view.task.id)}/run/${encodeURIComponent(run.id)}`, 'data-run-id': run.id }, time(run.createdAt), ' ', badge);
+    return el('li', {}, link);
+  });
+  $('run-list').replaceChildren(...items);
+  markCurrent();
+}
+
+// ——— one run, live ———
+
+function closeRun() {
+  document.title = TITLE;
+  view.runSub?.close();
+  view.runSub = null;
+  view.runId = null;
+  view.run = null;
+  view.toolCallId = null;
+  view.resultShown = false;
+  view.steps.clear();
+  $('step-list').replaceChildren();
+  $('steps-empty').hidden = false;
+  $('tool-call').replaceChildren();
+  $('tool-call').hidden = true;
+  $('result-body').replaceChildren();
+  $('result').hidden = true;
+  $('run-message').textContent = '';
+  $('run-live').textContent = '';
+  $('run-connection').textContent = '';
+  $('stop-run').hidden = true;
+  for (const id of ['run-id', 'run-created', 'run-started', 'run-finished']) $(id).replaceChildren();
+}
+
+function openRun(runId) {
+  closeRun();
+  if (!runId) {
+    setBadge($('run-badge'), null);
+    $('run-live').textContent = 'This task has no runs.';
+    return;
+  }
+  view.runId = runId;
+  $('run-badge').textContent = 'Loading…';
+  view.runSub = subscribe(RUN, { taskId: view.taskId, runId }, {
+    onData: (data) => data.taskRun.id === view.runId && renderRun(data.taskRun),
+    onError: (error) => ($('run-message').textContent = error.code === 'NOT_FOUND' ? 'There is no such run for this API key.' : `The run could not be followed: ${error.message}`),
+    onState: (state) => ($('run-connection').textContent = state === 'reconnecting' ? '(reconnecting…)' : ''),
+    onAuth: expired,
+  });
+}
+
+function renderRun(run) {
+  const before = view.run;
+  view.run = run;
+  setBadge($('run-badge'), run);
+  const label = statusLabel(run);
+  const live = run.liveStatus && run.liveStatus !== label ? `${label} — ${run.liveStatus}` : label;
+  document.title = `${statusLabel(run)} · ${view.task?.readableName ?? 'Run'} — ${TITLE}`;
+  if ($('run-live').textContent !== live) $('run-live').textContent = live;
+  $('run-id').textContent = run.id;
+  if (!before) $('run-created').replaceChildren(time(run.createdAt));
+  if (before?.startedAt !== run.startedAt) $('run-started').replaceChildren(time(run.startedAt));
+  if (before?.finishedAt !== run.finishedAt) $('run-finished').replaceChildren(time(run.finishedAt));
+  const link = $('run-list').querySelector(`a[data-run-id="${CSS.escape(run.id)}"] .badge`);
+  if (link) setBadge(link, run);
+
+  const stop = $('stop-run');
+  // Controls that go away when the run ends: focus moves on to the result rather than being lost.
+  const focusGoes = document.activeElement === stop || $('tool-call').contains(document.activeElement);
+  stop.hidden = ended(run);
+  renderSteps(run);
+  if (ended(run) && !view.resultShown) {
+    view.resultShown = true;
+    renderResult(run);
+  }
+  renderToolCall(run);
+  if (ended(run) && focusGoes) $('result-title').focus();
+}
+
+function renderToolCall(run) {
+  const section = $('tool-call');
+  if (ended(run)) {
+    view.toolCallId = null;
+    section.replaceChildren();
+    section.hidden = true;
+    return;
+  }
+  const call = run.status === 'running' ? run.toolCall : null;
+  if (call) {
+    if (view.toolCallId === call.id) return;
+    view.toolCallId = call.id;
+    const form = toolCallForm(call, (input) =>
+      gql(ANSWER, { taskId: run.taskId, runId: run.id, input, toolCallId: call.id }).catch((error) => {
+        if (error instanceof AuthError) expired();
+        throw error.code === 'CONFLICT' ? new Error('the run is no longer waiting for this answer.') : error;
+      }),
+    );
+    section.replaceChildren(form);
+    section.hidden = false;
+    return;
+  }
+  if (!view.toolCallId) return;
+  // Answered, here or by another client.
+  view.toolCallId = null;
+  const hadFocus = section.contains(document.activeElement);
+  const note = el('p', { class: 'answered', tabindex: '-1' }, 'Answer received. The run continues.');
+  section.replaceChildren(note);
+  if (hadFocus) note.focus();
+}
+
+function renderSteps(run) {
+  const list = $('step-list');
+  // The k-th step that called a caller tool is the k-th tool call: show its answer there.
+  const calls = run.toolCalls ?? [];
+  let k = 0;
+  for (const step of run.steps) {
+    const call = BUILT_IN.has(step.action) ? null : calls[k++];
+    let item = view.steps.get(step.index);
+    if (!item) {
+      item = stepItem(step);
+      view.steps.set(step.index, item);
+      list.append(item.li);
+    }
+    if (call?.input != null && !item.answered) {
+      item.answered = true;
+      item.article.append(el('p', { class: 'answer' }, el('span', { class: 'label' }, 'Answer: '), el('code', {}, call.input)));
+    }
+  }
+  $('steps-empty').hidden = run.steps.length > 0;
+  $('steps-empty').textContent = ended(run) ? 'No steps.' : 'No steps yet.';
+}
+
+const isWeb = (url) => /^https?:\/\//i.test(url ?? '');
+
+/** The screenshot's address on this origin (the API gives absolute URLs under SITE_URL). */
+function sameOrigin(url) {
+  try {
+    const parsed = new URL(url, location.href);
+    return parsed.pathname + parsed.search;
+  } catch {
+    return null;
+  }
+}
+
+function stepItem(step) {
+  const titleId = `step-${step.index}-title`;
+  const article = el('article', { 'aria-labelledby': titleId });
+  article.append(el('h4', { id: titleId }, `Step ${step.index}: `, el('code', {}, step.action)));
+  if (step.url) {
+    const where = isWeb(step.url) ? el('a', { href: step.url, target: '_blank', rel: 'noopener noreferrer' }, step.title || step.url) : el('span', {}, step.title || step.url);
+    article.append(el('p', { class: 'page' }, el('span', { class: 'label' }, 'Page: '), where));
+  }
+  const args = step.arguments && Object.keys(step.arguments).length ? JSON.stringify(step.arguments) : '';
+  if (args) article.append(el('p', {}, el('span', { class: 'label' }, 'Arguments: '), el('code', { class: 'wrap' }, args)));
+  if (step.result) article.append(el('p', {}, el('span', { class: 'label' }, 'Result: '), step.result));
+  const src = step.screenshotUrl && sameOrigin(step.screenshotUrl);
+  if (src) {
+    const image = el('img', { src, alt: `The page at step ${step.index}: ${step.title || step.url || 'untitled'}`, width: '1280', height: '800', loading: 'lazy', decoding: 'async' });
+    article.append(
+      el('figure', {}, el('a', { href: src, target: '_blank', rel: 'noopener' }, image), el('figcaption', {}, 'What the agent saw (select to open full size).')),
+    );
+  }
+  return { li: el('li', { class: 'step' }, article), article, answered: false };
+}
+
+function renderResult(run) {
+  const body = $('result-body');
+  const parts = [];
+  if (run.error) parts.push(el('p', { class: 'run-error' }, el('strong', {}, 'Error: '), run.error));
+  parts.push(el('h4', {}, 'Output'));
+  if (run.output === null || run.output === undefined) parts.push(el('p', { class: 'muted' }, 'No output.'));
+  else if (typeof run.output === 'string') parts.push(el('p', { class: 'output' }, run.output));
+  else parts.push(el('pre', { class: 'output' }, JSON.stringify(run.output, null, 2)));
+  parts.push(dataTable(run.dataTable ?? []));
+  body.replaceChildren(...parts);
+  $('result').hidden = false;
+}
+
+function dataTable(rows) {
+  const objects = rows.filter((row) => row && typeof row === 'object' && !Array.isArray(row));
+  if (!objects.length) return el('p', { class: 'muted' }, 'No data table.');
+  const columns = [];
+  for (const row of objects) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
+  const cell = (value) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const captionId = 'data-table-caption';
+  const table = el(
+    'table',
+    {},
+    el('caption', { id: captionId }, `Data table: ${objects.length} ${objects.length === 1 ? 'row' : 'rows'}`),
+    el('thead', {}, el('tr', {}, ...columns.map((column) => el('th', { scope: 'col' }, column)))),
+    el('tbody', {}, ...objects.map((row) => el('tr', {}, ...columns.map((column) => el('td', {}, cell(row[column])))))),
+  );
+  // Scrollable by keyboard when wider than the page.
+  return el('div', { class: 'table-wrap', role: 'region', 'aria-labelledby': captionId, tabindex: '0' }, table);
+}
+
+$('stop-run').addEventListener('click', async () => {
+  // aria-disabled rather than disabled while the request runs: the button keeps the focus.
+  const button = $('stop-run');
+  const run = view.run;
+  if (!run || button.getAttribute('aria-disabled') === 'true') return;
+  button.setAttribute('aria-disabled', 'true');
+  $('run-message').textContent = '';
+  try {
+    await gql(STOP, { taskId: run.taskId, runId: run.id });
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    $('run-message').textContent = error.code === 'CONFLICT' ? 'The run had already ended.' : `The run could not be stopped: ${error.message}`;
+  } finally {
+    button.removeAttribute('aria-disabled');
+  }
+});
+
+// ——— start ———
+
+async function start() {
+  const key = storedKey();
+  if (!key) return showSignin();
+  try {
+    await gql(CHECK, {}, key);
+    enter(false);
+  } catch (error) {
+    if (error instanceof AuthError) signOut('Your API key is no longer accepted. Sign in again.');
+    else showSignin(`Could not reach Almanac: ${error.message}`);
+  }
+}
+
+void start();

@@ -1,0 +1,284 @@
+// The task console in a real browser (Debian's Chromium through playwright-core): the page and its
+// headers, a refused key, signing in, following a run live, answering a form_input form and seeing
+// the result, answering another tool, stopping a run. Screenshots of the main states are saved in
+// test-artifacts/console/.
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { ADMIN_KEY } from '../support/server.js';
+import { createTask, taskText, useTaskFixtures } from '../support/tasks.js';
+import { FORM_INPUT_TOOL, useConsoleServers } from './helpers.js';
+
+const ARTIFACTS = 'test-artifacts/console';
+/** Polls until the assertion holds; generous, for a machine shared with other test runs. */
+const poll = <T>(read: () => T | Promise<T>, timeout = 15_000) => expect.poll(read, { timeout, interval: 50 });
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+interface ConsolePage {
+  page: Page;
+  /** Every request the page made (URL and method). */
+  requests: Array<{ method: string; url: string }>;
+  /** Console errors and uncaught exceptions (a CSP violation would show up here). */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
+  // The stop test keeps an LLM call hanging: give it longer than the tests' default LLM timeout.
+  const fx = useTaskFixtures(() => ({ LLM_TIMEOUT_MS: '60000' }));
+  const servers = useConsoleServers(kind, fx);
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function openConsole(hash = ''): Promise<ConsolePage> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const requests: ConsolePage['requests'] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => requests.push({ method: request.method(), url: request.url() }));
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${servers.api.url}/console${hash}`);
+    return { page, requests, problems, close: () => context.close() };
+  }
+
+  async function signIn(page: Page, key: string) {
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${kind}-${name}.png`, fullPage: true });
+
+  it('serves the page and its assets from Almanac, with content types and cache headers', async () => {
+    const page = await fetch(`${servers.api.url}/console`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('content-encoding')).toBe('gzip');
+    const html = await page.text();
+    const script = /src="(\/console\/console\.js\?v=\w+)"/.exec(html)?.[1];
+    const style = /href="(\/console\/console\.css\?v=\w+)"/.exec(html)?.[1];
+    expect(script && style).toBeTruthy();
+    expect(html).not.toMatch(/https?:\/\//); // nothing from elsewhere
+
+    const js = await fetch(servers.api.url + script);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await js.text()).toMatch(/from '\.\/api\.js\?v=\w+'/);
+    const css = await fetch(servers.api.url + style);
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+
+    const again = await fetch(servers.api.url + script, { headers: { 'if-none-match': js.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect((await fetch(`${servers.api.url}/console/nothing.js`)).status).toBe(404);
+    expect((await fetch(`${servers.api.url}/console`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('refuses a wrong key with a clear message, and keeps nothing', async () => {
+    const { page, problems, close } = await openConsole();
+    try {
+      await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('api-key');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await poll(() => page.getByRole('alert').first().textContent()).toBe('Enter your API key.');
+      await signIn(page, 'alm_this-is-not-a-key');
+      const alert = page.locator('#signin-error');
+      await poll(() => alert.textContent()).toMatch(/^That API key was refused/);
+      expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('#workspace').isHidden()).toBe(true);
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+      // The keyboard focus is visible.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => [document.activeElement?.textContent, getComputedStyle(document.activeElement!).outlineWidth])).toEqual(['Sign in', '3px']);
+      await shot(page, 'signin-refused');
+      expect(problems.filter((p) => !/401/.test(p))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('signs in, follows a run live, takes the answer to its form_input form, and shows the result', async () => {
+    const ask = {
+      heading: 'Book a table',
+      description: 'Tell me who is coming and when.',
+      fields: [
+        { type: 'text', label: 'Your name' },
+        { type: 'email', label: 'Email' },
+        { type: 'number', label: 'Guests' },
+        { type: 'date', label: 'Date' },
+        { type: 'select', label: 'Seating', options: ['Inside', 'Terrace'] },
+        { type: 'checkbox', label: 'Newsletter' },
+        { type: 'textarea', label: 'Notes' },
+      ],
+    };
+    fx.llm.define('console-form', [
+      { call: 'navigate', args: { url: `${fx.pages.url}/signin` } },
+      { call: 'wait', args: { seconds: 1 } },
+      { call: 'form_input', args: ask },
+      (c) => ({ call: 'type', args: { element: c.element('"Your name"'), text: JSON.parse(c.lastToolResult!)['Your name'], submit: true } }),
+      (c) => ({
+        call: 'done',
+        args: { output: /Welcome, [^!]+!/.exec(c.page)?.[0] ?? 'no greeting', dataTable: [{ Guest: 'Ada Lovelace', Seats: 4 }, { Guest: 'Charles Babbage', Seats: 4 }] },
+      }),
+    ]);
+    const { page, requests, problems, close } = await openConsole();
+    try {
+      await signIn(page, ADMIN_KEY);
+      await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('tasks-title');
+      expect(await page.evaluate(() => sessionStorage.getItem('almanac.console.apiKey'))).toBe(ADMIN_KEY);
+      await shot(page, 'signed-in');
+
+      // A task created now appears in the list by itself (the page holds a subscription open).
+      const task = taskText('console-form', 'Book a table for four at the test site');
+      const taskId = await createTask(servers.client, { task, tools: [FORM_INPUT_TOOL] });
+      const link = page.getByRole('link', { name: /Book a table for four/ });
+      await link.click();
+      expect(page.url()).toContain(`#/task/${taskId}`);
+      // Record what the live region says, as it says it.
+      await page.evaluate(() => {
+        const live = document.getElementById('run-live')!;
+        const said: string[] = ((window as any).said = [live.textContent ?? '']);
+        new MutationObserver(() => said.push(live.textContent ?? '')).observe(live, { childList: true, characterData: true, subtree: true });
+      });
+
+      const form = page.getByRole('form', { name: 'Book a table' });
+      await form.waitFor();
+      await poll(() => page.locator('#run-badge').textContent()).toBe('Waiting for your input');
+      expect(await form.getByText('Tell me who is coming and when.').isVisible()).toBe(true);
+      // One control per field, of the field's type, each with its bound label.
+      const control = (label: string) => form.getByLabel(label, { exact: true });
+      expect(await control('Your name').getAttribute('type')).toBe('text');
+      expect(await control('Email').getAttribute('type')).toBe('email');
+      expect(await control('Guests').getAttribute('type')).toBe('number');
+      expect(await control('Date').getAttribute('type')).toBe('date');
+      expect(await control('Newsletter').getAttribute('type')).toBe('checkbox');
+      expect(await control('Seating').evaluate((e) => e.tagName)).toBe('SELECT');
+      expect(await control('Notes').evaluate((e) => e.tagName)).toBe('TEXTAREA');
+      await poll(() => page.locator('.step').count()).toBeGreaterThanOrEqual(3);
+      // Every visible control has a label; every image a text alternative; the tab says what happens.
+      const unlabelled = await page.$$eval('input, select, textarea, button', (controls) =>
+        controls.filter((c) => (c as HTMLElement).offsetParent && !(c as HTMLInputElement).labels?.length && !c.textContent?.trim()).map((c) => c.outerHTML),
+      );
+      expect(unlabelled).toEqual([]);
+      expect(await page.$$eval('img', (images) => images.filter((i) => !i.alt).length)).toBe(0);
+      expect(await page.title()).toMatch(/^Waiting for your input · Book a table for four/);
+      await shot(page, 'run-waiting-for-form');
+
+      await control('Your name').fill('Ada Lovelace');
+      await control('Email').fill('ada@example.org');
+      await control('Guests').fill('4');
+      await control('Date').fill('2026-12-05');
+      await control('Seating').selectOption('Terrace');
+      await control('Notes').fill('Window seat, please');
+      // The keyboard is enough: Space ticks the box, Enter in a field submits.
+      await control('Newsletter').focus();
+      await page.keyboard.press('Space');
+      await control('Email').focus();
+      await page.keyboard.press('Enter');
+
+      await poll(() => page.locator('#run-badge').textContent(), 30_000).toBe('Completed');
+      const result = page.getByRole('region', { name: 'Result' });
+      await poll(() => result.locator('.output').textContent()).toBe('Welcome, Ada Lovelace!');
+      const table = result.getByRole('table', { name: /Data table: 2 rows/ });
+      expect(await table.locator('thead th').allTextContents()).toEqual(['Guest', 'Seats']);
+      expect(await table.locator('tbody tr').first().locator('td').allTextContents()).toEqual(['Ada Lovelace', '4']);
+      expect(await page.locator('#stop-run').isHidden()).toBe(true);
+      // The form went away with the wait; the focus moved on to the result rather than being lost.
+      expect(await page.locator('#tool-call').isHidden()).toBe(true);
+      await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('result-title');
+
+      // The answer went to the agent as a JSON object keyed by label.
+      const resumed = fx.llm.requestsOf(task).at(-1)!.body.messages;
+      const answer = JSON.parse(resumed.find((m: any) => m.role === 'tool' && m.content.startsWith('{')).content);
+      expect(answer).toEqual({
+        'Your name': 'Ada Lovelace',
+        Email: 'ada@example.org',
+        Guests: 4,
+        Date: '2026-12-05',
+        Seating: 'Terrace',
+        Newsletter: true,
+        Notes: 'Window seat, please',
+      });
+
+      // Every step, with its screenshot served by Almanac (the API's URLs name SITE_URL; the page uses its own origin).
+      const steps = page.locator('.step');
+      await poll(() => steps.count()).toBe(5);
+      expect(await steps.locator('h4').allTextContents()).toEqual(['Step 1: navigate', 'Step 2: wait', 'Step 3: form_input', 'Step 4: type', 'Step 5: done']);
+      expect(await steps.nth(2).locator('.answer').textContent()).toContain('"Your name":"Ada Lovelace"');
+      const image = steps.nth(1).locator('img');
+      await image.scrollIntoViewIfNeeded();
+      await poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1280);
+      await shot(page, 'run-completed');
+
+      // The live region told the story as it happened.
+      const said: string[] = await page.evaluate(() => (window as any).said);
+      const waiting = said.findIndex((s) => s.startsWith('Waiting for your input'));
+      expect(waiting, said.join('\n')).toBeGreaterThan(0);
+      expect(said.slice(0, waiting).some((s) => /^(Acting|Thinking|Queued|Starting the browser)/.test(s)), said.join('\n')).toBe(true);
+      expect(said.at(-1)).toMatch(/^Completed/);
+
+      // Live without polling: a handful of requests for the whole story, all to Almanac.
+      const graphql = requests.filter((r) => r.url.endsWith('/graphql'));
+      expect(graphql.length, JSON.stringify(graphql)).toBeLessThanOrEqual(6);
+      expect(requests.every((r) => r.url.startsWith(servers.api.url) || r.url.startsWith('data:')), JSON.stringify(requests)).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 90_000);
+
+  it("shows any other tool's name and arguments with a text answer; stops a run; the session survives a reload", async () => {
+    const seatTool = {
+      type: 'function',
+      function: { name: 'pick_seat', description: 'Ask which seat to take', parameters: { type: 'object', properties: { row: { type: 'integer' }, seats: { type: 'array', items: { type: 'string' } } } } },
+    };
+    fx.llm.define('console-seat', [{ call: 'pick_seat', args: { row: 12, seats: ['A', 'B'] } }, (c) => ({ call: 'done', args: { output: `Seat chosen: ${c.lastToolResult}` } })]);
+    fx.llm.define('console-hang', [{ hang: true }]);
+    const seatTask = await createTask(servers.client, { task: taskText('console-seat', 'Choose a seat'), tools: [seatTool] });
+    const hangTask = await createTask(servers.client, { task: taskText('console-hang', 'Think forever') });
+
+    const { page, problems, close } = await openConsole(`#/task/${seatTask}`);
+    try {
+      await signIn(page, ADMIN_KEY);
+      const form = page.getByRole('form', { name: 'The agent calls pick_seat' });
+      await form.waitFor();
+      expect(JSON.parse((await form.locator('pre').textContent())!)).toEqual({ row: 12, seats: ['A', 'B'] });
+      await form.getByLabel('Your answer').fill('12A');
+      await form.getByRole('button', { name: 'Send answer' }).click();
+      await poll(() => page.locator('#run-badge').textContent(), 30_000).toBe('Completed');
+      expect(await page.locator('#result .output').textContent()).toBe('Seat chosen: 12A');
+
+      // Another task, by its link in the list; stop its run.
+      await page.getByRole('link', { name: /Think forever/ }).click();
+      await poll(() => page.locator('#run-badge').textContent()).toBe('Thinking');
+      const stop = page.getByRole('button', { name: 'Stop run' });
+      await stop.focus();
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('#run-badge').textContent()).toBe('Stopped');
+      expect(await page.locator('#result .run-error').textContent()).toBe('Error: stopped');
+      await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('result-title');
+      await poll(() => page.getByRole('link', { name: /Think forever/ }).textContent()).toContain('Stopped');
+      await shot(page, 'run-stopped');
+
+      // The key lives in the tab's session: a reload keeps it, signing out forgets it.
+      await page.reload();
+      await poll(() => page.locator('#run-badge').textContent()).toBe('Stopped');
+      expect(page.url()).toContain(`#/task/${hangTask}`);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      expect(await page.getByLabel('API key').isVisible()).toBe(true);
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 90_000);
+});
