@@ -2,26 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { ADMIN_KEY, useTestServer } from '../support/server.js';
-import { createTask, ended, runResult, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
-
-const FORM_INPUT_TOOL = {
-  type: 'function',
-  function: {
-    name: 'form_input',
-    description: 'Ask the user for information',
-    parameters: {
-      type: 'object',
-      properties: {
-        heading: { type: 'string', description: 'Heading of the form' },
-        description: { type: 'string', description: 'Description of the form' },
-        fields: {
-          type: 'array',
-          items: { type: 'object', properties: { type: { type: 'string', description: 'Input field type' }, label: { type: 'string', description: 'Label text' } } },
-        },
-      },
-    },
-  },
-};
+import { FORM_INPUT_TOOL, createTask, ended, runResult, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
 
 describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
   const fx = useTaskFixtures();

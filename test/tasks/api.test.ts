@@ -4,26 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createUserWithKey } from '../../src/auth/api-keys.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { ADMIN_KEY, useTestServer } from '../support/server.js';
-import { createTask, ended, runResult, waitForRun } from '../support/tasks.js';
-
-const FORM_INPUT_TOOL = {
-  type: 'function',
-  function: {
-    name: 'form_input',
-    description: 'Ask the user for information',
-    parameters: {
-      type: 'object',
-      properties: {
-        heading: { type: 'string', description: 'Heading of the form' },
-        description: { type: 'string', description: 'Description of the form' },
-        fields: {
-          type: 'array',
-          items: { type: 'object', properties: { type: { type: 'string', description: 'Input field type' }, label: { type: 'string', description: 'Label text' } } },
-        },
-      },
-    },
-  },
-};
+import { FORM_INPUT_TOOL, createTask, ended, runResult, waitForRun } from '../support/tasks.js';
 
 const fn = (f: Record<string, unknown>) => ({ type: 'function', function: { name: 'ask', ...f } });
 const params = (p: unknown) => [fn({ parameters: p })];
