@@ -10,8 +10,12 @@ import type { Config } from './config.js';
 import { consoleRoutes } from './console/serve.js';
 import type { Database } from './db/client.js';
 import { createContext } from './graphql/context.js';
+import { createOperationRunner } from './graphql/execute.js';
+import { schema } from './graphql/schema.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import type { Logger } from './http/logger.js';
+import { calendarTable, docInfo } from './rest/calendar/index.js';
+import { restRouter } from './rest/router.js';
 import { createTaskApi } from './rest/tasks/router.js';
 
 export interface AppState {
@@ -98,6 +102,18 @@ export function createApp({ config, db, logger }: AppDeps) {
 
   app.use(router.routes());
   app.use(router.allowedMethods());
+  // The Events Calendar REST API v1, under every configured namespace, translated onto GraphQL.
+  app.use(
+    restRouter({
+      table: calendarTable,
+      docInfo,
+      config,
+      resolveViewer: (ctx) => keys.resolve(credentialsFromHeaders(ctx.req.headers)),
+      runner: createOperationRunner(schema),
+      context: (viewer) => createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer),
+      logger,
+    }),
+  );
   app.use(createTaskApi({ config, db, keys, logger }));
   // The task console: a static page at /console that talks to /graphql.
   app.use(consoleRoutes());

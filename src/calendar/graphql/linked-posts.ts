@@ -28,6 +28,14 @@ type Row = { id: number; password: string; status: string; authorId: number; [co
 /** Protected venues/organizers hide their private fields unless the request unlocks them (spec §3.7). */
 export const isMasked = (row: Row, ctx: GraphQLContext): boolean => !isUnlocked(row, ctx.viewer, ctx.unlock);
 
+/** Fields masking empties (spec §3.7), and the column behind each where the names differ. */
+const MASKABLE_FIELDS: Record<LinkedType, readonly string[]> = {
+  venue: ['description', 'excerpt', 'image', 'address', 'city', 'country', 'province', 'zip', 'phone', 'website', 'stateprovince', 'geoLat', 'geoLng'],
+  organizer: ['description', 'excerpt', 'image', 'phone', 'website', 'email'],
+};
+const MASKED_COLUMN: Record<string, string> = { description: 'content', image: 'imageId' };
+const hasValue = (value: unknown) => (typeof value === 'string' ? value.trim() !== '' : value !== null && value !== undefined);
+
 /** A text column that reads "" while the record is masked. */
 export function maskedText(t: any, column: string, description: string) {
   return t.string({ description: `${description} ("" when masked).`, resolve: (row: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(row, ctx) ? '' : row[column]) });
@@ -79,6 +87,11 @@ export function linkedRecordFields(type: LinkedType, t: any) {
     masked: t.boolean({
       description: 'Whether this record hides its protected fields from this request (pass its password, or editContext as someone who may edit it).',
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => isMasked(r, ctx),
+    }),
+    hiddenFields: t.stringList({
+      description:
+        'The fields that hold a value this request does not see because the record is masked ([] when it is not): the REST record keeps those keys with emptied values, as the original does.',
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(r, ctx) ? MASKABLE_FIELDS[type].filter((field) => hasValue(r[MASKED_COLUMN[field] ?? field])) : []),
     }),
     events: t.field({
       type: [Event],

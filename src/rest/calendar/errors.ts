@@ -1,0 +1,82 @@
+// GraphQL error codes (extensions.code) → the original's REST errors (spec §5). The GraphQL
+// messages are already the original's; only codes, statuses and argument names are translated.
+import type { GraphQLError } from 'graphql';
+import { RestError, forbidden, internalError, invalidParams } from '../errors.js';
+
+export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+
+/** GraphQL argument names → REST argument names (camelCase → snake_case; a record's `name` per kind). */
+export function restArgName(name: string, kind: RecordKind): string {
+  if (name === 'name' && (kind === 'venue' || kind === 'organizer')) return kind;
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** A WordPress error created without data: rendered with `data: null`. */
+class DatalessRestError extends RestError {
+  override toBody(): Record<string, unknown> {
+    return { code: this.code, message: this.message, data: null };
+  }
+}
+
+export function restError(error: GraphQLError, kind: RecordKind): RestError {
+  const ext = error.extensions ?? {};
+  const message = error.message;
+  switch (ext.code) {
+    case 'INVALID_INPUT': {
+      const params: Record<string, string> = {};
+      for (const [name, reason] of Object.entries((ext.params ?? {}) as Record<string, string>)) params[restArgName(name, kind)] = reason;
+      return invalidParams(params, (ext.details ?? {}) as Record<string, unknown>);
+    }
+    case 'UNAUTHENTICATED':
+      return forbidden(false);
+    case 'FORBIDDEN':
+      return forbidden(true);
+    case 'NOT_FOUND':
+      return new RestError('rest-event-not-found', message, 404);
+    case 'WRONG_TYPE':
+      return new RestError('rest-invalid-event-id', message, 400);
+    case 'TRASHED':
+      return new RestError('event-no-longer-available', message, 403);
+    case 'NOT_ACCESSIBLE':
+      return new RestError(`${kind}-not-accessible`, message, 403);
+    case 'PASSWORD_REQUIRED':
+      return new RestError('event-password-protected', message, 403);
+    case 'ALREADY_TRASHED':
+      return new RestError(`${kind}-is-in-trash`, message, 410);
+    case 'TERM_EXISTS':
+      // WP_REST_Terms_Controller adds the id twice before the {status, term_id} data, and
+      // rest_convert_error_to_response lists those earlier data as additional_data.
+      return new RestError('term_exists', message, 400, { term_id: ext.termId }, { additional_data: [ext.termId, ext.termId] });
+    case 'CONFLICT':
+      if (kind !== 'category' && kind !== 'tag') return internalError();
+      // wp_update_term's duplicate_term_slug carries no data: status 500, `data: null`.
+      return new DatalessRestError('duplicate_term_slug', message.replace(/“/g, '&#8220;').replace(/”/g, '&#8221;'), 500);
+    case 'NOT_HIERARCHICAL':
+      return new RestError('rest_taxonomy_not_hierarchical', message, 400);
+    case 'COULD_NOT_CREATE_VENUE':
+      return new RestError('could-not-create-venue', message, 400);
+    case 'COULD_NOT_CREATE_ORGANIZER':
+      return new RestError('could-not-create-organizer', message, 400);
+    case 'INVALID_LINKED_POST':
+      return new RestError('invalid-linked-post-id', message, 400);
+    default:
+      return internalError();
+  }
+}
+
+/** Runs an operation for a REST handler: its data, or the first error translated and thrown. */
+export async function run<T = any>(
+  req: { graphql: (source: string, variables?: Record<string, unknown>) => Promise<{ data?: any; errors?: readonly GraphQLError[] }> },
+  kind: RecordKind,
+  source: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
+  const result = await req.graphql(source, variables);
+  if (result.errors?.length) {
+    const error = result.errors[0];
+    // Errors without a code are bugs, not client mistakes: let the framework log them and answer 500.
+    if (!error.extensions?.code) throw error.originalError ?? error;
+    throw restError(error, kind);
+  }
+  return result.data as T;
+}
