@@ -11,7 +11,7 @@ import { eventSchedule, isValidDateInput, isValidTimezone, timezoneAbbr } from '
 import { applyLinks, planLinks, type LinkPlan } from './event-links.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { publicationDates } from './linked.js';
-import { postTypeOf, retryOnConflict, uniquePostSlug, wallNow, type Db } from './posts.js';
+import { postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY, resolveEventTerms } from './terms.js';
 import { isNonEmptyString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
@@ -43,6 +43,8 @@ export interface EventFields {
   organizer?: unknown;
   password?: string;
   parent?: number;
+  /** Reproduce the original's tag handling (see resolveEventTerms); the REST layer sets it. */
+  wpTagQuirk?: boolean;
 }
 
 export interface WriteContext {
@@ -120,7 +122,7 @@ async function replaceLinks(tx: Db, eventId: number, plans: Plans, fields: Event
   }
   for (const [field, taxonomy] of [['categories', CATEGORY_TAXONOMY], ['tags', TAG_TAXONOMY]] as const) {
     if (fields[field] === undefined) continue;
-    const termIds = await resolveEventTerms(tx, taxonomy, fields[field]);
+    const termIds = await resolveEventTerms(tx, taxonomy, fields[field], { wpTagQuirk: fields.wpTagQuirk === true });
     await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
     if (termIds.length) await tx.eventTerm.createMany({ data: termIds.map((termId) => ({ eventId, termId })) });
   }
@@ -251,7 +253,7 @@ export async function trashEvent(context: WriteContext, target: { id?: number; s
   const now = wallNow(config.siteTimezone);
   const updated = await prisma.event.updateMany({
     where: { id: event.id, status: { not: 'trash' } },
-    data: { status: 'trash', modified: now.local, modifiedUtc: now.utc },
+    data: { status: 'trash', slug: trashedSlug(event.slug), modified: now.local, modifiedUtc: now.utc },
   });
   if (updated.count === 0) throw new AppError('ALREADY_TRASHED', 'The event is already trashed');
   return event.id;

@@ -21,7 +21,7 @@ import {
 } from './capabilities.js';
 import { applyImagePlan } from './images.js';
 import { createOrReuseLinked, deriveStateProvince, mapFlag, META_FIELDS, publicationDates, validateLinkedFields, type LinkedFields } from './linked.js';
-import { postTypeOf, retryOnConflict, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
+import { postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
 import { isNonEmptyString, isStringOrEmpty, Problems } from './validate.js';
 
@@ -279,7 +279,7 @@ export async function trashLinkedPost(context: LinkedContext, type: LinkedType, 
     const now = wallNow(config.siteTimezone);
     const updated = await table(tx, type).updateMany({
       where: { id: row!.id, status: { not: 'trash' } },
-      data: { status: 'trash', modified: now.local, modifiedUtc: now.utc },
+      data: { status: 'trash', slug: trashedSlug(String(row!.slug)), modified: now.local, modifiedUtc: now.utc },
     });
     if (updated.count === 0) throw new AppError('ALREADY_TRASHED', `The ${label(type)} is already trashed`);
     await linkTable(tx, type).deleteMany({ where: { [linkColumn(type)]: row!.id } });

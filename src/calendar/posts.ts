@@ -75,9 +75,19 @@ export function zoneForLuxon(zone: string): string {
   return `UTC${m[1]}${Number(m[2])}${minutes ? ':' + String(minutes).padStart(2, '0') : ''}`;
 }
 
-export function permalink(siteUrl: string, type: SlugModel, slug: string): string {
-  return `${siteUrl}/${PERMALINK_BASE[type]}/${slug}/`;
+export const POST_TYPE_NAME: Record<SlugModel, string> = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' };
+
+/**
+ * The record's page. WordPress gives pretty links only to published and private posts; drafts,
+ * pending, scheduled and trashed ones get the plain `?post_type=…&p=<id>` form (wp_force_plain_post_permalink).
+ */
+export function permalink(siteUrl: string, type: SlugModel, post: { id: number; slug: string; status: string }): string {
+  if (post.status !== 'publish' && post.status !== 'private') return `${siteUrl}/?post_type=${POST_TYPE_NAME[type]}&p=${post.id}`;
+  return `${siteUrl}/${PERMALINK_BASE[type]}/${post.slug}/`;
 }
+
+/** wp_trash_post frees the slug: the trashed post keeps it with a `__trashed` suffix. */
+export const trashedSlug = (slug: string): string => (slug.endsWith('__trashed') ? slug : `${slug}__trashed`);
 
 /** TEC global id: the site URL without scheme or port, then `?id=`. */
 export function globalId(siteUrl: string, id: number): string {

@@ -12,7 +12,7 @@ import { canManageCategories, canManageTags } from './capabilities.js';
 import { retryOnConflict } from './posts.js';
 import { sanitizeSlug, uniqueSlugCandidates } from './slugs.js';
 import { caseInsensitiveIn, lockTermWrites, publishedEventCounts, resolveTermRef, type TermDb } from './term-lookup.js';
-import { asId, asciiLower, CATEGORY_TAXONOMY, isHierarchical, sanitizeTermName, type Taxonomy } from './term-rules.js';
+import { asId, asciiLower, CATEGORY_TAXONOMY, isHierarchical, TAG_TAXONOMY, sanitizeTermName, type Taxonomy } from './term-rules.js';
 import { INVALID, Problems } from './validate.js';
 
 export { CATEGORY_TAXONOMY, TAG_TAXONOMY, type Taxonomy } from './term-rules.js';
@@ -292,14 +292,27 @@ export async function deleteTerm<T = unknown>(
  * first appearance kept. Never a validation error. A unique-slug clash with a concurrent writer
  * throws, so the caller's retryOnConflict reruns its transaction.
  */
-export async function resolveEventTerms(tx: TermDb, taxonomy: Taxonomy, items: unknown): Promise<number[]> {
+/**
+ * `wpTagQuirk` reproduces the original's handling of an EXISTING tag named in an event write:
+ * WordPress receives that tag's id as a string and, tags being flat, reads it as a tag name, so the
+ * event gets a tag named like the id (created if needed) — sample 09 of the recorded responses.
+ * Categories are unaffected (WordPress casts their ids). The REST layer asks for it; GraphQL does not.
+ */
+export async function resolveEventTerms(tx: TermDb, taxonomy: Taxonomy, items: unknown, options: { wpTagQuirk?: boolean } = {}): Promise<number[]> {
   // Strings split on commas even inside an array: GraphQL turns "a,b" into ["a,b"].
   const list = (Array.isArray(items) ? items : [items])
     .flatMap((item) => (typeof item === 'string' ? item.split(',').map((part) => part.trim()) : [item]))
     .filter((item) => typeof item === 'number' || (typeof item === 'string' && item !== ''));
   const ids: number[] = [];
   for (const item of list) {
-    const id = typeof item === 'number' ? await existingIdOf(tx, taxonomy, item) : await termForText(tx, taxonomy, item as string);
+    let id: number | null;
+    if (typeof item === 'number') id = await existingIdOf(tx, taxonomy, item);
+    else {
+      const found = await termForText(tx, taxonomy, item as string);
+      id = found && options.wpTagQuirk && taxonomy === TAG_TAXONOMY && !found.created && !/^\d+$/.test(item as string)
+        ? await tagNamedExactly(tx, String(found.id))
+        : (found?.id ?? null);
+    }
     if (id !== null && !ids.includes(id)) ids.push(id);
   }
   return ids;
@@ -310,7 +323,13 @@ async function existingIdOf(tx: TermDb, taxonomy: Taxonomy, id: number): Promise
 }
 
 /** A string item: slug, then name, then (digits only) id, else create it by name. */
-async function termForText(tx: TermDb, taxonomy: Taxonomy, text: string): Promise<number | null> {
+/** The tag whose slug or name is exactly `name`, created when there is none. */
+async function tagNamedExactly(tx: TermDb, name: string): Promise<number> {
+  const found = await tx.term.findFirst({ where: { taxonomy: TAG_TAXONOMY, OR: [{ slug: name }, { name }] }, select: { id: true }, orderBy: { id: 'asc' } });
+  return found ? found.id : insertTerm(tx, TAG_TAXONOMY, { name });
+}
+
+async function termForText(tx: TermDb, taxonomy: Taxonomy, text: string): Promise<{ id: number; created: boolean } | null> {
   const slug = sanitizeSlug(text);
   const names = [...new Set([text, sanitizeTermName(text)])];
   const rows = await tx.term.findMany({
@@ -319,15 +338,18 @@ async function termForText(tx: TermDb, taxonomy: Taxonomy, text: string): Promis
     orderBy: { id: 'asc' },
   });
   const match = rows.find((row) => slug !== '' && row.slug === slug) ?? rows.find((row) => names.some((n) => n.toLowerCase() === row.name.toLowerCase()));
-  if (match) return match.id;
-  if (/^\d+$/.test(text)) return existingIdOf(tx, taxonomy, Number(text));
+  if (match) return { id: match.id, created: false };
+  if (/^\d+$/.test(text)) {
+    const id = await existingIdOf(tx, taxonomy, Number(text));
+    return id === null ? null : { id, created: false };
+  }
   const name = sanitizeTermName(text);
   if (!name) return null;
   try {
-    return await insertTerm(tx, taxonomy, { name });
+    return { id: await insertTerm(tx, taxonomy, { name }), created: true };
   } catch (error) {
     // Created meanwhile by another writer (or a same-level twin the lookup missed): use that term.
-    if (error instanceof AppError && error.extensions.code === 'TERM_EXISTS') return error.extensions.termId as number;
+    if (error instanceof AppError && error.extensions.code === 'TERM_EXISTS') return { id: error.extensions.termId as number, created: false };
     throw error;
   }
 }

@@ -602,7 +602,9 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       const event = await create(jazzBody('jazz-delete'));
       const response = await send('DELETE', `/events/${event.id}?force=true`, undefined);
       expect(response.status).toBe(200);
-      expectBody(response, { ...jazzRecord(event.id, { slug: 'jazz-delete', count: 0 }), status: 'trash' });
+      // As in the original (sample 31): the slug gets a __trashed suffix and the page link becomes plain.
+      const plain = `${SITE}/?post_type=tribe_events&p=${event.id}`;
+      expectBody(response, { ...jazzRecord(event.id, { slug: 'jazz-delete__trashed', count: 0 }), status: 'trash', url: plain, website: 'https://example.com/jazz' });
       expectBody(await send('DELETE', `/events/${event.id}`, undefined), error('event-is-in-trash', 'The event is already trashed', 410));
       const list = await get('/events?search=Jazz', api.keys.administrator);
       expect(list.json.events.map((e: any) => e.id)).not.toContain(event.id);

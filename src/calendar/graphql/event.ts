@@ -46,7 +46,7 @@ builder.prismaObjectFields(Event, (t) => ({
   dateUtc: t.exposeString('dateUtc', { description: 'Publication date in UTC.' }),
   modified: t.exposeString('modified', { description: 'Last modification, site-local.' }),
   modifiedUtc: t.exposeString('modifiedUtc', { description: 'Last modification in UTC.' }),
-  url: t.string({ description: 'The event page (permalink).', resolve: (e, _a, ctx) => permalink(ctx.config.siteUrl, 'event', e.slug) }),
+  url: t.string({ description: 'The event page (permalink).', resolve: (e, _a, ctx) => permalink(ctx.config.siteUrl, 'event', e) }),
   title: t.exposeString('title', { description: 'The title as entered.' }),
   titleRendered: t.string({ description: 'The title as HTML, typographic quotes and entities applied.', resolve: (e) => renderTitle(e.title) }),
   description: t.string({ description: 'The description as entered ("" when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : e.content) }),
@@ -86,7 +86,7 @@ builder.prismaObjectFields(Event, (t) => ({
   }),
   website: t.string({
     description: 'The event website; the permalink when none was ever stored ("" when masked).',
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e.slug))),
+    resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e))),
   }),
   showMap: t.boolean({ nullable: true, description: 'Show a map of the venue (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : (e.showMap ?? true)) }),
   showMapLink: t.boolean({ nullable: true, description: 'Show a link to a map (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : (e.showMapLink ?? true)) }),
@@ -140,7 +140,7 @@ builder.prismaObjectFields(Event, (t) => ({
       const organizer = e.organizers[0]?.organizer;
       return eventJsonLd({
         ...e,
-        url: permalink(ctx.config.siteUrl, 'event', e.slug),
+        url: permalink(ctx.config.siteUrl, 'event', e),
         costValues: storedCost(e.cost),
         imageUrl: e.image?.url,
         venue: venue ? { ...venue, imageUrl: venue.image?.url } : null,
@@ -289,6 +289,10 @@ const eventInputFields = (t: any, create: boolean) => ({
   organizer: t.field({ type: 'JSON', description: 'Organizer ids, {id} objects or organizer fields, as a list, in order; [] clears.' }),
   password: t.string({ description: 'Password protecting the event ("" removes).' }),
   parent: t.int({ description: 'Id of the parent event.' }),
+  wpTagQuirk: t.boolean({
+    description:
+      "Compatibility: treat existing tags named in `tags` as The Events Calendar's REST API does (the event gets a tag named after the existing tag's id). Set by Almanac's REST layer; leave unset.",
+  }),
 });
 
 const CreateEventInput = builder.inputType('CreateEventInput', { description: 'A new event.', fields: (t) => eventInputFields(t, true) });

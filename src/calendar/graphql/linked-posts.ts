@@ -56,7 +56,7 @@ export function linkedRecordFields(type: LinkedType, t: any) {
     dateUtc: t.exposeString('dateUtc', { description: 'Publication date in UTC.' }),
     modified: t.exposeString('modified', { description: 'Last modification, site-local.' }),
     modifiedUtc: t.exposeString('modifiedUtc', { description: 'Last modification in UTC.' }),
-    url: t.string({ description: `The ${what} page (permalink).`, resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => permalink(ctx.config.siteUrl, type, r.slug) }),
+    url: t.string({ description: `The ${what} page (permalink).`, resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => permalink(ctx.config.siteUrl, type, { id: r.id, slug: r.slug, status: r.status }) }),
     // The original masks the name too (its masked record shows `venue: []`), so both forms read "".
     name: maskedText(t, 'title', `The ${what} name as entered`),
     title: t.string({
