@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { invalidInput } from '../graphql/errors.js';
 import { canEditAny, isPostStatus, listableStatuses } from './capabilities.js';
 import { isValidDateInput, listDateWindow, type DateWindow } from './dates.js';
-import { existingIdsOfType, postTypeOf, type Db } from './posts.js';
+import { existingIdsOfType, isDbId, postTypeOf, type Db } from './posts.js';
 import { Problems } from './validate.js';
 
 export interface EventFilter {
@@ -55,7 +55,7 @@ export function searchTerms(search: string): { term: string; exclude: boolean }[
 async function resolveTermFilter(db: Db, taxonomy: string, items: string[]): Promise<number[] | null> {
   const clean = items.map((s) => String(s).trim()).filter(Boolean);
   if (!clean.length) return null;
-  const numeric = clean.filter((s) => /^\d+$/.test(s)).map(Number).filter(Number.isSafeInteger);
+  const numeric = clean.filter((s) => /^\d+$/.test(s)).map(Number).filter(isDbId);
   const terms = await db.term.findMany({
     where: { taxonomy, OR: [{ slug: { in: clean } }, { name: { in: clean } }, { id: { in: numeric } }] },
     select: { id: true, slug: true, name: true },
@@ -159,7 +159,7 @@ export async function eventListQuery(
   if (filter.venue != null) and.push({ venues: { some: { venueId: { in: filter.venue } } } });
   if (filter.organizer != null) and.push({ organizers: { some: { organizerId: { in: filter.organizer } } } });
   if (filter.featured != null) and.push({ featured: filter.featured });
-  if (filter.include != null) and.push({ id: { in: filter.include } });
+  if (filter.include != null) and.push({ id: { in: filter.include.filter(isDbId) } });
   if (filter.postParent != null) and.push({ parentId: filter.postParent });
 
   return {

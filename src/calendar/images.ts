@@ -2,7 +2,7 @@
 // request with 200 and an image type. A URL already in the media library reuses its attachment.
 import type { Viewer } from '../auth/viewer.js';
 import { canUploadFiles } from './capabilities.js';
-import { allocatePostId, type Db } from './posts.js';
+import { allocatePostId, isDbId, type Db } from './posts.js';
 
 const IMAGE_TYPES = /^image\/(jpeg|png|gif|webp|bmp|tiff|x-icon|vnd\.microsoft\.icon|avif|heic)$/i;
 
@@ -18,7 +18,7 @@ export async function planImage(db: Db, raw: unknown, viewer: Viewer | null): Pr
   if (isBlank(raw)) return { kind: 'none' };
   if (typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw.trim()))) {
     const id = Number(raw);
-    const attachment = Number.isSafeInteger(id) ? await db.attachment.findUnique({ where: { id } }) : null;
+    const attachment = isDbId(id) ? await db.attachment.findUnique({ where: { id } }) : null;
     return attachment && IMAGE_TYPES.test(attachment.mimeType) ? { kind: 'attachment', id } : null;
   }
   if (typeof raw !== 'string' || !/^https?:\/\/\S+$/i.test(raw.trim())) return null;

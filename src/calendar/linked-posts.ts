@@ -21,7 +21,7 @@ import {
 } from './capabilities.js';
 import { applyImagePlan } from './images.js';
 import { createOrReuseLinked, deriveStateProvince, mapFlag, META_FIELDS, publicationDates, validateLinkedFields, type LinkedFields } from './linked.js';
-import { postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
+import { isDbId, postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
 import { isNonEmptyString, isStringOrEmpty, Problems } from './validate.js';
 
@@ -142,7 +142,7 @@ async function findTarget(db: Db, type: LinkedType, target: LinkedTarget): Promi
     const slug = slugForLookup(target.slug ?? '');
     return slug ? table(db, type).findUnique({ where: { slug } }) : null;
   }
-  return Number.isSafeInteger(target.id) && target.id > 0 ? table(db, type).findUnique({ where: { id: target.id } }) : null;
+  return isDbId(target.id) ? table(db, type).findUnique({ where: { id: target.id } }) : null;
 }
 
 /** The record a write names; an unknown id/slug (or an id of another type) is a validation problem. */

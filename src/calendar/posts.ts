@@ -11,15 +11,19 @@ export type Db = Pick<Prisma, 'post' | 'event' | 'venue' | 'organizer' | 'attach
 
 export const PERMALINK_BASE: Record<'event' | 'venue' | 'organizer', string> = { event: 'event', venue: 'venue', organizer: 'organizer' };
 
+/** Ids are 32-bit integers in the database: a larger number names nothing (and must not reach SQL). */
+export const MAX_DB_ID = 2_147_483_647;
+export const isDbId = (id: unknown): id is number => typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= MAX_DB_ID;
+
 export async function postTypeOf(db: Db, id: number): Promise<PostType | null> {
-  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  if (!isDbId(id)) return null;
   const row = await db.post.findUnique({ where: { id }, select: { type: true } });
   return (row?.type as PostType | undefined) ?? null;
 }
 
 /** Ids of `type` among `ids` (one query). */
 export async function existingIdsOfType(db: Db, ids: number[], type: PostType): Promise<Set<number>> {
-  const safe = ids.filter((id) => Number.isSafeInteger(id) && id > 0);
+  const safe = ids.filter(isDbId);
   if (!safe.length) return new Set();
   const rows = await db.post.findMany({ where: { id: { in: safe }, type }, select: { id: true } });
   return new Set(rows.map((r) => r.id));

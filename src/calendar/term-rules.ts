@@ -3,6 +3,7 @@
  * taxonomies, how names are sanitised on save, list-argument parsing (Tribe list_to_array) and
  * WP_Term_Query's order/orderby, and term archive links. No database here.
  */
+import { isDbId } from './posts.js';
 
 export const CATEGORY_TAXONOMY = 'tribe_events_cat';
 export const TAG_TAXONOMY = 'post_tag';
@@ -13,10 +14,10 @@ export const isHierarchical = (taxonomy: Taxonomy): boolean => taxonomy === CATE
 
 /** A positive integer given as a number or a string of digits (an id, never a slug). */
 export function asId(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : null;
+  if (typeof value === 'number') return isDbId(value) ? value : null;
   if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) {
     const id = Number(value.trim());
-    return Number.isSafeInteger(id) && id > 0 ? id : null;
+    return isDbId(id) ? id : null;
   }
   return null;
 }

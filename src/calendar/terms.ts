@@ -9,7 +9,7 @@ import type { Viewer } from '../auth/viewer.js';
 import type { Prisma } from '../db/client.js';
 import { AppError, invalidInput } from '../graphql/errors.js';
 import { canManageCategories, canManageTags } from './capabilities.js';
-import { retryOnConflict } from './posts.js';
+import { isDbId, retryOnConflict } from './posts.js';
 import { sanitizeSlug, uniqueSlugCandidates } from './slugs.js';
 import { caseInsensitiveIn, lockTermWrites, publishedEventCounts, resolveTermRef, type TermDb } from './term-lookup.js';
 import { asId, asciiLower, CATEGORY_TAXONOMY, isHierarchical, TAG_TAXONOMY, sanitizeTermName, type Taxonomy } from './term-rules.js';
@@ -319,7 +319,7 @@ export async function resolveEventTerms(tx: TermDb, taxonomy: Taxonomy, items: u
 }
 
 async function existingIdOf(tx: TermDb, taxonomy: Taxonomy, id: number): Promise<number | null> {
-  return Number.isSafeInteger(id) && id > 0 ? existingId(tx, taxonomy, id) : null;
+  return isDbId(id) ? existingId(tx, taxonomy, id) : null;
 }
 
 /** A string item: slug, then name, then (digits only) id, else create it by name. */

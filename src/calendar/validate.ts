@@ -1,5 +1,5 @@
 // Small validators shared by the calendar's write paths. Each returns true when the value is valid.
-import type { Db } from './posts.js';
+import { isDbId, type Db } from './posts.js';
 import { isPostStatus } from './capabilities.js';
 
 export const INVALID = 'Invalid parameter.';
@@ -23,7 +23,7 @@ export const isUrlOrEmpty = (v: unknown): boolean => v === '' || v === null || i
 
 export async function userExists(db: Db, raw: unknown): Promise<boolean> {
   const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id <= 0) return false;
+  if (!isDbId(id)) return false;
   return (await db.user.count({ where: { id } })) > 0;
 }
 

@@ -15,6 +15,18 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** A copy of `value` with NUL characters removed from every string (Dates and bytes untouched). */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('\0') ? value.replaceAll('\0', '') : value) as T;
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = withoutNul(item);
+    return out as T;
+  }
+  return value;
+}
+
 export async function openDatabase(url: string, options: { poolSize?: number } = {}): Promise<Database> {
   const kind = databaseKind(url);
   const statements = { count: 0 };
@@ -33,6 +45,11 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
   (prisma as any).$on('query', () => {
     statements.count++;
   });
+  // PostgreSQL text cannot hold NUL characters (it would answer with an error, i.e. a 500 from
+  // user input); WordPress strips them too. Done once here, for every query on both engines.
+  prisma = prisma.$extends({
+    query: { $allModels: { $allOperations: ({ args, query }) => query(withoutNul(args)) } },
+  }) as unknown as Prisma;
   if (kind === 'sqlite') {
     // WAL lets readers proceed while a writer commits; NORMAL sync is durable at each checkpoint.
     await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');

@@ -325,3 +325,22 @@ describe.each(DATABASE_KINDS)('GraphQL request bounds on %s', (kind) => {
     expect((await api.graphql(`{ ${aliases} }`)).errors?.[0].message).toMatch(/alias/i);
   });
 });
+
+describe.each(DATABASE_KINDS)('GraphQL odd input on %s', (kind) => {
+  const api = useTestServer(kind);
+
+  it('never answers 500 to NUL characters or ids beyond 32 bits', async () => {
+    const created = await api.graphql(CREATE, { input: { title: 'Nul\u0000title', startDate: '2026-12-01 10:00', endDate: '2026-12-01 11:00', venue: { id: 99999999999 } } }, api.keys.administrator);
+    expect(code(created)).toBe('INVALID_INPUT');
+    const nul = await api.graphql(CREATE, { input: { title: 'Nul\u0000title', description: 'a\u0000b', startDate: '2026-12-01 10:00', endDate: '2026-12-01 11:00' } }, api.keys.administrator);
+    expect(nul.errors).toBeUndefined();
+    expect(nul.data.createEvent.title).toBe('Nultitle');
+    for (const input of [{ author: 2 ** 31 }, { image: String(2 ** 40) }, { organizer: [2 ** 35] }, { categories: [String(2 ** 40)] }]) {
+      const result = await api.graphql(UPDATE, { id: nul.data.createEvent.id, input }, api.keys.administrator);
+      expect(result.status).toBeLessThan(500);
+      expect(result.errors?.[0]?.message ?? '').not.toMatch(/unexpected error/i);
+    }
+    const list = await api.graphql(LIST, { filter: { include: [2147483647], search: 'x\u0000' } });
+    expect(list.errors).toBeUndefined();
+  });
+});
