@@ -15,6 +15,8 @@ const dir = mkdtempSync(join(tmpdir(), 'almanac-bench-'));
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? `file:${join(dir, 'bench.db')}`;
 const adminKey = 'bench-admin-key-0123456789';
 const children: ChildProcess[] = [];
+// However the bench ends, its servers end with it.
+process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
 
 /** Starts `args` with node + tsx and resolves the port it reports on stdout. */
 function start(args: string[], env: Record<string, string>): Promise<number> {
@@ -70,6 +72,7 @@ for (let i = 0; i < 300; i++) {
 // The floor: the same page read straight through the driver (SQLite only).
 const floorUrl = databaseUrl.startsWith('file:') ? `http://127.0.0.1:${await start(['bench/floor.ts', databaseUrl.slice('file:'.length)], {})}/` : null;
 
+const firstEventId = (await graphql('{ events(page: { perPage: 1 }) { items { id } } }')).events.items[0].id;
 const eventsQuery = JSON.stringify({
   query: `{ events { total items { id title startDate endDate timezone cost venue { name city } organizers { name email } categories { name } tags { name } } } }`,
 });
@@ -77,7 +80,7 @@ const targets: { name: string; url: string; method?: 'GET' | 'POST'; body?: stri
   ...(floorUrl ? [{ name: 'floor: driver read of the same page', url: floorUrl }] : []),
   { name: 'GraphQL events page (nested)', url: `${base}/graphql`, method: 'POST', body: eventsQuery, headers: { 'content-type': 'application/json' } },
   { name: 'REST GET /events', url: `${base}/wp-json/calendar/events/v1/events` },
-  { name: 'REST GET /events/{id}', url: `${base}/wp-json/calendar/events/v1/events/3` },
+  { name: 'REST GET /events/{id}', url: `${base}/wp-json/calendar/events/v1/events/${firstEventId}` },
   { name: 'REST GET /venues', url: `${base}/wp-json/calendar/events/v1/venues` },
 ];
 
