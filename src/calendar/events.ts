@@ -137,8 +137,10 @@ export async function createEvent(context: WriteContext, fields: EventFields): P
   if (!schedule) throw invalidInput({ startDate: 'Invalid parameter.' });
   return retryOnConflict(() =>
     prisma.$transaction(async (tx) => {
-      const now = wallNow(config.siteTimezone);
-      const dates = publicationDates(fields, config.siteTimezone);
+      // One instant for both: a second boundary between them would turn a publish into `future`.
+      const instant = new Date();
+      const now = wallNow(config.siteTimezone, instant);
+      const dates = publicationDates(fields, config.siteTimezone, instant);
       const id = (await tx.post.create({ data: { type: 'event' }, select: { id: true } })).id;
       const title = String(fields.title).trim();
       await tx.event.create({
@@ -205,7 +207,8 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
   const given = (name: keyof EventFields) => fields[name] !== undefined;
   return retryOnConflict(() =>
     prisma.$transaction(async (tx) => {
-      const now = wallNow(config.siteTimezone);
+      const instant = new Date();
+      const now = wallNow(config.siteTimezone, instant);
       const data: Record<string, unknown> = { modified: now.local, modifiedUtc: now.utc };
       if (given('title')) data.title = String(fields.title).trim();
       if (given('description')) data.content = fields.description;
@@ -214,7 +217,7 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
       if (given('author')) data.authorId = Number(fields.author);
       if (given('password')) data.password = fields.password;
       if (given('parent')) data.parentId = fields.parent;
-      if (given('date') || given('dateUtc')) Object.assign(data, publicationDates(fields, config.siteTimezone));
+      if (given('date') || given('dateUtc')) Object.assign(data, publicationDates(fields, config.siteTimezone, instant));
       if (given('status')) data.status = statusFor(fields.status, viewer, (data.dateUtc as string) ?? event.dateUtc, now.utc);
       if (given('startDate') || given('endDate') || given('allDay') || given('timezone')) {
         const timezone = given('timezone') ? fields.timezone || config.siteTimezone : event.timezone || config.siteTimezone;

@@ -241,7 +241,8 @@ export async function updateLinkedPost(context: LinkedContext, type: LinkedType,
   return retryOnConflict(() =>
     prisma.$transaction(async (tx) => {
       const current: LinkedRow = await table(tx, type).findUniqueOrThrow({ where: { id: row!.id } });
-      const now = wallNow(config.siteTimezone);
+      const instant = new Date();
+      const now = wallNow(config.siteTimezone, instant);
       const data: Record<string, unknown> = { modified: now.local, modifiedUtc: now.utc };
       if (given('name')) data.title = String(fields.name).trim();
       if (isNonEmptyString(fields.description)) data.content = String(fields.description);
@@ -249,7 +250,7 @@ export async function updateLinkedPost(context: LinkedContext, type: LinkedType,
       if (given('slug')) data.slug = await uniquePostSlug(tx, type, sanitizeSlug(String(fields.slug)) || String(current.id), current.id);
       if (given('author')) data.authorId = Number(fields.author);
       if (given('password')) data.password = fields.password ?? '';
-      if (given('date') || given('dateUtc')) Object.assign(data, publicationDates(fields, config.siteTimezone));
+      if (given('date') || given('dateUtc')) Object.assign(data, publicationDates(fields, config.siteTimezone, instant));
       if (given('status')) data.status = storedStatus(String(fields.status), viewer, (data.dateUtc as string) ?? current.dateUtc, now.utc);
       if (given('image')) data.imageId = await applyImagePlan(tx, plan.image);
       for (const key of META_FIELDS[type]) if (key !== 'stateprovince' && given(key)) data[key] = fields[key] == null ? '' : String(fields[key]);

@@ -146,9 +146,10 @@ export async function createOrReuseLinked(
     return { id: duplicate.id, created: false };
   }
   const id = await allocatePostId(tx, type);
-  const dates = publicationDates(fields, context.config.siteTimezone);
+  const instant = new Date(); // one instant for both, so a second boundary cannot make it `future`
+  const dates = publicationDates(fields, context.config.siteTimezone, instant);
   const status = scaleBackStatus(fields.status, context.viewer);
-  const modified = wallNow(context.config.siteTimezone);
+  const modified = wallNow(context.config.siteTimezone, instant);
   const data: Record<string, unknown> = {
     id,
     title: name,
