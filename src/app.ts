@@ -114,7 +114,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       logger,
     }),
   );
-  app.use(createTaskApi({ config, db, keys, logger }));
+  app.use(createTaskApi({ config, keys, logger, context: (viewer) => createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer) }));
   // The task console: a static page at /console that talks to /graphql.
   app.use(consoleRoutes());
   return { app, keys };

@@ -6,8 +6,7 @@ import type { Middleware } from 'koa';
 import { hashApiKey, credentialsFromHeaders, type ApiKeyResolver } from '../../auth/api-keys.js';
 import type { Viewer } from '../../auth/viewer.js';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
-import { createContext } from '../../graphql/context.js';
+import type { GraphQLContext } from '../../graphql/context.js';
 import { errorCode } from '../../graphql/errors.js';
 import { createOperationRunner } from '../../graphql/execute.js';
 import { schema } from '../../graphql/schema.js';
@@ -53,7 +52,8 @@ function unwrap(result: ExecutionResult, logger: Logger): any {
   throw error;
 }
 
-export function createTaskApi({ config, db, keys, logger }: { config: Config; db: Database; keys: ApiKeyResolver; logger: Logger }): Middleware {
+/** `context` builds the GraphQL context for a caller: the REST layer never touches the database itself. */
+export function createTaskApi({ config, context: contextFor, keys, logger }: { config: Config; context: (viewer: Viewer | null) => GraphQLContext; keys: ApiKeyResolver; logger: Logger }): Middleware {
   const run = createOperationRunner(schema);
   for (const { operation } of TASK_ROUTES) {
     if (!operation) continue;
@@ -93,13 +93,12 @@ export function createTaskApi({ config, db, keys, logger }: { config: Config; db
         query: checkQuery(ctx.query, route.query ?? {}),
         body: route.body ? checkBody(await readJsonBody(ctx.req), route.body) : {},
       };
-      const context = () => createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer);
+      const context = () => contextFor(viewer);
       let reply: Reply;
       if (route.operation) {
         reply = route.reply!(unwrap(await run(route.operation, route.variables!(args), context()), logger), args);
       } else {
         const services = {
-          prisma: db.prisma,
           hasKey: viewer !== null,
           query: async (source: string, variables: Record<string, unknown>) => unwrap(await run(source, variables, context()), logger),
         };

@@ -2,8 +2,6 @@
 // GraphQL operation it runs in-process with the shaping of the result into the spec's `data`.
 // The two binary routes (recording GIF, step screenshot) read the domain directly: bytes are not
 // GraphQL's business.
-import type { Prisma } from '../../db/client.js';
-import { buildRunGif, runByToken, stepScreenshot } from '../../tasks/recording.js';
 import { AGENTS } from '../../tasks/validation.js';
 import { HttpError, type ArgSpec } from './http.js';
 
@@ -19,7 +17,6 @@ export type Reply =
   | { bytes: Buffer; contentType: string };
 
 export interface RouteServices {
-  prisma: Prisma;
   /** Runs a GraphQL operation as the caller; the `data` of a successful result. */
   query(source: string, variables: Record<string, unknown>): Promise<any>;
   hasKey: boolean;
@@ -53,19 +50,23 @@ function foundRun(data: any, args: RouteArgs): any {
   return data.taskRun;
 }
 
-const RUN_LOOKUP = `query RunId($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { id } }`;
-
-/** The run a binary route serves: by share token (for <img> tags), or by the owner's key. */
-async function binaryRun(args: RouteArgs, services: RouteServices): Promise<string> {
+/** The images of the run a binary route serves: by share token (for <img> tags), or by the owner's key. */
+async function binaryRun(args: RouteArgs, services: RouteServices, field: string, variables: Record<string, unknown>): Promise<Record<string, string | null>> {
   const { taskId } = args.params;
   if (args.query.token) {
     if (!args.query.runId) throw new HttpError(400, 'runId is required with token');
-    const run = await runByToken(services.prisma, taskId, args.query.runId, args.query.token);
-    if (!run) throw new HttpError(404, 'No such recording (unknown run or wrong token).');
-    return run.id;
+  } else if (!services.hasKey) {
+    throw new HttpError(401, 'Send the token of the recording URL, or an API key (header x-api-key).');
   }
-  if (!services.hasKey) throw new HttpError(401, 'Send the token of the recording URL, or an API key (header x-api-key).');
-  return foundRun(await services.query(RUN_LOOKUP, runVariables(args)), args).id;
+  const extra = 'index' in variables ? ', $index: Int!' : '';
+  const data = await services.query(
+    `query RunMedia($taskId: ID!, $runId: ID, $token: String${extra}) { taskRunMedia(taskId: $taskId, runId: $runId, token: $token) { ${field} } }`,
+    { taskId, runId: args.query.runId ?? null, token: args.query.token ?? null, ...variables },
+  );
+  if (!data.taskRunMedia) {
+    throw new HttpError(404, args.query.token ? 'No such recording (unknown run or wrong token).' : 'No such task or run.');
+  }
+  return data.taskRunMedia;
 }
 
 export const TASK_ROUTES: TaskRoute[] = [
@@ -204,9 +205,9 @@ export const TASK_ROUTES: TaskRoute[] = [
     auth: 'token',
     query: { runId, token: { type: 'string', description: 'The share token from the recording URL.' } },
     handle: async (args, services) => {
-      const gif = await buildRunGif(services.prisma, await binaryRun(args, services));
+      const gif = (await binaryRun(args, services, 'gif', {})).gif;
       if (!gif) throw new HttpError(404, 'The run has no screenshots yet.');
-      return { bytes: gif, contentType: 'image/gif' };
+      return { bytes: Buffer.from(gif, 'base64'), contentType: 'image/gif' };
     },
   },
   {
@@ -218,9 +219,9 @@ export const TASK_ROUTES: TaskRoute[] = [
     handle: async (args, services) => {
       const index = Number(args.params.index);
       if (!Number.isSafeInteger(index) || index < 1) throw new HttpError(400, 'index must be a step number from 1');
-      const png = await stepScreenshot(services.prisma, await binaryRun(args, services), index);
+      const png = (await binaryRun(args, services, 'screenshot(index: $index)', { index })).screenshot;
       if (!png) throw new HttpError(404, `Step ${index} has no screenshot.`);
-      return { bytes: png, contentType: 'image/png' };
+      return { bytes: Buffer.from(png, 'base64'), contentType: 'image/png' };
     },
   },
 ];

@@ -1,7 +1,7 @@
 // TaskRun with its steps, tool calls and recording; the taskRun query and the run mutations
 // (stopTaskRun, submitToolInput).
 import { builder } from '../../graphql/builder.js';
-import { countScreenshots, recordingUrl, screenshotUrl } from '../recording.js';
+import { buildRunGif, countScreenshots, recordingUrl, runByToken, screenshotUrl, stepScreenshot } from '../recording.js';
 import { findRun, listSteps, pendingToolCall, stopRun, submitToolInput } from '../runs.js';
 import { UNFINISHED, type RunStatus } from '../statuses.js';
 import { domain, iso, ownerOf } from './resolve.js';
@@ -92,7 +92,45 @@ TaskRun.implement({
   }),
 });
 
+/** A run whose images the caller may see: by the share token of their URLs, or as the owner. */
+const TaskRunMedia = builder.objectRef<{ runId: string }>('TaskRunMedia').implement({
+  description: "A run's images as base64, for clients that cannot follow the share URLs (Almanac's REST layer serves the bytes from these).",
+  fields: (t) => ({
+    gif: t.string({
+      nullable: true,
+      description: 'The animated GIF of the screenshots so far, base64; null while there is none.',
+      resolve: async (media, _args, ctx) => (await buildRunGif(ctx.prisma, media.runId))?.toString('base64') ?? null,
+    }),
+    screenshot: t.string({
+      nullable: true,
+      description: "A step's PNG screenshot, base64; null when that step has none.",
+      args: { index: t.arg.int({ required: true, description: 'The step number, from 1.' }) },
+      resolve: async (media, args, ctx) => (args.index >= 1 ? ((await stepScreenshot(ctx.prisma, media.runId, args.index))?.toString('base64') ?? null) : null),
+    }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  taskRunMedia: t.field({
+    type: TaskRunMedia,
+    nullable: true,
+    description: "A run's images, with the share token of their URLs or as the owner (runId, or the latest run, without a token). Null when the run is unknown or the token is wrong.",
+    args: {
+      taskId: t.arg.id({ required: true, description: 'The task id.' }),
+      runId: t.arg.id({ description: 'The run id (required with a token).' }),
+      token: t.arg.string({ description: 'The share token of a recording or screenshot URL.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const taskId = String(args.taskId);
+      const runId = args.runId == null ? null : String(args.runId);
+      if (args.token != null) {
+        const run = runId ? await runByToken(ctx.prisma, taskId, runId, args.token) : null;
+        return run ? { runId: run.id } : null;
+      }
+      const run = await findRun(ctx.prisma, ownerOf(ctx), taskId, runId);
+      return run ? { runId: run.id } : null;
+    },
+  }),
   taskRun: t.field({
     type: TaskRun,
     nullable: true,
