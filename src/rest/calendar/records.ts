@@ -6,6 +6,7 @@ const DATE = '{ year month day hour minutes seconds }';
 const IMAGE = 'image { record }';
 
 export const TERM_EMBED_FIELDS = 'id name slug termGroup termTaxonomyId taxonomy description count';
+// Embedded terms carry no archive link, so event records do not load the category tree.
 export const CATEGORY_FIELDS = `${TERM_EMBED_FIELDS} parentId url`;
 export const TAG_FIELDS = `${TERM_EMBED_FIELDS} url`;
 
@@ -20,7 +21,7 @@ export function eventFields(single: boolean): string {
     allDay startDate startDateDetails ${DATE} endDate endDateDetails ${DATE} utcStartDate utcStartDateDetails ${DATE}
     utcEndDate utcEndDateDetails ${DATE} timezone timezoneAbbr cost costDetails { currencySymbol currencyCode currencyPosition values }
     website showMap showMapLink hideFromListings sticky featured masked
-    categories { ${CATEGORY_FIELDS} } tags { ${TAG_FIELDS} }
+    categories { ${TERM_EMBED_FIELDS} parentId } tags { ${TERM_EMBED_FIELDS} }
     venues { ${VENUE_FIELDS}${ld} } organizers { ${ORGANIZER_FIELDS}${ld} }${ld}`;
 }
 
