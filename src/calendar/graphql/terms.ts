@@ -3,7 +3,6 @@
 // `count` (published events per term) and category `url`s are loaded once per request for every
 // term in the response, never per row.
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { BatchLoader, requestLoader } from '../../graphql/batch.js';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import {
@@ -14,7 +13,6 @@ import {
   findTermId,
   listTerms,
   MAX_TERMS_PER_PAGE,
-  publishedEventCounts,
   TAG_TAXONOMY,
   updateTerm,
   type CategoryTree,
@@ -28,9 +26,6 @@ import { nestedFirstArg, nestedTake, PageArgs, pageType } from './pagination.js'
 import { Event, EventCategory, Tag } from './refs.js';
 
 type TermRow = { id: number; slug: string; parentId: number | null };
-
-const counts = (ctx: GraphQLContext) =>
-  requestLoader(ctx, 'terms:counts', () => new BatchLoader<number, number>((ids) => publishedEventCounts(ctx.prisma, ids), 0));
 
 function categories(ctx: GraphQLContext): Promise<CategoryTree> {
   let tree = ctx.cache.get('terms:categoryTree') as Promise<CategoryTree> | undefined;
@@ -55,10 +50,8 @@ function termFields(t: any, taxonomy: Taxonomy, what: string) {
     taxonomy: t.exposeString('taxonomy', { description: `The WordPress taxonomy: "${taxonomy}".` }),
     termGroup: t.exposeInt('termGroup', { description: 'WordPress term group (0: no alias group).' }),
     termTaxonomyId: t.exposeInt('id', { description: 'WordPress term_taxonomy_id; the same as id here.' }),
-    count: t.int({
-      description: `How many published events carry this ${what}.`,
-      resolve: (term: TermRow, _args: unknown, ctx: GraphQLContext) => counts(ctx).load(term.id),
-    }),
+    // Counted in the same statement that loads the terms (a filtered relation count), not per term.
+    count: t.relationCount('events', { description: `How many published events carry this ${what}.`, where: { event: { status: 'publish' } } }),
     url: t.string({
       description:
         taxonomy === CATEGORY_TAXONOMY
@@ -273,8 +266,8 @@ function mutations(t: any, api: TermApi) {
       description: `Deletes ${api.aWhat} for good (no trash) and returns it as it was. ${api.taxonomy === CATEGORY_TAXONOMY ? 'Its children move up to its parent. ' : ''}Errors: ${errors}; an unknown id — also when deleting again — is INVALID_INPUT on id.`,
       args: { id: t.arg.int({ required: true, description: `The ${api.what} id.` }) },
       resolve: async (query: object, _root: unknown, args: { id: number }, ctx: GraphQLContext) => {
-        const { term, count } = await deleteTerm<{ id: number }>(ctx, api.taxonomy, args.id, query);
-        counts(ctx).prime(term.id, count); // the links are gone now: keep the count it had
+        // Loaded (count included) before the delete: the record as it was.
+        const { term } = await deleteTerm<{ id: number }>(ctx, api.taxonomy, args.id, query);
         forgetTree(ctx);
         return term;
       },
