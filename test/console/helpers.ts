@@ -7,29 +7,19 @@ import type { RunningServer } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import type { DatabaseKind } from '../../src/db/url.js';
 import type { TestServer } from '../support/server.js';
-import { clientFor, startAlmanac, type TaskFixtures } from '../support/tasks.js';
+import { FORM_INPUT_TOOL as BRIEF_FORM_INPUT_TOOL, clientFor, startAlmanac, type TaskFixtures } from '../support/tasks.js';
 
+/** The brief's form_input tool, its fields also carrying `options` (the console renders a select). */
+const fieldItems = BRIEF_FORM_INPUT_TOOL.function.parameters.properties.fields.items;
 export const FORM_INPUT_TOOL = {
-  type: 'function',
+  ...BRIEF_FORM_INPUT_TOOL,
   function: {
-    name: 'form_input',
-    description: 'Ask the user for information',
+    ...BRIEF_FORM_INPUT_TOOL.function,
     parameters: {
-      type: 'object',
+      ...BRIEF_FORM_INPUT_TOOL.function.parameters,
       properties: {
-        heading: { type: 'string', description: 'Heading of the form' },
-        description: { type: 'string', description: 'Description of the form' },
-        fields: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              type: { type: 'string', description: 'Input field type' },
-              label: { type: 'string', description: 'Label text' },
-              options: { type: 'array', items: { type: 'string' } },
-            },
-          },
-        },
+        ...BRIEF_FORM_INPUT_TOOL.function.parameters.properties,
+        fields: { type: 'array', items: { ...fieldItems, properties: { ...fieldItems.properties, options: { type: 'array', items: { type: 'string' } } } } },
       },
     },
   },

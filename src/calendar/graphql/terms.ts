@@ -21,7 +21,7 @@ import {
   type TermListFilter,
 } from '../terms.js';
 import { slugPath, termUrl } from '../term-rules.js';
-import { defaultListStatuses } from '../visibility.js';
+import { listableStatuses } from '../capabilities.js';
 import { nestedFirstArg, nestedTake, PageArgs, pageType } from './pagination.js';
 import { Event, EventCategory, Tag } from './refs.js';
 
@@ -66,7 +66,7 @@ function termFields(t: any, taxonomy: Taxonomy, what: string) {
       select: (args: { first?: number | null }, ctx: GraphQLContext, nested: (selection: boolean) => object) => ({
         events: {
           take: nestedTake(args.first),
-          where: { event: { status: { in: defaultListStatuses(ctx.viewer) } } },
+          where: { event: { status: { in: listableStatuses(ctx.viewer) } } },
           orderBy: { event: { startLocal: 'asc' } },
           select: { event: nested(true) },
         },
