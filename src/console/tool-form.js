@@ -148,16 +148,21 @@ export function toolCallForm(toolCall, submit) {
     message.textContent = '';
     message.className = 'form-message';
     const focused = document.activeElement;
+    // Disabling the fieldset would drop the focus to <body> while the answer travels, and the run's
+    // next update may replace this form before the answer is acknowledged: keep the focus inside.
+    message.setAttribute('role', 'status');
+    message.tabIndex = -1;
+    message.textContent = 'Sending your answer…';
+    message.focus();
     fieldset.disabled = true;
     try {
       await submit(answer());
-      message.setAttribute('role', 'status');
       message.classList.add('done');
-      message.tabIndex = -1;
       message.textContent = 'Answer sent. The run continues.';
-      message.focus();
+      if (message.isConnected) message.focus();
     } catch (error) {
       fieldset.disabled = false;
+      message.setAttribute('role', 'alert');
       message.classList.add('error');
       message.textContent = `Your answer was not accepted: ${error.message}`;
       if (focused instanceof HTMLElement && form.contains(focused)) focused.focus();

@@ -12,7 +12,7 @@ import { FORM_INPUT_TOOL, useConsoleServers } from './helpers.js';
 
 const ARTIFACTS = 'test-artifacts/console';
 /** Polls until the assertion holds; generous, for a machine shared with other test runs. */
-const poll = <T>(read: () => T | Promise<T>, timeout = 15_000) => expect.poll(read, { timeout, interval: 50 });
+const poll = <T>(read: () => T | Promise<T>, timeout = 45_000) => expect.poll(read, { timeout, interval: 50 });
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 interface ConsolePage {
@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
   async function openConsole(hash = ''): Promise<ConsolePage> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(45_000);
     const requests: ConsolePage['requests'] = [];
     const problems: string[] = [];
     page.on('request', (request) => requests.push({ method: request.method(), url: request.url() }));
@@ -185,7 +185,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await control('Email').focus();
       await page.keyboard.press('Enter');
 
-      await poll(() => page.locator('#run-badge').textContent(), 30_000).toBe('Completed');
+      await poll(() => page.locator('#run-badge').textContent(), 90_000).toBe('Completed');
       const result = page.getByRole('region', { name: 'Result' });
       await poll(() => result.locator('.output').textContent()).toBe('Welcome, Ada Lovelace!');
       const table = result.getByRole('table', { name: /Data table: 2 rows/ });
@@ -234,7 +234,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
     } finally {
       await close();
     }
-  }, 90_000);
+  }, 240_000);
 
   it("shows any other tool's name and arguments with a text answer; stops a run; the session survives a reload", async () => {
     const seatTool = {
@@ -280,5 +280,5 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
     } finally {
       await close();
     }
-  }, 90_000);
+  }, 240_000);
 });

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { daysFromNow } from '../support/clock.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer } from '../support/server.js';
 
 async function seed(prisma: any) {
-  const now = '2026-11-22 10:00:00';
+  const now = daysFromNow(0, '00:00:00');
   const post = async (type: string) => (await prisma.post.create({ data: { type } })).id as number;
   const common = (title: string, slug: string) => ({ title, slug, date: now, dateUtc: now, modified: now, modifiedUtc: now });
   const hallId = await post('venue');
   await prisma.venue.create({ data: { id: hallId, ...common('Main Hall', 'main-hall'), city: 'Springfield' } });
   const ids: number[] = [];
   for (const [title, start] of [
-    ['Jazz Night', '2026-12-05 19:00:00'],
-    ['Art Fair', '2026-12-10 10:00:00'],
+    ['Jazz Night', daysFromNow(10, '19:00:00')],
+    ['Art Fair', daysFromNow(15)],
   ]) {
     const id = await post('event');
     ids.push(id);
@@ -30,7 +31,7 @@ async function seed(prisma: any) {
   }
   const draftId = await post('event');
   await prisma.event.create({
-    data: { id: draftId, ...common('Secret draft', 'secret-draft'), status: 'draft', startLocal: now, endLocal: now, startUtc: now, endUtc: now },
+    data: { id: draftId, ...common('Secret draft', 'secret-draft'), status: 'draft', startLocal: daysFromNow(1), endLocal: daysFromNow(1), startUtc: daysFromNow(1), endUtc: daysFromNow(1) },
   });
   return { hallId, ids };
 }

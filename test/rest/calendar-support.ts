@@ -2,15 +2,14 @@
 // recorded responses (shared/spec/samples), and the normalisation that makes bodies comparable
 // (ids, timestamps of "now", JSON-LD's randomly entity-encoded e-mails), keeping key order.
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { SAMPLES_DIR as SAMPLES, haveSamples } from '../support/shared.js';
 import type { TestResponse, TestServer } from '../support/server.js';
 
 export const SITE_URL = 'http://127.0.0.1:8080';
 export const NAMESPACES = ['tribe/events/v1', 'calendar/events/v1'] as const;
 
-const SAMPLES = process.env.SAMPLES_DIR ?? fileURLToPath(new URL('../../../shared/spec/samples/', import.meta.url));
-export const haveSamples = existsSync(SAMPLES + 'INDEX.tsv');
+export { haveSamples };
 
 export interface Recorded {
   status: number;

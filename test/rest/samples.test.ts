@@ -8,12 +8,11 @@
 // table) the expectation is adjusted — KEPT_ON_UPDATE, ACCEPTED_HERE — and every other difference
 // fails, listed path by path.
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { useClockAt } from '../support/clock.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer } from '../support/server.js';
-
-const DIR = process.env.SAMPLES_DIR ?? fileURLToPath(new URL('../../../shared/spec/samples/', import.meta.url));
+import { SAMPLES_DIR as DIR, haveSamples } from '../support/shared.js';
 const ORIGIN = 'http://127.0.0.1:8080';
 
 interface Sample {
@@ -29,7 +28,7 @@ interface Sample {
 }
 
 function loadSamples(): Sample[] {
-  if (!existsSync(DIR + 'INDEX.tsv')) return [];
+  if (!haveSamples) return [];
   const rows = readFileSync(DIR + 'INDEX.tsv', 'utf8').trim().split('\n').slice(1);
   return rows.map((row) => {
     const [scenario, method, url, status] = row.split('\t');
@@ -209,6 +208,7 @@ const SAMPLES = loadSamples();
 const HEADERS = ['allow', 'x-tec-total', 'x-tec-totalpages'];
 
 (SAMPLES.length ? describe : describe.skip).each(DATABASE_KINDS)('the original\'s recorded samples, replayed on %s', (kind) => {
+  useClockAt(); // the recorded lists hold "upcoming" events and the default window of that day
   const api = useTestServer(kind, { SITE_URL: ORIGIN });
   const ids = new IdMap();
   const before = new Map<string, Record<string, unknown>>();

@@ -11,7 +11,7 @@ import { startTestPages, type TestPages } from './test-pages.js';
 export const FAST_TASK_ENV = {
   TASK_POLL_MS: '100',
   TASK_HEARTBEAT_MS: '200',
-  TASK_STALE_AFTER_MS: '1500',
+  TASK_STALE_AFTER_MS: '4000',
   TASK_ACTION_TIMEOUT_MS: '5000',
   LLM_TIMEOUT_MS: '3000',
   LLM_API_KEY: 'fake-llm-key',
@@ -64,7 +64,7 @@ export async function waitForRun(
   api: TestServer,
   taskId: string,
   done: (run: RunView) => boolean,
-  { timeoutMs = 20_000, runId, key = ADMIN_KEY }: { timeoutMs?: number; runId?: string; key?: string } = {},
+  { timeoutMs = 60_000, runId, key = ADMIN_KEY }: { timeoutMs?: number; runId?: string; key?: string } = {},
 ): Promise<RunView> {
   const deadline = Date.now() + timeoutMs;
   const path = `/api/v1/task/${taskId}/run/status${runId ? `?runId=${runId}` : ''}`;
@@ -114,7 +114,7 @@ export function clientFor(url: string): TestServer {
 }
 
 /** Waits until `check` holds (polling), or fails with `what`. */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

@@ -117,7 +117,7 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
     await first.close();
     const parked = await inspect(database.url, (db) => db.prisma.taskRun.findFirstOrThrow({ where: { taskId } }));
     expect(parked).toMatchObject({ status: 'running', detailedStatus: 'queued', workerId: null });
-    await eventually(() => fx.llm.requestsOf(task).find((r) => r.step === 1)!.aborted, 'the LLM call to be aborted', 3000);
+    await eventually(() => fx.llm.requestsOf(task).find((r) => r.step === 1)!.aborted, 'the LLM call to be aborted', 10_000);
 
     const second = await start();
     const api = clientFor(second.url);
@@ -170,7 +170,7 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
     expect(await runResult(api, taskId)).toMatchObject({ status: 'completed', output: 'resumed on Find events' });
     expect(await survivor.db.prisma.taskRun.findFirstOrThrow({ where: { taskId } })).toMatchObject({ recoveries: 1, attempts: 2 });
     await survivor.close();
-  }, 60_000);
+  }, 180_000);
 
   it('ends runs interrupted when they may not be resumed again, and tool waits that outlived their limit', async () => {
     // Rows as a dead worker and an unanswered tool call leave them; the periodic sweep finds them.
@@ -223,7 +223,7 @@ describe('two servers on one PostgreSQL database', () => {
     const tasks = Array.from({ length: 8 }, () => taskText('quick'));
     const ids = [];
     for (const [i, task] of tasks.entries()) ids.push(await createTask(clientFor(servers[i % 2].url), { task }));
-    for (const id of ids) await waitForRun(clientFor(servers[0].url), id, ended, { timeoutMs: 60_000 });
+    for (const id of ids) await waitForRun(clientFor(servers[0].url), id, ended, { timeoutMs: 120_000 });
     const runs = await db.prisma.taskRun.findMany({ include: { steps: true } });
     expect(runs).toHaveLength(8);
     for (const run of runs) {
@@ -233,5 +233,5 @@ describe('two servers on one PostgreSQL database', () => {
     // Each task's conversation started exactly once.
     for (const task of tasks) expect(fx.llm.requestsOf(task).filter((r) => r.step === 0)).toHaveLength(1);
     expect(new Set(runs.map((r) => r.workerId)).size).toBe(2);
-  }, 90_000);
+  }, 240_000);
 });
