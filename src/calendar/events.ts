@@ -13,7 +13,7 @@ import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { publicationDates } from './linked.js';
 import { postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
-import { CATEGORY_TAXONOMY, TAG_TAXONOMY, resolveEventTerms } from './terms.js';
+import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms } from './terms.js';
 import { isNonEmptyString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
 export interface EventFields {
@@ -109,6 +109,10 @@ function costColumns(raw: unknown) {
   return { cost: JSON.stringify(values), currencySymbol: currency.symbol, currencyPosition: currency.position };
 }
 
+async function termsOf(tx: Db, eventId: number): Promise<number[]> {
+  return (await tx.eventTerm.findMany({ where: { eventId }, select: { termId: true } })).map((link) => link.termId);
+}
+
 async function replaceLinks(tx: Db, eventId: number, plans: Plans, fields: EventFields, context: WriteContext) {
   if (plans.venue) {
     const [venueId] = await applyLinks(tx, 'venue', plans.venue, context);
@@ -173,6 +177,7 @@ export async function createEvent(context: WriteContext, fields: EventFields): P
         },
       });
       await replaceLinks(tx, id, plans, fields, context);
+      if (fields.categories !== undefined || fields.tags !== undefined) await refreshTermCounts(tx, await termsOf(tx, id));
       return id;
     }),
   );
@@ -242,8 +247,12 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
       if (given('featured')) data.featured = fields.featured;
       if (given('sticky')) data.menuOrder = fields.sticky ? -1 : 0;
       if (plans.image) data.imageId = await applyImagePlan(tx, plans.image);
+      // Term counts follow the status and the terms: recount the terms it had and has.
+      const recount = given('status') || given('categories') || given('tags');
+      const termsBefore = recount ? await termsOf(tx, event.id) : [];
       await tx.event.update({ where: { id: event.id }, data });
       await replaceLinks(tx, event.id, plans, fields, context);
+      if (recount) await refreshTermCounts(tx, [...termsBefore, ...(given('categories') || given('tags') ? await termsOf(tx, event.id) : [])]);
       return event.id;
     }),
   );
@@ -254,9 +263,13 @@ export async function trashEvent(context: WriteContext, target: { id?: number; s
   const { prisma, viewer, config } = context;
   const event = await targetEvent(prisma, target, viewer, canDeletePost);
   const now = wallNow(config.siteTimezone);
-  const updated = await prisma.event.updateMany({
-    where: { id: event.id, status: { not: 'trash' } },
-    data: { status: 'trash', slug: trashedSlug(event.slug), modified: now.local, modifiedUtc: now.utc },
+  const updated = await prisma.$transaction(async (tx) => {
+    const trashed = await tx.event.updateMany({
+      where: { id: event.id, status: { not: 'trash' } },
+      data: { status: 'trash', slug: trashedSlug(event.slug), modified: now.local, modifiedUtc: now.utc },
+    });
+    if (trashed.count) await refreshTermCounts(tx, await termsOf(tx, event.id));
+    return trashed;
   });
   if (updated.count === 0) throw new AppError('ALREADY_TRASHED', 'The event is already trashed');
   return event.id;

@@ -125,7 +125,7 @@ async function plan(db: TermDb, taxonomy: Taxonomy, filter: TermListFilter, page
   };
 }
 
-const PUBLISHED_LINK = { some: { event: { status: 'publish' } } };
+const NON_EMPTY = { count: { gt: 0 } };
 
 function sqlWhere(db: TermDb, taxonomy: Taxonomy, p: ListPlan): Record<string, unknown> {
   const where: Record<string, unknown> = { taxonomy };
@@ -136,7 +136,7 @@ function sqlWhere(db: TermDb, taxonomy: Taxonomy, p: ListPlan): Record<string, u
   if (p.slug !== undefined) where.slug = sanitizeSlug(p.slug);
   // An event's terms ignore hide_empty (WordPress drops it when querying an object's terms).
   if (p.eventId !== undefined) where.events = { some: { eventId: p.eventId } };
-  else if (p.hideEmpty && !isHierarchical(taxonomy)) where.events = PUBLISHED_LINK;
+  else if (p.hideEmpty && !isHierarchical(taxonomy)) Object.assign(where, NON_EMPTY);
   return where;
 }
 
@@ -144,7 +144,7 @@ function sqlWhere(db: TermDb, taxonomy: Taxonomy, p: ListPlan): Record<string, u
 async function nonEmptyCategories(db: TermDb, taxonomy: Taxonomy): Promise<[Set<number>, Set<number>]> {
   const [tree, filled] = await Promise.all([
     categoryTree(db),
-    db.term.findMany({ where: { taxonomy, events: PUBLISHED_LINK }, select: { id: true } }),
+    db.term.findMany({ where: { taxonomy, ...NON_EMPTY }, select: { id: true } }),
   ]);
   const nonEmpty = new Set(filled.map((t) => t.id));
   const kept = new Set(nonEmpty);
@@ -155,12 +155,8 @@ async function nonEmptyCategories(db: TermDb, taxonomy: Taxonomy): Promise<[Set<
 }
 
 async function countsInTaxonomy(db: TermDb, taxonomy: Taxonomy): Promise<Map<number, number>> {
-  const rows = await db.eventTerm.groupBy({
-    by: ['termId'],
-    where: { term: { taxonomy }, event: { status: 'publish' } },
-    _count: { _all: true },
-  });
-  return new Map(rows.map((row) => [row.termId, row._count._all]));
+  const rows = await db.term.findMany({ where: { taxonomy }, select: { id: true, count: true } });
+  return new Map(rows.map((row) => [row.id, row.count]));
 }
 
 export interface TermPage<T> {

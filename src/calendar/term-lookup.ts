@@ -97,19 +97,30 @@ export async function isEventId(db: TermDb, value: unknown): Promise<number | nu
   return post?.type === 'event' ? id : null;
 }
 
-/**
- * `count` of each term (§3.4.2): how many published events carry it. One grouped statement for
- * the whole set; terms without any are absent from the map (count 0).
- */
+/** `count` of each term (§3.4.2): how many published events carry it, as stored (`refreshTermCounts`). */
 export async function publishedEventCounts(db: TermDb, termIds: number[]): Promise<Map<number, number>> {
   const ids = [...new Set(termIds)];
   if (!ids.length) return new Map();
-  const rows = await db.eventTerm.groupBy({
-    by: ['termId'],
-    where: { termId: { in: ids }, event: { status: 'publish' } },
-    _count: { _all: true },
-  });
-  return new Map(rows.map((row) => [row.termId, row._count._all]));
+  const rows = await db.term.findMany({ where: { id: { in: ids } }, select: { id: true, count: true } });
+  return new Map(rows.map((row) => [row.id, row.count]));
+}
+
+/**
+ * Recounts the published events of `termIds` (WordPress's _update_post_term_count), inside the
+ * transaction of the write that changed an event's status or terms, so that no read ever counts.
+ * On PostgreSQL the terms' rows are locked first and counted in a later statement: under READ
+ * COMMITTED that statement sees what a concurrent writer of the same terms committed.
+ */
+export async function refreshTermCounts(tx: unknown, termIds: number[]): Promise<void> {
+  const ids = [...new Set(termIds)].filter((id) => Number.isSafeInteger(id)).sort((a, b) => a - b);
+  if (!ids.length) return;
+  const client = tx as { $executeRawUnsafe(sql: string): Promise<number>; $queryRawUnsafe(sql: string): Promise<unknown> };
+  const list = ids.join(','); // integers only: safe to inline
+  if (isPostgres(tx)) await client.$queryRawUnsafe(`SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR UPDATE`);
+  await client.$executeRawUnsafe(
+    `UPDATE "Term" SET "count" = (SELECT COUNT(*) FROM "EventTerm" JOIN "Event" ON "Event"."id" = "EventTerm"."eventId"
+       WHERE "EventTerm"."termId" = "Term"."id" AND "Event"."status" = 'publish') WHERE "id" IN (${list})`,
+  );
 }
 
 export type CategoryTree = Map<number, { slug: string; parentId: number | null }>;

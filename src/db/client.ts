@@ -27,6 +27,8 @@ export function withoutNul<T>(value: T): T {
   return value;
 }
 
+const TRACE_SQL = process.env.ALMANAC_TRACE_SQL === '1';
+
 export async function openDatabase(url: string, options: { poolSize?: number } = {}): Promise<Database> {
   const kind = databaseKind(url);
   const statements = { count: 0 };
@@ -42,8 +44,10 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
   } else {
     throw new Error('DATABASE_URL must be file:<path> or postgresql://…');
   }
-  (prisma as any).$on('query', () => {
+  (prisma as any).$on('query', (e: any) => {
     statements.count++;
+    // A profiling aid (bench counts statements per request with it); parameters are never written.
+    if (TRACE_SQL) process.stderr.write(`SQL ${e.duration}ms ${e.query}\n`);
   });
   // PostgreSQL text cannot hold NUL characters (it would answer with an error, i.e. a 500 from
   // user input); WordPress strips them too. Done once here, for every query on both engines.

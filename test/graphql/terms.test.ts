@@ -3,7 +3,7 @@
 // tags, delete-then-unknown, slug de-duplication under parallel creates, counts, statement bounds.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/auth/viewer.js';
-import { resolveEventTerms } from '../../src/calendar/terms.js';
+import { refreshTermCounts, resolveEventTerms } from '../../src/calendar/terms.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
 
@@ -43,6 +43,7 @@ async function seedEvent(prisma: any, title: string, status: string, termIds: nu
       terms: { create: termIds.map((termId) => ({ termId })) },
     },
   });
+  await refreshTermCounts(prisma, termIds); // what every event write does in the domain
   return id;
 }
 
@@ -530,5 +531,45 @@ describe.each(DATABASE_KINDS)('category and tag writes on %s', (kind) => {
     expect(await resolve(CAT, '')).toEqual([]);
     expect(await resolve(CAT, [])).toEqual([]);
     expect(await prisma.term.count({ where: { name: '888888' } })).toBe(0);
+  });
+});
+
+describe.each(DATABASE_KINDS)('term counts follow event writes on %s', (kind) => {
+  const api = useTestServer(kind);
+  /** Each term's `count`, as a client reads it; `ids` are category ids, then `tags` tag ids. */
+  const counts = async (ids: number[], tags: number[] = []) => {
+    const read = (field: string, id: number) => `${field}(id: ${id}) { count }`;
+    const fields = [...ids.map((id, i) => `c${i}: ${read('eventCategory', id)}`), ...tags.map((id, i) => `t${i}: ${read('tag', id)}`)];
+    const result = await api.graphql(`{ ${fields.join(' ')} }`, {}, api.keys.administrator);
+    if (result.errors) throw new Error(JSON.stringify(result.errors));
+    return Object.values(result.data as Record<string, { count: number }>).map((term) => term.count);
+  };
+  const write = async (query: string, variables: Record<string, unknown>) => {
+    const result = await api.graphql(query, variables, api.keys.administrator);
+    if (result.errors) throw new Error(JSON.stringify(result.errors));
+    return Object.values(result.data as object)[0] as { id: number; categories: { id: number }[]; tags: { id: number }[] };
+  };
+  const CREATE = 'mutation($i: CreateEventInput!) { createEvent(input: $i) { id categories { id } tags { id } } }';
+  const UPDATE = 'mutation($id: Int, $i: UpdateEventInput!) { updateEvent(id: $id, input: $i) { id categories { id } tags { id } } }';
+  const DELETE = 'mutation($id: Int) { deleteEvent(id: $id) { id categories { id } tags { id } } }';
+
+  it('counts published events only, through create, status changes, term changes and the trash', async () => {
+    const base = { startDate: '2030-01-10 10:00:00', endDate: '2030-01-10 12:00:00' };
+    const first = await write(CREATE, { i: { ...base, title: 'Counted', categories: ['Counted music'], tags: ['counted-tag'] } });
+    const [music, tag] = [first.categories[0].id, first.tags[0].id];
+    expect(await counts([music], [tag])).toEqual([1, 1]);
+    const draft = await write(CREATE, { i: { ...base, title: 'Draft', status: 'draft', categories: [String(music)] } });
+    expect(await counts([music])).toEqual([1]);
+    await write(UPDATE, { id: draft.id, i: { status: 'publish' } });
+    expect(await counts([music])).toEqual([2]);
+    await write(UPDATE, { id: first.id, i: { status: 'draft' } });
+    expect(await counts([music], [tag])).toEqual([1, 0]);
+    const other = (await write(UPDATE, { id: draft.id, i: { categories: ['Counted theatre'] } })).categories[0].id;
+    expect(await counts([music, other])).toEqual([0, 1]);
+    await write(UPDATE, { id: first.id, i: { status: 'publish', tags: [] } });
+    expect(await counts([music], [tag])).toEqual([1, 0]);
+    await write(DELETE, { id: first.id });
+    await write(DELETE, { id: draft.id });
+    expect(await counts([music, other], [tag])).toEqual([0, 0, 0]);
   });
 });

@@ -50,8 +50,8 @@ function termFields(t: any, taxonomy: Taxonomy, what: string) {
     taxonomy: t.exposeString('taxonomy', { description: `The WordPress taxonomy: "${taxonomy}".` }),
     termGroup: t.exposeInt('termGroup', { description: 'WordPress term group (0: no alias group).' }),
     termTaxonomyId: t.exposeInt('id', { description: 'WordPress term_taxonomy_id; the same as id here.' }),
-    // Counted in the same statement that loads the terms (a filtered relation count), not per term.
-    count: t.relationCount('events', { description: `How many published events carry this ${what}.`, where: { event: { status: 'publish' } } }),
+    // Stored on the term and kept current by event writes (refreshTermCounts): reads never count.
+    count: t.exposeInt('count', { description: `How many published events carry this ${what}.` }),
     url: t.string({
       description:
         taxonomy === CATEGORY_TAXONOMY
