@@ -6,6 +6,7 @@ import { costValues, formatCost } from '../cost.js';
 import { eventListQuery, type EventFilter } from '../event-filters.js';
 import { assertEventReadable, createEvent, isUnlocked, trashEvent, updateEvent, type EventFields } from '../events.js';
 import { eventJsonLd } from '../jsonld.js';
+import { listTotal } from '../list-totals.js';
 import { globalId, permalink } from '../posts.js';
 import { termComparator } from '../term-rules.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
@@ -241,7 +242,7 @@ builder.queryFields((t) => ({
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       const [items, total] = await Promise.all([
         ctx.prisma.event.findMany({ ...queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] }), where: list.where, orderBy: list.orderBy, skip, take: perPage }),
-        ctx.prisma.event.count({ where: list.where }),
+        listTotal(ctx.prisma, 'event', list.where),
       ]);
       return { items, total, page, perPage, dates: list.window.effective, statuses: list.statuses };
     },
@@ -253,7 +254,7 @@ builder.queryFields((t) => ({
     args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), ...unlockArgs(t) },
     maxSize: 50,
     defaultSize: 10,
-    totalCount: async (_root, args, ctx) => ctx.prisma.event.count({ where: (await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx)).where }),
+    totalCount: async (_root, args, ctx) => listTotal(ctx.prisma, 'event', (await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx)).where),
     resolve: async (query, _root, args, ctx) => {
       setUnlock(ctx, args);
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);

@@ -5,6 +5,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { isUnlocked } from '../events.js';
+import { listTotal } from '../list-totals.js';
 import { META_FIELDS, type LinkedFields } from '../linked.js';
 import {
   assertLinkedReadable,
@@ -245,7 +246,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
         const model = ctx.prisma[type] as any;
         const [items, total] = await Promise.all([
           model.findMany({ ...queryFromInfo({ context: ctx, info, typeName, path: ['items'] }), where: list.where, orderBy: list.orderBy, skip, take: perPage }),
-          model.count({ where: list.where }),
+          listTotal(ctx.prisma, type, list.where),
         ]);
         return { items, total, page, perPage, statuses: list.statuses };
       },
@@ -257,7 +258,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       args: listArgs(t),
       maxSize: 50,
       defaultSize: 10,
-      totalCount: async (_parent: unknown, args: any, ctx: GraphQLContext) => (ctx.prisma[type] as any).count({ where: (await listQuery(ctx, args.filter)).where }),
+      totalCount: async (_parent: unknown, args: any, ctx: GraphQLContext) => listTotal(ctx.prisma, type, (await listQuery(ctx, args.filter)).where),
       resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
         setUnlock(ctx, args);
         const list = await listQuery(ctx, args.filter);

@@ -1,0 +1,31 @@
+// List totals at scale: counting a window of 100,000 events costs milliseconds on every page, and
+// the answer only changes when the data does. A total is kept until the calendar's data version
+// moves — database triggers bump it on every committed write to a calendar table, whichever process
+// or tool made it — so a kept total is never stale.
+import type { Prisma } from '../db/client.js';
+
+const MAX_TOTALS = 2_000; // per database; the oldest go first
+const totalsByDatabase = new WeakMap<object, Map<string, number>>();
+
+/** The calendar's data version: read it before computing anything that will be kept under it. */
+export async function calendarVersion(db: Pick<Prisma, 'dataVersion'>): Promise<number> {
+  const row = await db.dataVersion.findUnique({ where: { scope: 'calendar' }, select: { version: true } });
+  return row?.version ?? 0;
+}
+
+/**
+ * The total of `model` rows matching `where`, counted once per data version. `db` is the client
+ * whose database is counted (one process may serve several databases, as the tests do).
+ */
+export async function listTotal(db: Pick<Prisma, 'dataVersion'>, model: 'event' | 'venue' | 'organizer', where: object): Promise<number> {
+  let totals = totalsByDatabase.get(db);
+  if (!totals) totalsByDatabase.set(db, (totals = new Map()));
+  const version = await calendarVersion(db);
+  const key = `${version}|${model}|${JSON.stringify(where)}`;
+  const kept = totals.get(key);
+  if (kept !== undefined) return kept;
+  const total: number = await (db as unknown as Record<string, { count(args: object): Promise<number> }>)[model].count({ where });
+  if (totals.size >= MAX_TOTALS) totals.delete(totals.keys().next().value!);
+  totals.set(key, total);
+  return total;
+}
