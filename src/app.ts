@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import { ApiKeyResolver, credentialsFromHeaders } from './auth/api-keys.js';
 import type { Viewer } from './auth/viewer.js';
 import type { Config } from './config.js';
+import { calendarVersion } from './calendar/list-totals.js';
 import { consoleRoutes } from './console/serve.js';
 import type { Database } from './db/client.js';
 import { createContext } from './graphql/context.js';
@@ -111,6 +112,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       resolveViewer: (ctx) => keys.resolve(credentialsFromHeaders(ctx.req.headers)),
       runner: createOperationRunner(schema),
       context: (viewer) => createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer),
+      cacheVersion: () => calendarVersion(db.prisma),
       logger,
     }),
   );

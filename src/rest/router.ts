@@ -12,6 +12,7 @@ import { namespaceIndex, restRootUrl, routeData } from './namespace-index.js';
 import { openApiDocument, type DocInfo } from './openapi.js';
 import { allowHeader, runPipeline } from './pipeline.js';
 import { RestRequestImpl, effectiveMethod, parseBody, phpParseStr, readBody, restRoutePath } from './request.js';
+import { ResponseCache, etagOf, matchesEtag, type CachedAnswer } from './response-cache.js';
 import {
   READABLE,
   compileRoutes,
@@ -43,6 +44,11 @@ export interface RestRouterOptions {
   allowHeader?: boolean;
   /** Turns an unexpected exception (e.g. a GraphQL error) into a RestError; else it is a 500. */
   mapError?: (error: unknown, req: RestRequest | undefined) => RestError | undefined;
+  /**
+   * Keeps the answers of GET routes while this version (of the data they read) stays the same;
+   * without it nothing is kept. Read routes must be pure functions of version, caller, URL and time.
+   */
+  cacheVersion?: () => Promise<number>;
   /** Where unexpected exceptions are reported (pino-compatible); default console.error. */
   logger?: { error(details: object, message?: string): void };
 }
@@ -107,6 +113,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
   // Longest first, so a namespace that prefixes another does not shadow it.
   const namespaces = [...config.restNamespaces].sort((a, b) => b.length - a.length);
   const linkRoot = restRootUrl(config);
+  const cache = options.cacheVersion ? new ResponseCache() : undefined;
 
   const namespaceOf = (path: string) => {
     const lower = path.toLowerCase();
@@ -134,12 +141,20 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
     let matched: CompiledRoute | undefined;
     let query: Record<string, unknown> = {};
     let result: RestResult;
+    let cacheKey: string | undefined;
     try {
       query = phpParseStr(ctx.querystring);
       const resolved = await options.resolveViewer(ctx);
       if (resolved === 'invalid') throw invalidCredentials(); // WP checks credentials before routing
       viewer = resolved;
       const method = effectiveMethod(ctx.method, query, ctx.headers);
+      if (cache && (method === 'GET' || method === 'HEAD')) {
+        // The version is read before anything is computed: an answer is kept under the version it
+        // may already be newer than, never under a newer one than its data.
+        cacheKey = ResponseCache.key({ version: await options.cacheVersion!(), viewer: viewer?.userId ?? null, url: ctx.url });
+        const kept = cache.get(cacheKey);
+        if (kept) return render(ctx, kept, { authenticated: viewer !== null, linkRoot });
+      }
       const ns = namespaceOf(routePath);
       const nsRoutes = ns ? routesOf(ns) : [];
       let graphqlContext: GraphQLContext | undefined;
@@ -194,15 +209,14 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
     if (req && matched && options.allowHeader !== false) {
       allow = await allowHeader(req, matched.endpoints.map((e) => e.endpoint)).catch(() => undefined);
     }
-    render(ctx, result, { authenticated: viewer !== null, allow, pretty: Object.hasOwn(query, '_pretty'), linkRoot });
+    const body = Buffer.from(encodePhpJson(result.body, Object.hasOwn(query, '_pretty')));
+    const answer: CachedAnswer = { status: result.status, headers: result.headers ?? {}, allow, body, etag: etagOf(body) };
+    if (cacheKey && result.status === 200) cache!.set(cacheKey, answer);
+    render(ctx, answer, { authenticated: viewer !== null, linkRoot });
   };
 }
 
-function render(
-  ctx: Koa.Context,
-  result: RestResult,
-  opts: { authenticated: boolean; allow?: string; pretty: boolean; linkRoot: string },
-): void {
+function render(ctx: Koa.Context, result: CachedAnswer, opts: { authenticated: boolean; linkRoot: string }): void {
   ctx.status = result.status;
   ctx.set('Content-Type', 'application/json; charset=UTF-8');
   ctx.set('X-Robots-Tag', 'noindex');
@@ -210,8 +224,8 @@ function render(
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link');
   ctx.set('Access-Control-Allow-Headers', 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type');
-  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
-  if (opts.allow) ctx.set('Allow', opts.allow);
+  for (const [name, value] of Object.entries(result.headers)) ctx.set(name, value);
+  if (result.allow) ctx.set('Allow', result.allow);
   if (opts.authenticated) ctx.set(NOCACHE); // WP's nocache headers for logged-in users
   // rest_send_cors_headers
   const origin = ctx.get('Origin');
@@ -223,5 +237,16 @@ function render(
   } else if (ctx.method === 'GET' && !opts.authenticated) {
     ctx.vary('Origin');
   }
-  ctx.body = encodePhpJson(result.body, opts.pretty);
+  if (result.status !== 200 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
+    ctx.body = result.body;
+    return;
+  }
+  // Conditional reads: the same body is the same ETag, so a client that has it gets a 304.
+  ctx.set('ETag', result.etag);
+  if (matchesEtag(ctx.get('If-None-Match') || undefined, result.etag)) {
+    ctx.status = 304;
+    ctx.body = null;
+  } else {
+    ctx.body = result.body;
+  }
 }
