@@ -1,0 +1,41 @@
+// Query results are kept (src/graphql/yoga.ts) and must never be stale: the same query by another
+// caller, after a write straight into the database, or after the clock moved on answers afresh;
+// task data, which the calendar's version does not follow, is never kept.
+import { describe, expect, it } from 'vitest';
+import { daysFromNow } from '../support/clock.js';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { useTestServer } from '../support/server.js';
+import { createTask } from '../support/tasks.js';
+
+describe.each(DATABASE_KINDS)('kept GraphQL results on %s', (kind) => {
+  const api = useTestServer(kind, { TASK_WORKERS: '0' });
+  const titles = async (key?: string) => {
+    const result = await api.graphql('{ events { items { title } } }', {}, key);
+    expect(result.errors).toBeUndefined();
+    return (result.data.events.items as { title: string }[]).map((e) => e.title);
+  };
+
+  it('answers each caller for itself and follows writes made anywhere', async () => {
+    const created = await api.graphql(
+      'mutation($i: CreateEventInput!) { createEvent(input: $i) { id } }',
+      { i: { title: 'Public', startDate: daysFromNow(2), endDate: daysFromNow(2, '12:00:00') } },
+      api.keys.administrator,
+    );
+    expect(created.errors).toBeUndefined();
+    await api.graphql('mutation($i: CreateEventInput!) { createEvent(input: $i) { id } }', { i: { title: 'Draft', status: 'draft', startDate: daysFromNow(2), endDate: daysFromNow(2) } }, api.keys.administrator);
+    expect(await titles()).toEqual(['Public']);
+    expect(await titles(api.keys.administrator)).toEqual(['Public', 'Draft']);
+    expect(await titles()).toEqual(['Public']);
+    await api.server.db.prisma.event.update({ where: { id: created.data.createEvent.id }, data: { title: 'Public (renamed)' } });
+    expect(await titles()).toEqual(['Public (renamed)']);
+  });
+
+  it('never keeps task data', async () => {
+    const taskId = await createTask(api, { task: 'Look something up' });
+    const status = async () => (await api.graphql('query($id: ID!) { task(id: $id) { status } }', { id: taskId }, api.keys.administrator)).data.task.status;
+    expect(await status()).toBe('active');
+    const stopped = await api.request('PUT', `/api/v1/task/${taskId}/stop`, { key: api.keys.administrator });
+    expect(stopped.status, stopped.text).toBe(200);
+    expect(await status()).toBe('inactive');
+  });
+});
