@@ -1,14 +1,27 @@
 // The real process: `tsx src/main.ts` with a config from the environment, stopped by SIGTERM.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { daysFromNow } from '../support/clock.js';
 import { DATABASE_KINDS, createTestDatabase } from '../support/databases.js';
+
+/** Every server a test starts; whatever the test's outcome, none outlives it. */
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  }
+});
 
 async function startProcess(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -50,7 +63,7 @@ describe.each(DATABASE_KINDS)('process lifecycle on %s', (kind) => {
         headers: { 'content-type': 'application/json', 'x-api-key': adminKey },
         body: JSON.stringify({
           query: 'mutation($input: CreateEventInput!) { createEvent(input: $input) { id title } }',
-          variables: { input: { title: `Durable ${i}`, startDate: '2030-01-01 10:00', endDate: '2030-01-01 11:00' } },
+          variables: { input: { title: `Durable ${i}`, startDate: daysFromNow(30), endDate: daysFromNow(30, '11:00:00') } },
         }),
       }).then(async (r) => ({ status: r.status, body: await r.json() }), () => null);
     try {
@@ -71,7 +84,7 @@ describe.each(DATABASE_KINDS)('process lifecycle on %s', (kind) => {
       const response = await fetch(`http://127.0.0.1:${second.port}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ events(filter: { search: "Durable", startsBefore: "2031-01-01" }, page: { perPage: 50 }) { items { id } } }' }),
+        body: JSON.stringify({ query: `{ events(filter: { search: "Durable", startsBefore: "${daysFromNow(60)}" }, page: { perPage: 50 }) { items { id } } }` }),
       });
       const stored = new Set(((await response.json()).data.events.items as { id: number }[]).map((e) => e.id));
       second.child.kill('SIGTERM');
