@@ -28,7 +28,10 @@ async function startProcess(env: Record<string, string>): Promise<{ url: string;
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 90_000);
     child.stdout.on('data', () => {
       const match = /"port":(\d+)/.exec(output);
       if (match) {
@@ -41,6 +44,7 @@ async function startProcess(env: Record<string, string>): Promise<{ url: string;
   return {
     url: `http://127.0.0.1:${port}`,
     kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await exited;
@@ -157,9 +161,13 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
     defineInterruptible(fx, 'crash');
     const child = await startProcess({ ...fx.env, DATABASE_URL: database.url, ALMANAC_ADMIN_KEY: ADMIN_KEY });
     const task = taskText('crash');
-    const taskId = await createTask(clientFor(child.url), { task });
-    await eventually(() => fx.llm.requestsOf(task).some((r) => r.step === 1), 'the run to reach step 2');
-    await child.kill();
+    let taskId: string;
+    try {
+      taskId = await createTask(clientFor(child.url), { task });
+      await eventually(() => fx.llm.requestsOf(task).some((r) => r.step === 1), 'the run to reach step 2');
+    } finally {
+      await child.kill(); // the crash under test, and never an orphan if the steps before it fail
+    }
     const orphan = await inspect(database.url, (db) => db.prisma.taskRun.findFirstOrThrow({ where: { taskId } }));
     expect(orphan).toMatchObject({ status: 'running', detailedStatus: 'thinking' });
     expect(orphan.workerId).not.toBeNull();
