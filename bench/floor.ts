@@ -1,20 +1,48 @@
-// The floor for `npm run bench`: the events page read straight through better-sqlite3 by a bare
-// node:http server (one statement per table, JSON out). Prints its port on stdout.
+// The floor for `npm run bench`: the page a client asks for most — the 50 earliest published,
+// listed events from yesterday on, each with its venue, organizers, categories and tags — built as
+// JSON by ONE SQL statement through the bare driver and served by a bare node:http server. Nothing
+// Almanac does can be faster on the same data. Usage: floor.ts <DATABASE_URL>; prints its port.
 import Database from 'better-sqlite3';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 
-const sqlite = new Database(process.argv[2], { readonly: true });
-const events = sqlite.prepare(`SELECT * FROM Event WHERE status = 'publish' AND hideFromListings = 0 ORDER BY startLocal, id LIMIT 10`);
-const venues = sqlite.prepare(`SELECT ev.eventId, v.* FROM EventVenue ev JOIN Venue v ON v.id = ev.venueId WHERE ev.eventId IN (SELECT value FROM json_each(?))`);
-const organizers = sqlite.prepare(`SELECT eo.eventId, o.* FROM EventOrganizer eo JOIN Organizer o ON o.id = eo.organizerId WHERE eo.eventId IN (SELECT value FROM json_each(?))`);
-const terms = sqlite.prepare(`SELECT et.eventId, t.* FROM EventTerm et JOIN Term t ON t.id = et.termId WHERE et.eventId IN (SELECT value FROM json_each(?))`);
-const total = sqlite.prepare(`SELECT count(*) AS n FROM Event WHERE status = 'publish' AND hideFromListings = 0`);
+const url = process.argv[2];
+const from = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) + ' 00:00:00';
+
+const SQLITE = `
+SELECT json_group_array(json(page.doc)) AS body FROM (
+  SELECT json_object('id', e.id, 'title', e.title, 'start_date', e.startLocal, 'end_date', e.endLocal, 'cost', e.cost,
+    'venue', (SELECT json_object('id', v.id, 'venue', v.title, 'city', v.city) FROM EventVenue ev JOIN Venue v ON v.id = ev.venueId WHERE ev.eventId = e.id),
+    'organizer', (SELECT json_group_array(json_object('id', o.id, 'organizer', o.title, 'email', o.email)) FROM EventOrganizer eo JOIN Organizer o ON o.id = eo.organizerId WHERE eo.eventId = e.id),
+    'terms', (SELECT json_group_array(json_object('id', t.id, 'name', t.name, 'taxonomy', t.taxonomy)) FROM EventTerm et JOIN Term t ON t.id = et.termId WHERE et.eventId = e.id)
+  ) AS doc
+  FROM Event e WHERE e.hideFromListings = 0 AND e.status = 'publish' AND e.startLocal >= ? ORDER BY e.startLocal, e.id LIMIT 50
+) AS page`;
+
+const POSTGRES = `
+SELECT coalesce(json_agg(page.doc), '[]')::text AS body FROM (
+  SELECT json_build_object('id', e.id, 'title', e.title, 'start_date', e."startLocal", 'end_date', e."endLocal", 'cost', e.cost,
+    'venue', (SELECT json_build_object('id', v.id, 'venue', v.title, 'city', v.city) FROM "EventVenue" ev JOIN "Venue" v ON v.id = ev."venueId" WHERE ev."eventId" = e.id LIMIT 1),
+    'organizer', (SELECT coalesce(json_agg(json_build_object('id', o.id, 'organizer', o.title, 'email', o.email)), '[]') FROM "EventOrganizer" eo JOIN "Organizer" o ON o.id = eo."organizerId" WHERE eo."eventId" = e.id),
+    'terms', (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'taxonomy', t.taxonomy)), '[]') FROM "EventTerm" et JOIN "Term" t ON t.id = et."termId" WHERE et."eventId" = e.id)
+  ) AS doc
+  FROM "Event" e WHERE e."hideFromListings" = false AND e.status = 'publish' AND e."startLocal" >= $1 ORDER BY e."startLocal", e.id LIMIT 50
+) AS page`;
+
+let page: () => Promise<string>;
+if (url.startsWith('file:')) {
+  const statement = new Database(url.slice('file:'.length), { readonly: true }).prepare(SQLITE);
+  page = async () => (statement.get(from()) as { body: string }).body;
+} else {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  page = async () => (await pool.query({ name: 'floor', text: POSTGRES, values: [from()] })).rows[0].body;
+}
 
 const server = createServer((_req, res) => {
-  const rows = events.all() as { id: number }[];
-  const ids = JSON.stringify(rows.map((r) => r.id));
-  const body = JSON.stringify({ events: rows, venues: venues.all(ids), organizers: organizers.all(ids), terms: terms.all(ids), total: total.get() });
-  res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  page().then(
+    (body) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+    (error) => res.writeHead(500).end(String(error)),
+  );
 });
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })));

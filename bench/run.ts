@@ -1,107 +1,207 @@
-// npm run bench — seeds a realistic calendar, then measures the main routes with autocannon next to
-// the floor: the same page read straight through the database driver by a bare node:http server.
-// The server and the floor run in their own processes; autocannon runs here.
-// Options (env): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (10), BENCH_DATABASE_URL (default a
-// temporary SQLite file; a postgresql:// URL must name an existing, empty database).
+// npm run bench -- [--events 300] [--database sqlite|postgresql] [--seconds 5] [--connections 4]
+//
+// Seeds a calendar of --events events (bench/seed.ts, a bulk loader), then measures the main read
+// routes with autocannon, each server alone on the machine: the floor (one SQL statement building
+// the page, bench/floor.ts), Almanac computing every answer (RESPONSE_CACHE=false), and Almanac
+// with its kept answers (the default). Reports req/s, p50/p99 latency, SQL statements per request
+// (counted once per route by a server run with ALMANAC_TRACE_SQL=1) and the server's peak RSS, and
+// writes the table to bench/results/<database>-<events>.md. PostgreSQL runs in a fresh database on
+// 127.0.0.1:5432 (dropped afterwards). Every process it starts is stopped by its own pid.
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../src/db/client.js';
+import { deployMigrations } from '../src/db/migrations.js';
+import { seedCalendar } from './seed.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const { values: options } = parseArgs({
+  options: {
+    events: { type: 'string', default: process.env.BENCH_EVENTS ?? '300' },
+    database: { type: 'string', default: process.env.BENCH_DATABASE ?? 'sqlite' },
+    seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '5' },
+    connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '4' },
+  },
+});
+const events = Number(options.events);
+const seconds = Number(options.seconds);
+const connections = Number(options.connections);
+if (!(events > 0) || !(seconds > 0) || !(connections > 0) || !['sqlite', 'postgresql'].includes(options.database!)) {
+  console.error('usage: npm run bench -- [--events N] [--database sqlite|postgresql] [--seconds S] [--connections C]');
+  process.exit(2);
+}
+
+const children = new Set<ChildProcess>();
 const dir = mkdtempSync(join(tmpdir(), 'almanac-bench-'));
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? `file:${join(dir, 'bench.db')}`;
-const adminKey = 'bench-admin-key-0123456789';
-const children: ChildProcess[] = [];
-// However the bench ends, its servers end with it.
-process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
+const pgName = `almanac_bench_${process.pid}`;
+const databaseUrl = options.database === 'sqlite' ? `file:${join(dir, 'bench.db')}` : `postgresql://postgres@127.0.0.1:5432/${pgName}`;
+const psql = (sql: string) => execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-qAtc', sql], { stdio: ['ignore', 'pipe', 'inherit'] });
+function cleanUp() {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+  if (options.database === 'postgresql') {
+    try {
+      psql(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    } catch {
+      // nothing to drop
+    }
+  }
+}
+process.on('exit', cleanUp);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
-/** Starts `args` with node + tsx and resolves the port it reports on stdout. */
-function start(args: string[], env: Record<string, string>): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
+/** Starts `script` with node + tsx, resolves its pid and the port it reports on stdout. */
+function start(script: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let stderr = '';
   return new Promise((resolve, reject) => {
     let out = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
     const onData = (chunk: Buffer) => {
       out += chunk;
       const match = out.match(/"port":(\d+)/);
       if (!match) return;
       child.stdout!.off('data', onData);
-      child.stdout!.resume(); // keep draining the access log without holding it
-      resolve(Number(match[1]));
+      child.stdout!.resume();
+      resolve({ child, port: Number(match[1]) });
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${script[0]} exited with ${code}: ${stderr.slice(-2000)}`)));
   });
 }
 
-const port = await start(['src/main.ts'], { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: "info", ALMANAC_ADMIN_KEY: adminKey, SITE_URL: 'http://bench.test' });
-const base = `http://127.0.0.1:${port}`;
-
-async function graphql(query: string, variables: Record<string, unknown> = {}) {
-  const response = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': adminKey },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = await response.json();
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
-console.log('seeding 300 events, 25 venues, 15 organizers, 10 categories, 20 tags…');
-const day = (i: number) => new Date(Date.now() + (i % 300) * 86_400_000 + 86_400_000).toISOString().slice(0, 10);
-for (let i = 0; i < 300; i++) {
-  await graphql('mutation($input: CreateEventInput!) { createEvent(input: $input) { id } }', {
-    input: {
-      title: `Event ${i}`,
-      description: `Description of event ${i}, with enough words to look like a real one.`,
-      startDate: `${day(i)} 18:00:00`,
-      endDate: `${day(i)} 21:00:00`,
-      timezone: i % 2 ? 'America/Chicago' : 'Europe/Paris',
-      cost: [`${(i % 5) * 10}$`],
-      venue: { venue: `Venue ${i % 25}`, city: 'Springfield', country: 'United States', state: 'IL' },
-      organizer: [{ organizer: `Organizer ${i % 15}`, email: `org${i % 15}@example.com` }],
-      categories: [`Category ${i % 10}`],
-      tags: [`tag-${i % 20}`, `tag-${(i + 7) % 20}`],
-    },
-  });
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return void children.delete(child);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  children.delete(child);
 }
 
-// The floor: the same page read straight through the driver (SQLite only).
-const floorUrl = databaseUrl.startsWith('file:') ? `http://127.0.0.1:${await start(['bench/floor.ts', databaseUrl.slice('file:'.length)], {})}/` : null;
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-const firstEventId = (await graphql('{ events(page: { perPage: 1 }) { items { id } } }')).events.items[0].id;
-const eventsQuery = JSON.stringify({
-  query: `{ events { total items { id title startDate endDate timezone cost venue { name city } organizers { name email } categories { name } tags { name } } } }`,
+// ---------------------------------------------------------------------------------------------
+
+if (options.database === 'postgresql') {
+  psql(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+  psql(`CREATE DATABASE ${pgName}`);
+}
+await deployMigrations(databaseUrl);
+let seedMs = Date.now();
+const db = await openDatabase(databaseUrl);
+const seeded = await seedCalendar(db, { events });
+await db.close();
+seedMs = Date.now() - seedMs;
+console.log(`seeded ${events} events on ${options.database} in ${(seedMs / 1000).toFixed(1)} s`);
+
+const NS = '/wp-json/calendar/events/v1';
+/** A deep page of the default list (10 a page): 200 at 100,000 events, fewer on small calendars. */
+const deepPage = Math.min(200, Math.max(2, Math.floor(events / 50)));
+const nestedPage = JSON.stringify({
+  query: `{ events(page: { perPage: 50 }) { total items { id title startDate endDate timezone cost venue { name city } organizers { name email } categories { name } tags { name } } } }`,
 });
-const targets: { name: string; url: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }[] = [
-  ...(floorUrl ? [{ name: 'floor: driver read of the same page', url: floorUrl }] : []),
-  { name: 'GraphQL events page (nested)', url: `${base}/graphql`, method: 'POST', body: eventsQuery, headers: { 'content-type': 'application/json' } },
-  { name: 'REST GET /events', url: `${base}/wp-json/calendar/events/v1/events` },
-  { name: 'REST GET /events/{id}', url: `${base}/wp-json/calendar/events/v1/events/${firstEventId}` },
-  { name: 'REST GET /venues', url: `${base}/wp-json/calendar/events/v1/venues` },
+interface Target {
+  name: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+const routes: Target[] = [
+  { name: 'GraphQL nested page (50 events)', path: '/graphql', method: 'POST', body: nestedPage },
+  { name: 'REST GET /events?per_page=50', path: `${NS}/events?per_page=50` },
+  { name: 'REST GET /events/{id}', path: `${NS}/events/${seeded.upcomingEventId}` },
+  { name: 'REST /events?categories=…&per_page=50', path: `${NS}/events?categories=category-3&per_page=50` },
+  { name: 'REST /events?search=jazz', path: `${NS}/events?search=jazz` },
+  { name: `REST /events?page=${deepPage}`, path: `${NS}/events?page=${deepPage}` },
+  { name: 'REST GET /venues', path: `${NS}/venues` },
 ];
+const serverEnv = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SITE_URL: 'http://bench.test', TASK_WORKERS: '0' };
 
-const results: { name: string; rps: number; p50: number; p99: number }[] = [];
-for (const target of targets) {
-  const probe = await fetch(target.url, { method: target.method ?? 'GET', body: target.body, headers: target.headers });
-  if (probe.status !== 200) {
-    console.log(`skip ${target.name}: ${probe.status}`);
-    continue;
+async function request(base: string, target: Target): Promise<number> {
+  const response = await fetch(base + target.path, {
+    method: target.method ?? 'GET',
+    body: target.body,
+    headers: target.body ? { 'content-type': 'application/json' } : {},
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+const MODES = [
+  ['', { RESPONSE_CACHE: 'false' }],
+  ['kept: ', { RESPONSE_CACHE: 'true' }],
+] as const;
+
+// SQL statements per request: one request of each route on a traced server, after one that warms
+// it (and, with the cache on, fills it: the second request is then answered from it).
+const statements = new Map<string, number>();
+for (const [label, env] of MODES) {
+  const traced = await start(['src/main.ts'], { ...serverEnv, ...env, ALMANAC_TRACE_SQL: '1' });
+  let lines = 0;
+  traced.child.stderr!.on('data', (chunk: Buffer) => (lines += chunk.toString().split('\n').filter((l) => l.startsWith('SQL ')).length));
+  const base = `http://127.0.0.1:${traced.port}`;
+  for (const target of routes) {
+    await request(base, target);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = lines;
+    const status = await request(base, target);
+    await new Promise((r) => setTimeout(r, 300));
+    if (status !== 200) throw new Error(`${target.name}: HTTP ${status}`);
+    statements.set(label + target.name, lines - before);
   }
-  const result = await autocannon({ url: target.url, method: target.method ?? 'GET', body: target.body, headers: target.headers, connections, duration: seconds });
-  results.push({ name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
+  await stop(traced.child);
 }
 
-const floorRps = results.find((r) => r.name.startsWith('floor'))?.rps;
-console.log(`\n${databaseUrl.startsWith('file:') ? 'sqlite' : 'postgresql'}, ${connections} connections, ${seconds}s each`);
-console.log('route'.padEnd(42), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'vs floor'.padStart(9));
-for (const r of results) {
-  const ratio = floorRps ? (r.rps / floorRps).toFixed(2) : '-';
-  console.log(r.name.padEnd(42), r.rps.toFixed(0).padStart(9), String(r.p50).padStart(8), String(r.p99).padStart(8), ratio.padStart(9));
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  sql: number | string;
+  rss: number;
 }
-for (const child of children) child.kill('SIGTERM');
-rmSync(dir, { recursive: true, force: true });
+const rows: Row[] = [];
+
+async function measure(name: string, base: string, pid: number, target: Target, sql: number | string): Promise<void> {
+  const args = { url: base + target.path, method: target.method ?? 'GET', body: target.body, headers: target.body ? { 'content-type': 'application/json' } : undefined, connections };
+  await autocannon({ ...args, duration: 2 }); // warm-up
+  let rss = rssMb(pid);
+  const sampler = setInterval(() => (rss = Math.max(rss, rssMb(pid))), 200);
+  const result = await autocannon({ ...args, duration: seconds });
+  clearInterval(sampler);
+  if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  rows.push({ name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, sql, rss });
+  console.log(`${name}: ${result.requests.average.toFixed(0)} req/s`);
+}
+
+{
+  const floor = await start(['bench/floor.ts', databaseUrl], {});
+  await measure('floor: one SQL statement builds the page', `http://127.0.0.1:${floor.port}`, floor.child.pid!, { name: 'floor', path: '/' }, 1);
+  await stop(floor.child);
+}
+for (const [label, env] of MODES) {
+  const server = await start(['src/main.ts'], { ...serverEnv, ...env });
+  const base = `http://127.0.0.1:${server.port}`;
+  for (const target of routes) await measure(label + target.name, base, server.child.pid!, target, statements.get(label + target.name)!);
+  await stop(server.child);
+}
+
+const floorRps = rows[0].rps;
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const lines = [
+  `### ${options.database}, ${events.toLocaleString('en')} events — ${new Date().toISOString().slice(0, 10)}`,
+  '',
+  `${cpus().length} cores (${cpu}); autocannon, ${connections} connections, ${seconds} s per route after a 2 s warm-up; seeded in ${(seedMs / 1000).toFixed(1)} s.`,
+  '"kept:" rows: the same requests with the response cache on (RESPONSE_CACHE=true, the default); the others compute every answer.',
+  '',
+  '| route | req/s | p50 ms | p99 ms | SQL/req | RSS MB | vs floor |',
+  '|---|---|---|---|---|---|---|',
+  ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.sql} | ${r.rss.toFixed(0)} | ${(r.rps / floorRps).toFixed(2)} |`),
+];
+console.log('\n' + lines.join('\n'));
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(`bench/results/${options.database}-${events}.md`, lines.join('\n') + '\n');
 process.exit(0);

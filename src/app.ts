@@ -112,7 +112,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       resolveViewer: (ctx) => keys.resolve(credentialsFromHeaders(ctx.req.headers)),
       runner: createOperationRunner(schema),
       context: (viewer) => createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer),
-      cacheVersion: () => calendarVersion(db.prisma),
+      cacheVersion: config.responseCache ? () => calendarVersion(db.prisma) : undefined,
       logger,
     }),
   );

@@ -12,6 +12,8 @@ export interface Config {
   restRoot: string;
   restNamespaces: string[];
   logLevel: string;
+  /** Keep REST answers and GraphQL results per data version (RESPONSE_CACHE, default true). */
+  responseCache: boolean;
   graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number };
   tasks: {
     workers: number;
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     restRoot,
     restNamespaces: ['calendar/events/v1', ...aliases.filter((a) => a !== 'calendar/events/v1')],
     logLevel: env.LOG_LEVEL || 'info',
+    responseCache: flag(env, 'RESPONSE_CACHE', true),
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 100, 10_000_000),

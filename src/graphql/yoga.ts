@@ -36,23 +36,29 @@ export function createGraphQLServer(config: Config) {
         maxDirectives: { n: 50 },
         blockFieldSuggestion: { enabled: false },
       }),
-      // Query results kept like REST answers (src/rest/response-cache.ts): the key holds the
-      // calendar's data version (read before executing), the second, the caller and the request,
-      // so a kept result is never stale; mutations need not invalidate anything.
-      useResponseCache<YogaServerContext>({
-        session: (_request, context) => (context.graphqlContext.viewer ? String(context.graphqlContext.viewer.userId) : null),
-        cache: createInMemoryCache({ max: 200 }),
-        ttl: 2_000, // keys move on every second anyway: let old entries go
-        ignoredTypes: UNVERSIONED_TYPES,
-        // Left on: besides dropping entries a mutation touched, it is what keeps mutations out of the cache.
-        invalidateViaMutation: true,
-        buildResponseCacheKey: async ({ documentString, variableValues, operationName, sessionId, context }) => {
-          // The server context (built by the Koa layer) is there before the execution context is.
-          const version = await calendarVersion((context as unknown as YogaServerContext).graphqlContext.prisma);
-          const second = Math.floor(Date.now() / 1000);
-          return hashSHA256([version, second, sessionId ?? '', operationName ?? '', documentString, JSON.stringify(variableValues ?? {})].join('\u0000'));
-        },
-      }),
+      ...(config.responseCache ? [responseCache()] : []),
     ],
+  });
+}
+
+/**
+ * Query results kept like REST answers (src/rest/response-cache.ts): the key holds the calendar's
+ * data version (read before executing), the second, the caller and the request, so a kept result
+ * is never stale.
+ */
+function responseCache() {
+  return useResponseCache<YogaServerContext>({
+    session: (_request, context) => (context.graphqlContext.viewer ? String(context.graphqlContext.viewer.userId) : null),
+    cache: createInMemoryCache({ max: 200 }),
+    ttl: 2_000, // keys move on every second anyway: let old entries go
+    ignoredTypes: UNVERSIONED_TYPES,
+    // Left on: besides dropping entries a mutation touched, it is what keeps mutations out of the cache.
+    invalidateViaMutation: true,
+    buildResponseCacheKey: async ({ documentString, variableValues, operationName, sessionId, context }) => {
+      // The server context (built by the Koa layer) is there before the execution context is.
+      const version = await calendarVersion((context as unknown as YogaServerContext).graphqlContext.prisma);
+      const second = Math.floor(Date.now() / 1000);
+      return hashSHA256([version, second, sessionId ?? '', operationName ?? '', documentString, JSON.stringify(variableValues ?? {})].join('\u0000'));
+    },
   });
 }
