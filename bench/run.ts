@@ -1,105 +1,167 @@
-// npm run bench -- [--events 300] [--database sqlite|postgresql] [--seconds 5] [--connections 4]
+// npm run bench -- [--events 300] [--database sqlite|postgresql] [--seconds 10] [--connections 4] [--cache both|off|on]
+// (or BENCH_EVENTS, BENCH_DATABASE, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_CACHE)
 //
-// Seeds a calendar of --events events (bench/seed.ts, a bulk loader), then measures the main read
-// routes with autocannon, each server alone on the machine: the floor (one SQL statement building
-// the page, bench/floor.ts), Almanac computing every answer (RESPONSE_CACHE=false), and Almanac
-// with its kept answers (the default). Reports req/s, p50/p99 latency, SQL statements per request
-// (counted once per route by a server run with ALMANAC_TRACE_SQL=1) and the server's peak RSS, and
-// writes the table to bench/results/<database>-<events>.md. PostgreSQL runs in a fresh database on
-// 127.0.0.1:5432 (dropped afterwards). Every process it starts is stopped by its own pid.
+// Seeds a calendar of --events events with the bulk loader (bench/seed.ts), then measures the main
+// read routes with autocannon, 2 s of warm-up then --seconds of load each, every server alone in
+// its own process: the floor (one SQL statement builds the page, bench/floor.ts), then Almanac
+// computing every answer (RESPONSE_CACHE=false) and with its kept answers (the default), as
+// --cache says. Reports req/s, p50/p99 latency, SQL statements per request (counted on one request
+// of each route by a separate server run with ALMANAC_TRACE_SQL=1, which prints a line per
+// statement) and the server's peak RSS during the load (/proc/<pid>/status), and writes the table
+// to bench/results/<database>-<events>.md. PostgreSQL runs in a fresh database almanac_bench_<pid>
+// on 127.0.0.1:5432, dropped at the end. Every process it starts leads its own process group and
+// is stopped by that group's id, whatever happens (end, error, SIGINT/SIGTERM/SIGHUP).
 import autocannon from 'autocannon';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../src/db/client.js';
-import { deployMigrations } from '../src/db/migrations.js';
 import { seedCalendar } from './seed.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const usage = 'usage: npm run bench -- [--events N] [--database sqlite|postgresql] [--seconds S] [--connections C] [--cache both|off|on]';
 
 const { values: options } = parseArgs({
   options: {
-    events: { type: 'string', default: process.env.BENCH_EVENTS ?? '300' },
-    database: { type: 'string', default: process.env.BENCH_DATABASE ?? 'sqlite' },
-    seconds: { type: 'string', default: process.env.BENCH_SECONDS ?? '5' },
-    connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '4' },
+    events: { type: 'string', default: process.env.BENCH_EVENTS || '300' },
+    database: { type: 'string', default: process.env.BENCH_DATABASE || 'sqlite' },
+    seconds: { type: 'string', default: process.env.BENCH_SECONDS || '10' },
+    connections: { type: 'string', default: process.env.BENCH_CONNECTIONS || '4' },
+    cache: { type: 'string', default: process.env.BENCH_CACHE || 'both' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
 const events = Number(options.events);
 const seconds = Number(options.seconds);
 const connections = Number(options.connections);
-if (!(events > 0) || !(seconds > 0) || !(connections > 0) || !['sqlite', 'postgresql'].includes(options.database!)) {
-  console.error('usage: npm run bench -- [--events N] [--database sqlite|postgresql] [--seconds S] [--connections C]');
-  process.exit(2);
+const database = options.database as 'sqlite' | 'postgresql';
+if (options.help || !Number.isInteger(events) || events < 1 || !(seconds > 0) || !Number.isInteger(connections) || connections < 1 || !['sqlite', 'postgresql'].includes(database) || !['both', 'off', 'on'].includes(options.cache!)) {
+  console.error(usage);
+  process.exit(options.help ? 0 : 2);
 }
 
-const children = new Set<ChildProcess>();
+// ------------------------------------------------------------------------------ processes, cleanup
+
 const dir = mkdtempSync(join(tmpdir(), 'almanac-bench-'));
 const pgName = `almanac_bench_${process.pid}`;
-const databaseUrl = options.database === 'sqlite' ? `file:${join(dir, 'bench.db')}` : `postgresql://postgres@127.0.0.1:5432/${pgName}`;
-const psql = (sql: string) => execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-qAtc', sql], { stdio: ['ignore', 'pipe', 'inherit'] });
+const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
+const databaseUrl = database === 'sqlite' ? `file:${join(dir, 'bench.db')}` : `postgresql://${PG.user}@${PG.host}:${PG.port}/${pgName}`;
+const psql = (sql: string) => execFileSync('psql', ['-h', PG.host, '-p', PG.port, '-U', PG.user, '-d', 'postgres', '-qAtc', sql], { stdio: ['ignore', 'pipe', 'pipe'] });
+
+/** Process-group ids of the children still running (each child leads its own group). */
+const groups = new Set<number>();
+const signalGroup = (pid: number, signal: NodeJS.Signals) => {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+};
+
+let cleaned = false;
 function cleanUp() {
-  for (const child of children) child.kill('SIGKILL');
+  if (cleaned) return;
+  cleaned = true;
+  for (const pid of groups) signalGroup(pid, 'SIGKILL');
+  groups.clear();
   rmSync(dir, { recursive: true, force: true });
-  if (options.database === 'postgresql') {
+  if (database === 'postgresql') {
     try {
       psql(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
-    } catch {
-      // nothing to drop
+    } catch (error) {
+      console.error(`bench: could not drop database ${pgName}: ${(error as Error).message}`);
     }
   }
 }
 process.on('exit', cleanUp);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-
-/** Starts `script` with node + tsx, resolves its pid and the port it reports on stdout. */
-function start(script: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const onData = (chunk: Buffer) => {
-      out += chunk;
-      const match = out.match(/"port":(\d+)/);
-      if (!match) return;
-      child.stdout!.off('data', onData);
-      child.stdout!.resume();
-      resolve({ child, port: Number(match[1]) });
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${script[0]} exited with ${code}: ${stderr.slice(-2000)}`)));
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  process.once(signal, () => {
+    console.error(`\nbench: ${signal}, stopping`);
+    process.exit(code);
+  });
+}
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (error) => {
+    console.error('bench failed:', error);
+    process.exit(1);
   });
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return void children.delete(child);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-  children.delete(child);
+interface Child {
+  name: string;
+  pid: number;
+  port: number;
+  out: string;
+  err: string;
+  exited: Promise<void>;
 }
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const readText = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
 
-// ---------------------------------------------------------------------------------------------
+/**
+ * Starts `node --import tsx <script…>` in its own process group, its stdout and stderr going to
+ * files (never a pipe this process would have to drain while it runs the load); resolves once the
+ * child has printed `"port":N`.
+ */
+async function start(name: string, script: string[], env: Record<string, string>): Promise<Child> {
+  const out = join(dir, `${name}.out`);
+  const err = join(dir, `${name}.err`);
+  const [outFd, errFd] = [openSync(out, 'w'), openSync(err, 'w')];
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  if (!env.ALMANAC_TRACE_SQL) delete childEnv.ALMANAC_TRACE_SQL;
+  const child = spawn(process.execPath, ['--import', 'tsx', ...script], { cwd: root, env: childEnv, stdio: ['ignore', outFd, errFd], detached: true });
+  closeSync(outFd);
+  closeSync(errFd);
+  if (!child.pid) throw new Error(`${name}: could not start`);
+  const pid = child.pid;
+  groups.add(pid);
+  let gone = false;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => (gone = true));
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(50)) {
+    const match = /"port":(\d+)/.exec(readText(out));
+    if (match) return { name, pid, port: Number(match[1]), out, err, exited };
+    if (gone) break;
+  }
+  await stop({ name, pid, port: 0, out, err, exited });
+  throw new Error(`${name} ${gone ? 'exited' : 'did not report a port'}:\n${readText(err).slice(-3000)}`);
+}
 
-if (options.database === 'postgresql') {
+/** SIGTERM to the child's group, SIGKILL after 10 s; then the group is killed for good measure. */
+async function stop(child: Child): Promise<void> {
+  if (!groups.has(child.pid)) return;
+  signalGroup(child.pid, 'SIGTERM');
+  const timedOut = await Promise.race([child.exited.then(() => false), sleep(10_000).then(() => true)]);
+  if (timedOut) console.error(`bench: ${child.name} ignored SIGTERM; killing it`);
+  signalGroup(child.pid, 'SIGKILL');
+  groups.delete(child.pid);
+}
+
+const rssMb = (pid: number) => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+};
+
+// ------------------------------------------------------------------------------------------ seed
+
+if (database === 'postgresql') {
   psql(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
   psql(`CREATE DATABASE ${pgName}`);
 }
-await deployMigrations(databaseUrl);
-let seedMs = Date.now();
-const db = await openDatabase(databaseUrl);
-const seeded = await seedCalendar(db, { events });
-await db.close();
-seedMs = Date.now() - seedMs;
-console.log(`seeded ${events} events on ${options.database} in ${(seedMs / 1000).toFixed(1)} s`);
+const seeded = await seedCalendar(databaseUrl, { events });
+const seconds1 = (ms: number) => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
+const seedNote = `seeded in ${seconds1(seeded.loadMs)} s (migrations ${seconds1(seeded.migrateMs)} s)`;
+console.log(`${events.toLocaleString('en')} events on ${database}: ${seedNote}`);
+
+// ---------------------------------------------------------------------------------------- routes
 
 const NS = '/wp-json/calendar/events/v1';
-/** A deep page of the default list (10 a page): 200 at 100,000 events, fewer on small calendars. */
-const deepPage = Math.min(200, Math.max(2, Math.floor(events / 50)));
 const nestedPage = JSON.stringify({
   query: `{ events(page: { perPage: 50 }) { total items { id title startDate endDate timezone cost venue { name city } organizers { name email } categories { name } tags { name } } } }`,
 });
@@ -109,15 +171,27 @@ interface Target {
   method?: 'GET' | 'POST';
   body?: string;
 }
-const routes: Target[] = [
-  { name: 'GraphQL nested page (50 events)', path: '/graphql', method: 'POST', body: nestedPage },
-  { name: 'REST GET /events?per_page=50', path: `${NS}/events?per_page=50` },
-  { name: 'REST GET /events/{id}', path: `${NS}/events/${seeded.upcomingEventId}` },
-  { name: 'REST /events?categories=…&per_page=50', path: `${NS}/events?categories=category-3&per_page=50` },
-  { name: 'REST /events?search=jazz', path: `${NS}/events?search=jazz` },
-  { name: `REST /events?page=${deepPage}`, path: `${NS}/events?page=${deepPage}` },
-  { name: 'REST GET /venues', path: `${NS}/venues` },
-];
+/** The routes measured, given how many pages the default list (10 a page) has. */
+const routesFor = (totalPages: number): Target[] => {
+  // A deep page: 200, or the last page of a smaller calendar.
+  const deepPage = Math.max(1, Math.min(200, totalPages));
+  return [
+    { name: 'GraphQL events page (50, nested)', path: '/graphql', method: 'POST', body: nestedPage },
+    { name: 'REST /events?per_page=50', path: `${NS}/events?per_page=50` },
+    { name: 'REST /events/{id}', path: `${NS}/events/${seeded.upcomingEventId}` },
+    { name: `REST /events?categories=${seeded.categorySlug}&per_page=50`, path: `${NS}/events?categories=${seeded.categorySlug}&per_page=50` },
+    { name: `REST /events?search=${seeded.searchWord}`, path: `${NS}/events?search=${seeded.searchWord}` },
+    { name: `REST /events?page=${deepPage}`, path: `${NS}/events?page=${deepPage}` },
+    { name: 'REST /venues', path: `${NS}/venues` },
+  ];
+};
+let routes: Target[] = [];
+const MODES = (
+  [
+    { label: '', env: { RESPONSE_CACHE: 'false' } },
+    { label: 'kept: ', env: { RESPONSE_CACHE: 'true' } },
+  ] as const
+).filter((mode) => options.cache === 'both' || (options.cache === 'on') === (mode.env.RESPONSE_CACHE === 'true'));
 const serverEnv = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SITE_URL: 'http://bench.test', TASK_WORKERS: '0' };
 
 async function request(base: string, target: Target): Promise<number> {
@@ -126,84 +200,119 @@ async function request(base: string, target: Target): Promise<number> {
     body: target.body,
     headers: target.body ? { 'content-type': 'application/json' } : {},
   });
-  await response.arrayBuffer();
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`${target.name}: HTTP ${response.status}: ${body.slice(0, 500)}`);
+  if (target.method === 'POST' && body.includes('"errors"')) throw new Error(`${target.name}: ${body.slice(0, 500)}`);
   return response.status;
 }
 
-const MODES = [
-  ['', { RESPONSE_CACHE: 'false' }],
-  ['kept: ', { RESPONSE_CACHE: 'true' }],
-] as const;
+// -------------------------------------------------------------------------- SQL statements per request
 
-// SQL statements per request: one request of each route on a traced server, after one that warms
-// it (and, with the cache on, fills it: the second request is then answered from it).
+// One traced server per mode. Each route: a first request (one-time work such as the first query
+// of a kind, and with kept answers the filling of the cache), then the counted one, each followed
+// by 200 ms for its lines to land. Kept answers are keyed by the second: both requests are sent
+// at the start of one second, and again (up to three times) while they straddle two.
 const statements = new Map<string, number>();
-for (const [label, env] of MODES) {
-  const traced = await start(['src/main.ts'], { ...serverEnv, ...env, ALMANAC_TRACE_SQL: '1' });
-  let lines = 0;
-  traced.child.stderr!.on('data', (chunk: Buffer) => (lines += chunk.toString().split('\n').filter((l) => l.startsWith('SQL ')).length));
-  const base = `http://127.0.0.1:${traced.port}`;
-  for (const target of routes) {
-    // Both requests in one second: kept answers are keyed by the second.
-    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000)));
-    await request(base, target);
-    await new Promise((r) => setTimeout(r, 100));
-    const before = lines;
-    const status = await request(base, target);
-    await new Promise((r) => setTimeout(r, 300));
-    if (status !== 200) throw new Error(`${target.name}: HTTP ${status}`);
-    statements.set(label + target.name, lines - before);
+const countSql = (file: string) => readText(file).split('\n').filter((line) => line.startsWith('SQL ')).length;
+for (const mode of MODES) {
+  const traced = await start(`traced${mode.label ? '-kept' : ''}`, ['src/main.ts'], { ...serverEnv, ...mode.env, ALMANAC_TRACE_SQL: '1' });
+  try {
+    const base = `http://127.0.0.1:${traced.port}`;
+    if (!routes.length) {
+      const list = await fetch(`${base}${NS}/events`);
+      await list.arrayBuffer();
+      routes = routesFor(Number(list.headers.get('x-tec-totalpages')) || 1);
+    }
+    for (const target of routes) {
+      let count = 0;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (mode.label) await sleep(1000 - (Date.now() % 1000));
+        const first = Date.now();
+        await request(base, target);
+        await sleep(200);
+        const before = countSql(traced.err);
+        const second = Date.now();
+        await request(base, target);
+        await sleep(200);
+        count = countSql(traced.err) - before;
+        if (!mode.label || Math.floor(first / 1000) === Math.floor(second / 1000)) break;
+      }
+      statements.set(mode.label + target.name, count);
+    }
+  } finally {
+    await stop(traced);
   }
-  await stop(traced.child);
 }
+
+// ------------------------------------------------------------------------------------------- load
 
 interface Row {
   name: string;
   rps: number;
   p50: number;
   p99: number;
-  sql: number | string;
+  sql: number;
   rss: number;
 }
 const rows: Row[] = [];
 
-async function measure(name: string, base: string, pid: number, target: Target, sql: number | string): Promise<void> {
+async function measure(name: string, base: string, pid: number, target: Target, sql: number): Promise<void> {
   const args = { url: base + target.path, method: target.method ?? 'GET', body: target.body, headers: target.body ? { 'content-type': 'application/json' } : undefined, connections };
   await autocannon({ ...args, duration: 2 }); // warm-up
   let rss = rssMb(pid);
-  const sampler = setInterval(() => (rss = Math.max(rss, rssMb(pid))), 200);
+  const sampler = setInterval(() => (rss = Math.max(rss, rssMb(pid))), 250);
   const result = await autocannon({ ...args, duration: seconds });
   clearInterval(sampler);
-  if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  rss = Math.max(rss, rssMb(pid));
+  if (result.non2xx || result.errors || result.timeouts) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
   rows.push({ name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, sql, rss });
-  console.log(`${name}: ${result.requests.average.toFixed(0)} req/s`);
+  console.log(`${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${sql} SQL/req, ${rss.toFixed(0)} MB`);
 }
 
 {
-  const floor = await start(['bench/floor.ts', databaseUrl], {});
-  await measure('floor: one SQL statement builds the page', `http://127.0.0.1:${floor.port}`, floor.child.pid!, { name: 'floor', path: '/' }, 1);
-  await stop(floor.child);
+  const floor = await start('floor', ['bench/floor.ts', databaseUrl], {});
+  try {
+    await measure('floor: one SQL statement builds the 50-event page', `http://127.0.0.1:${floor.port}`, floor.pid, { name: 'floor', path: '/' }, 1);
+  } finally {
+    await stop(floor);
+  }
 }
-for (const [label, env] of MODES) {
-  const server = await start(['src/main.ts'], { ...serverEnv, ...env });
-  const base = `http://127.0.0.1:${server.port}`;
-  for (const target of routes) await measure(label + target.name, base, server.child.pid!, target, statements.get(label + target.name)!);
-  await stop(server.child);
+for (const mode of MODES) {
+  const server = await start(`server${mode.label ? '-kept' : ''}`, ['src/main.ts'], { ...serverEnv, ...mode.env });
+  try {
+    const base = `http://127.0.0.1:${server.port}`;
+    for (const target of routes) await measure(mode.label + target.name, base, server.pid, target, statements.get(mode.label + target.name)!);
+  } finally {
+    await stop(server);
+  }
 }
 
+// ----------------------------------------------------------------------------------------- report
+
 const floorRps = rows[0].rps;
-const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const nproc = (() => {
+  try {
+    return execFileSync('nproc', { encoding: 'utf8' }).trim();
+  } catch {
+    return String(cpus().length);
+  }
+})();
+const cpu = cpus()[0]?.model?.trim() || 'unknown CPU';
+const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 const lines = [
-  `### ${options.database}, ${events.toLocaleString('en')} events — ${new Date().toISOString().slice(0, 10)}`,
+  `### ${database}, ${events.toLocaleString('en')} events, ${connections} connections, ${seconds} s per route — ${new Date().toISOString().slice(0, 10)}, nproc ${nproc}, ${cpu}`,
   '',
-  `${cpus().length} cores (${cpu}); autocannon, ${connections} connections, ${seconds} s per route after a 2 s warm-up; seeded in ${(seedMs / 1000).toFixed(1)} s.`,
-  '"kept:" rows: the same requests with the response cache on (RESPONSE_CACHE=true, the default); the others compute every answer.',
+  `Node ${process.version}; autocannon, ${seconds} s per route after a 2 s warm-up; ${seedNote}. Server: LOG_LEVEL=info, TASK_WORKERS=0.`,
+  'SQL/req: statements of one request (after a first one) on a server run with ALMANAC_TRACE_SQL=1; RSS: the peak of the serving process during the load.',
+  ...(MODES.some((mode) => mode.label) ? ['"kept:" rows: RESPONSE_CACHE=true (the default), answers kept per data version and second; the others RESPONSE_CACHE=false.'] : []),
   '',
   '| route | req/s | p50 ms | p99 ms | SQL/req | RSS MB | vs floor |',
-  '|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.sql} | ${r.rss.toFixed(0)} | ${(r.rps / floorRps).toFixed(2)} |`),
+  '|---|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.sql} | ${r.rss.toFixed(0)} | ${(r.rps / floorRps).toFixed(2)} |`),
 ];
 console.log('\n' + lines.join('\n'));
-mkdirSync('bench/results', { recursive: true });
-writeFileSync(`bench/results/${options.database}-${events}.md`, lines.join('\n') + '\n');
+const resultsDir = join(root, 'bench', 'results');
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(join(resultsDir, `${database}-${events}.md`), lines.join('\n') + '\n');
+console.log(`\nwritten to bench/results/${database}-${events}.md`);
 process.exit(0);

@@ -1,9 +1,18 @@
-// A bulk loader for benchmarks: a realistic calendar of any size, written as multi-row INSERTs in
-// one transaction (100,000 events in seconds; one mutation per event takes many minutes, and even
-// Prisma's createMany minutes). Events spread from a year ago to four years ahead, most published,
-// some drafts, private or hidden; each has one venue, one or two organizers, a category, two tags.
-// Values are written as quoted literals, which both engines cast to the column's type.
-import type { Database } from '../src/db/client.js';
+// A bulk loader for benchmarks: a realistic calendar of any size, written straight through the
+// database driver in ONE transaction (100,000 events in seconds; a mutation per event takes many
+// minutes, Prisma's createMany minutes too). SQLite: better-sqlite3 prepared statements, the
+// data-version row triggers dropped for the load and re-created before commit. PostgreSQL: `pg`,
+// batched INSERT … SELECT FROM unnest(arrays), triggers (and FK checks) off for the transaction
+// (session_replication_role = replica). Either way the calendar's data version moves once, Term.count
+// is recomputed (when the column exists), sequences are moved past the ids written, and ANALYZE runs.
+//
+// The calendar: events spread from a year ago to four years ahead, most published, some drafts,
+// private or hidden from listings, every twentieth featured; each has one venue, one or two
+// organizers, one category (30, a third of them children) and two tags (of 100).
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { deployMigrations } from '../src/db/migrations.js';
+import { databaseKind, sqliteFile } from '../src/db/url.js';
 
 export interface SeedSize {
   events: number;
@@ -13,121 +22,288 @@ export interface SeedSize {
   tags?: number;
 }
 
-const BATCH = 1_000; // rows per INSERT
-
-type Row = Record<string, string | number | boolean | null>;
-type Tx = { $executeRawUnsafe(sql: string): Promise<number> };
-
-const literal = (value: Row[string]) =>
-  value === null ? 'NULL' : typeof value === 'boolean' ? (value ? "'1'" : "'0'") : `'${String(value).replaceAll("'", "''")}'`;
-
-async function insert(tx: Tx, table: string, rows: Row[]): Promise<void> {
-  if (!rows.length) return;
-  const columns = Object.keys(rows[0]);
-  for (let i = 0; i < rows.length; i += BATCH) {
-    const values = rows.slice(i, i + BATCH).map((row) => `(${columns.map((c) => literal(row[c])).join(',')})`);
-    await tx.$executeRawUnsafe(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(',')}) VALUES ${values.join(',')}`);
-  }
+export interface Seeded {
+  /** A published event, listed, starting after now. */
+  upcomingEventId: number;
+  upcomingSlug: string;
+  /** Published, listed events starting after now (what the default REST list pages through). */
+  upcomingListed: number;
+  /** The slug of a category that has published upcoming events. */
+  categorySlug: string;
+  /** A word of some event titles and descriptions. */
+  searchWord: string;
+  venueIds: number[];
+  organizerIds: number[];
+  categoryIds: number[];
+  tagIds: number[];
+  eventIds: number[];
+  /** Milliseconds spent on migrations, and on the load itself (ANALYZE included). */
+  migrateMs: number;
+  loadMs: number;
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** "YYYY-MM-DD HH:MM:SS" of a Date, in UTC. */
-const wall = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+type Value = string | number | boolean | null;
+type ColumnType = 'int' | 'text' | 'bool';
+interface Column {
+  type: ColumnType;
+  values: Value[];
+}
+interface Table {
+  name: string;
+  length: number;
+  columns: Record<string, Column>;
+}
 
-/** Seeds an empty database; returns the id of a published upcoming event and the ids it made. */
-export async function seedCalendar(db: Database, size: SeedSize) {
-  const prisma = db.prisma as any;
+const CALENDAR_TABLES = ['Post', 'Venue', 'Organizer', 'Term', 'Event', 'EventVenue', 'EventOrganizer', 'EventTerm'];
+const PG_ARRAY: Record<ColumnType, string> = { int: 'int[]', text: 'text[]', bool: 'boolean[]' };
+const PG_BATCH = 20_000; // rows per INSERT … unnest
+
+/** "YYYY-MM-DD HH:MM:SS" of a Date, in UTC. */
+const wall = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+
+/** A table of `length` rows from one function per column (`i` is the row index). */
+function table(name: string, length: number, columns: Record<string, [ColumnType, (i: number) => Value]>): Table {
+  const out: Record<string, Column> = {};
+  for (const [column, [type, value]] of Object.entries(columns)) out[column] = { type, values: Array.from({ length }, (_, i) => value(i)) };
+  return { name, length, columns: out };
+}
+
+/** The rows to write, given the first free post and term ids. */
+function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Date) {
   const venues = size.venues ?? Math.max(25, Math.round(size.events / 200));
   const organizers = size.organizers ?? Math.max(15, Math.round(size.events / 300));
   const categories = size.categories ?? 30;
   const tags = size.tags ?? 100;
-  const now = new Date();
-  const published = wall(new Date(now.getTime() - 30 * 86_400_000));
-  const common = (title: string, slug: string) => ({ title, slug, date: published, dateUtc: published, modified: published, modifiedUtc: published, authorId: 1 });
+  const n = size.events;
 
-  const firstPost = ((await prisma.post.aggregate({ _max: { id: true } }))._max.id ?? 0) + 1;
-  let nextPost = firstPost;
-  const venueIds = Array.from({ length: venues }, () => nextPost++);
-  const organizerIds = Array.from({ length: organizers }, () => nextPost++);
-  const eventIds = Array.from({ length: size.events }, () => nextPost++);
-  const firstTerm = ((await prisma.term.aggregate({ _max: { id: true } }))._max.id ?? 0) + 1;
+  const venueIds = Array.from({ length: venues }, (_, i) => firstPost + i);
+  const organizerIds = Array.from({ length: organizers }, (_, i) => firstPost + venues + i);
+  const eventIds = Array.from({ length: n }, (_, i) => firstPost + venues + organizers + i);
   const categoryIds = Array.from({ length: categories }, (_, i) => firstTerm + i);
   const tagIds = Array.from({ length: tags }, (_, i) => firstTerm + categories + i);
+
+  const published = wall(new Date(now.getTime() - 30 * 86_400_000));
+  const post = (title: (i: number) => string, slug: (i: number) => string): Record<string, [ColumnType, (i: number) => Value]> => ({
+    title: ['text', title],
+    slug: ['text', slug],
+    status: ['text', () => 'publish'],
+    date: ['text', () => published],
+    dateUtc: ['text', () => published],
+    modified: ['text', () => published],
+    modifiedUtc: ['text', () => published],
+    authorId: ['int', () => 1],
+  });
 
   // Spread over five years, starting a year ago: about 55 events a day at 100,000.
   const span = 5 * 365 * 86_400_000;
   const start0 = now.getTime() - 365 * 86_400_000;
   const words = ['jazz', 'market', 'lecture', 'workshop', 'concert', 'festival', 'reading', 'tour', 'fair', 'meetup'];
-  const events = eventIds.map((id, i) => {
-    const start = new Date(start0 + Math.floor((i / size.events) * span) + ((i * 7919) % 86_400) * 1000);
-    const end = new Date(start.getTime() + 3 * 3_600_000);
-    const status = i % 50 === 7 ? 'draft' : i % 97 === 3 ? 'private' : 'publish';
-    const word = words[i % words.length];
-    return {
-      id,
-      ...common(`Event ${i}: ${word} night`, `event-${i}`),
-      status,
-      content: `<p>Description of event ${i}, a ${word} with enough words to look like a real one.</p>`,
-      excerpt: `A ${word}`,
-      timezone: 'UTC',
-      timezoneAbbr: 'UTC',
-      startLocal: wall(start),
-      endLocal: wall(end),
-      startUtc: wall(start),
-      endUtc: wall(end),
-      cost: JSON.stringify([String((i % 5) * 10)]),
-      currencySymbol: '$',
-      currencyPosition: 'prefix',
-      hideFromListings: i % 200 === 11,
-      featured: i % 20 === 0,
-    };
+  const starts = eventIds.map((_, i) => new Date(start0 + Math.floor((i / n) * span) + ((i * 7919) % 86_400) * 1000));
+  const startWall = starts.map(wall);
+  const endWall = starts.map((s) => wall(new Date(s.getTime() + 3 * 3_600_000)));
+  const status = (i: number) => (i % 50 === 7 ? 'draft' : i % 97 === 3 ? 'private' : 'publish');
+  const hidden = (i: number) => i % 200 === 11;
+  const word = (i: number) => words[i % words.length];
+
+  const organizerLinks: Array<[number, number, number]> = []; // event, organizer, position
+  const termLinks: Array<[number, number]> = []; // event, term
+  eventIds.forEach((eventId, i) => {
+    organizerLinks.push([eventId, organizerIds[i % organizers], 0]);
+    if (i % 3 === 0 && organizers > 1) organizerLinks.push([eventId, organizerIds[(i + 1) % organizers], 1]);
+    termLinks.push([eventId, categoryIds[i % categories]]);
+    const tagA = tagIds[i % tags];
+    const tagB = tagIds[(i + 37) % tags];
+    termLinks.push([eventId, tagA]);
+    if (tagB !== tagA) termLinks.push([eventId, tagB]);
   });
-  await prisma.$transaction(
-    async (tx: Tx) => {
-      // PostgreSQL: skip the per-row data-version triggers of a bulk load; the version moves once below.
-      if (db.kind === 'postgresql') await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
-      await insert(tx, 'Post', [
-        ...venueIds.map((id) => ({ id, type: 'venue' })),
-        ...organizerIds.map((id) => ({ id, type: 'organizer' })),
-        ...eventIds.map((id) => ({ id, type: 'event' })),
-      ]);
-      await insert(tx, 'Venue', venueIds.map((id, i) => ({ id, ...common(`Venue ${i}`, `venue-${i}`), address: `${i} Main Street`, city: 'Springfield', country: 'United States', state: 'IL', zip: '62701' })));
-      await insert(tx, 'Organizer', organizerIds.map((id, i) => ({ id, ...common(`Organizer ${i}`, `organizer-${i}`), email: `org${i}@example.com`, phone: '555-0100' })));
-      await insert(tx, 'Term', [
-        ...categoryIds.map((id, i) => ({ id, taxonomy: 'tribe_events_cat', name: `Category ${i}`, slug: `category-${i}`, parentId: i >= 10 ? categoryIds[i % 10] : null })),
-        ...tagIds.map((id, i) => ({ id, taxonomy: 'post_tag', name: `tag-${i}`, slug: `tag-${i}`, parentId: null })),
-      ]);
-      await insert(tx, 'Event', events);
-      await insert(tx, 'EventVenue', eventIds.map((eventId, i) => ({ eventId, venueId: venueIds[i % venues] })));
-      await insert(
-        tx,
-        'EventOrganizer',
-        eventIds.flatMap((eventId, i) => [
-          { eventId, organizerId: organizerIds[i % organizers], position: 0 },
-          ...(i % 3 === 0 ? [{ eventId, organizerId: organizerIds[(i + 1) % organizers], position: 1 }] : []),
-        ]),
-      );
-      await insert(
-        tx,
-        'EventTerm',
-        eventIds.flatMap((eventId, i) => [
-          { eventId, termId: categoryIds[i % categories] },
-          { eventId, termId: tagIds[i % tags] },
-          { eventId, termId: tagIds[(i + 37) % tags] },
-        ]),
-      );
-      // What the write paths keep: term counts, and the calendar's data version.
-      await tx.$executeRawUnsafe(`UPDATE "Term" SET "count" = (SELECT COUNT(*) FROM "EventTerm" JOIN "Event" ON "Event"."id" = "EventTerm"."eventId" WHERE "EventTerm"."termId" = "Term"."id" AND "Event"."status" = 'publish')`);
-      await tx.$executeRawUnsafe(`UPDATE "DataVersion" SET "version" = "version" + 1 WHERE "scope" = 'calendar'`);
-      if (db.kind === 'postgresql') {
-        // Explicit ids leave the sequences behind: move them past what was written.
-        await tx.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('"Post"', 'id'), (SELECT max(id) FROM "Post"))`);
-        await tx.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('"Term"', 'id'), (SELECT max(id) FROM "Term"))`);
+
+  const postIds = [...venueIds, ...organizerIds, ...eventIds];
+  const tables: Table[] = [
+    table('Post', postIds.length, {
+      id: ['int', (i) => postIds[i]],
+      type: ['text', (i) => (i < venues ? 'venue' : i < venues + organizers ? 'organizer' : 'event')],
+    }),
+    table('Venue', venues, {
+      id: ['int', (i) => venueIds[i]],
+      ...post((i) => `Venue ${i}`, (i) => `venue-${i}`),
+      address: ['text', (i) => `${i} Main Street`],
+      city: ['text', () => 'Springfield'],
+      country: ['text', () => 'United States'],
+      state: ['text', () => 'IL'],
+      zip: ['text', () => '62701'],
+    }),
+    table('Organizer', organizers, {
+      id: ['int', (i) => organizerIds[i]],
+      ...post((i) => `Organizer ${i}`, (i) => `organizer-${i}`),
+      email: ['text', (i) => `org${i}@example.com`],
+      phone: ['text', () => '555-0100'],
+    }),
+    table('Term', categories + tags, {
+      id: ['int', (i) => (i < categories ? categoryIds[i] : tagIds[i - categories])],
+      taxonomy: ['text', (i) => (i < categories ? 'tribe_events_cat' : 'post_tag')],
+      name: ['text', (i) => (i < categories ? `Category ${i}` : `tag-${i - categories}`)],
+      slug: ['text', (i) => (i < categories ? `category-${i}` : `tag-${i - categories}`)],
+      // Categories 10 and up are children of the first ten.
+      parentId: ['int', (i) => (i < categories && i >= 10 ? categoryIds[i % 10] : null)],
+    }),
+    table('Event', n, {
+      id: ['int', (i) => eventIds[i]],
+      ...post((i) => `Event ${i}: ${word(i)} night`, (i) => `event-${i}`),
+      status: ['text', status],
+      content: ['text', (i) => `<p>Description of event ${i}, a ${word(i)} with enough words to look like a real one.</p>`],
+      excerpt: ['text', (i) => `A ${word(i)}`],
+      timezone: ['text', () => 'UTC'],
+      timezoneAbbr: ['text', () => 'UTC'],
+      startLocal: ['text', (i) => startWall[i]],
+      endLocal: ['text', (i) => endWall[i]],
+      startUtc: ['text', (i) => startWall[i]],
+      endUtc: ['text', (i) => endWall[i]],
+      cost: ['text', (i) => JSON.stringify([String((i % 5) * 10)])],
+      currencySymbol: ['text', () => '$'],
+      currencyPosition: ['text', () => 'prefix'],
+      hideFromListings: ['bool', hidden],
+      featured: ['bool', (i) => i % 20 === 0],
+    }),
+    table('EventVenue', n, {
+      eventId: ['int', (i) => eventIds[i]],
+      venueId: ['int', (i) => venueIds[i % venues]],
+    }),
+    table('EventOrganizer', organizerLinks.length, {
+      eventId: ['int', (i) => organizerLinks[i][0]],
+      organizerId: ['int', (i) => organizerLinks[i][1]],
+      position: ['int', (i) => organizerLinks[i][2]],
+    }),
+    table('EventTerm', termLinks.length, {
+      eventId: ['int', (i) => termLinks[i][0]],
+      termId: ['int', (i) => termLinks[i][1]],
+    }),
+  ];
+
+  const nowWall = wall(now);
+  const listed = (i: number) => status(i) === 'publish' && !hidden(i) && startWall[i] > nowWall;
+  const upcoming = eventIds.findIndex((_, i) => listed(i));
+  if (upcoming < 0) throw new Error('the calendar has no upcoming event: seed more events');
+  const upcomingListed = eventIds.reduce((count, _, i) => count + (listed(i) ? 1 : 0), 0);
+  const seeded = {
+    upcomingEventId: eventIds[upcoming],
+    upcomingSlug: `event-${upcoming}`,
+    upcomingListed,
+    categorySlug: `category-${upcoming % categories}`,
+    searchWord: 'jazz',
+    venueIds,
+    organizerIds,
+    categoryIds,
+    tagIds,
+    eventIds,
+  };
+  return { tables, seeded };
+}
+
+// What the write paths keep current: term counts, and the calendar's data version. The counts are
+// grouped once (a materialized CTE) rather than counted per term: without fresh statistics
+// PostgreSQL would scan Event once per term.
+const TERM_COUNT = `WITH "published" AS MATERIALIZED (
+  SELECT "EventTerm"."termId" AS "termId", COUNT(*) AS "n" FROM "EventTerm" JOIN "Event" ON "Event"."id" = "EventTerm"."eventId"
+  WHERE "Event"."status" = 'publish' GROUP BY "EventTerm"."termId")
+UPDATE "Term" SET "count" = COALESCE((SELECT "published"."n" FROM "published" WHERE "published"."termId" = "Term"."id"), 0)`;
+const BUMP_VERSION = `UPDATE "DataVersion" SET "version" = "version" + 1 WHERE "scope" = 'calendar'`;
+
+function seedSqlite(url: string, size: SeedSize, now: Date) {
+  const db = new Database(sqliteFile(url));
+  try {
+    db.pragma('journal_mode = WAL'); // what the server uses; persists in the file
+    db.pragma('synchronous = OFF'); // this connection only: a benchmark database is disposable
+    db.pragma('cache_size = -262144'); // 256 MB, so index pages stay in memory during the load
+    db.pragma('foreign_keys = OFF'); // the rows written are consistent by construction
+    const hasColumn = (t: string, c: string) => (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(t) as Array<{ name: string }>).some((r) => r.name === c);
+    const hasTable = (t: string) => Boolean(db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(t));
+    const firstFree = (t: string) =>
+      (db.prepare(`SELECT MAX(COALESCE((SELECT MAX("id") FROM "${t}"), 0), COALESCE((SELECT "seq" FROM "sqlite_sequence" WHERE "name" = ?), 0)) + 1 AS id`).get(t) as { id: number }).id;
+    const { tables, seeded } = calendar(size, firstFree('Post'), firstFree('Term'), now);
+
+    db.transaction(() => {
+      // The data-version triggers would fire once per row: off for the load, back before commit.
+      const triggers = db
+        .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (${CALENDAR_TABLES.map(() => '?').join(',')})`)
+        .all(...CALENDAR_TABLES) as Array<{ name: string; sql: string }>;
+      for (const trigger of triggers) db.exec(`DROP TRIGGER "${trigger.name}"`);
+      for (const t of tables) {
+        const names = Object.keys(t.columns);
+        const columns = names.map((name) => t.columns[name].values);
+        const insert = db.prepare(`INSERT INTO "${t.name}" (${names.map((c) => `"${c}"`).join(',')}) VALUES (${names.map(() => '?').join(',')})`);
+        const row: Value[] = new Array(names.length);
+        for (let i = 0; i < t.length; i++) {
+          for (let c = 0; c < columns.length; c++) {
+            const v = columns[c][i];
+            row[c] = typeof v === 'boolean' ? (v ? 1 : 0) : v; // SQLite booleans are 0/1
+          }
+          insert.run(row);
+        }
       }
-    },
-    { timeout: 600_000, maxWait: 60_000 },
-  );
-  await prisma.$executeRawUnsafe('ANALYZE'); // both engines plan with fresh statistics
-  const upcoming = events.find((e) => e.status === 'publish' && !e.hideFromListings && e.startLocal > wall(now))!;
-  return { upcomingEventId: upcoming.id, upcomingSlug: upcoming.slug, venueIds, organizerIds, categoryIds, tagIds, eventIds };
+      if (hasColumn('Term', 'count')) db.exec(TERM_COUNT);
+      for (const trigger of triggers) db.exec(trigger.sql);
+      if (hasTable('DataVersion')) db.exec(BUMP_VERSION);
+    })();
+    db.exec('ANALYZE');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    return seeded;
+  } finally {
+    db.close();
+  }
+}
+
+async function seedPostgres(url: string, size: SeedSize, now: Date) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const columnsOf = async (t: string) =>
+      new Set((await client.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, [t])).rows.map((r) => r.column_name));
+    const firstFree = async (t: string) =>
+      Number(
+        (await client.query<{ id: string }>(`SELECT GREATEST(COALESCE((SELECT MAX("id") FROM "${t}"), 0), COALESCE(pg_sequence_last_value(pg_get_serial_sequence($1, 'id')::regclass), 0)) + 1 AS id`, [`"${t}"`])).rows[0].id,
+      );
+    const { tables, seeded } = calendar(size, await firstFree('Post'), await firstFree('Term'), now);
+    const termCount = (await columnsOf('Term')).has('count');
+    const dataVersion = (await columnsOf('DataVersion')).size > 0;
+
+    await client.query('BEGIN');
+    try {
+      // No per-row triggers (data version, foreign keys) for the load; the version moves once below.
+      await client.query('SET LOCAL session_replication_role = replica');
+      for (const t of tables) {
+        const names = Object.keys(t.columns);
+        const sql = `INSERT INTO "${t.name}" (${names.map((c) => `"${c}"`).join(',')}) SELECT * FROM unnest(${names.map((c, k) => `$${k + 1}::${PG_ARRAY[t.columns[c].type]}`).join(',')})`;
+        for (let i = 0; i < t.length; i += PG_BATCH) {
+          await client.query(sql, names.map((c) => t.columns[c].values.slice(i, i + PG_BATCH)));
+        }
+      }
+      if (termCount) await client.query(TERM_COUNT);
+      if (dataVersion) await client.query(BUMP_VERSION);
+      // Explicit ids leave the sequences behind: move them past what was written.
+      for (const t of ['Post', 'Term']) {
+        await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT MAX("id") FROM "${t}"))`, [`"${t}"`]);
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    await client.query('ANALYZE');
+    return seeded;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Migrates the database at `url` (file: or postgresql://), then adds a calendar of `size.events` events. */
+export async function seedCalendar(url: string, size: SeedSize): Promise<Seeded> {
+  const kind = databaseKind(url);
+  if (!kind) throw new Error('the database URL must be file:<path> or postgresql://…');
+  let t0 = Date.now();
+  await deployMigrations(url);
+  const migrateMs = Date.now() - t0;
+  t0 = Date.now();
+  const now = new Date();
+  const seeded = kind === 'sqlite' ? seedSqlite(url, size, now) : await seedPostgres(url, size, now);
+  return { ...seeded, migrateMs, loadMs: Date.now() - t0 };
 }
