@@ -102,7 +102,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const readText = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
 
 /**
- * Starts `node --import tsx <script…>` in its own process group, its stdout and stderr going to
+ * Starts `node <args…>` in its own process group, its stdout and stderr going to
  * files (never a pipe this process would have to drain while it runs the load); resolves once the
  * child has printed `"port":N`.
  */
@@ -112,7 +112,7 @@ async function start(name: string, script: string[], env: Record<string, string>
   const [outFd, errFd] = [openSync(out, 'w'), openSync(err, 'w')];
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (!env.ALMANAC_TRACE_SQL) delete childEnv.ALMANAC_TRACE_SQL;
-  const child = spawn(process.execPath, ['--import', 'tsx', ...script], { cwd: root, env: childEnv, stdio: ['ignore', outFd, errFd], detached: true });
+  const child = spawn(process.execPath, script, { cwd: root, env: childEnv, stdio: ['ignore', outFd, errFd], detached: true });
   closeSync(outFd);
   closeSync(errFd);
   if (!child.pid) throw new Error(`${name}: could not start`);
@@ -192,6 +192,8 @@ const MODES = (
     { label: 'kept: ', env: { RESPONSE_CACHE: 'true' } },
   ] as const
 ).filter((mode) => options.cache === 'both' || (options.cache === 'on') === (mode.env.RESPONSE_CACHE === 'true'));
+// The server as `npm start` runs it: the build (`npm run bench` builds first).
+const SERVER = ['--enable-source-maps', 'dist/main.js'];
 const serverEnv = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SITE_URL: 'http://bench.test', TASK_WORKERS: '0' };
 
 async function request(base: string, target: Target): Promise<number> {
@@ -215,7 +217,7 @@ async function request(base: string, target: Target): Promise<number> {
 const statements = new Map<string, number>();
 const countSql = (file: string) => readText(file).split('\n').filter((line) => line.startsWith('SQL ')).length;
 for (const mode of MODES) {
-  const traced = await start(`traced${mode.label ? '-kept' : ''}`, ['src/main.ts'], { ...serverEnv, ...mode.env, ALMANAC_TRACE_SQL: '1' });
+  const traced = await start(`traced${mode.label ? '-kept' : ''}`, SERVER, { ...serverEnv, ...mode.env, ALMANAC_TRACE_SQL: '1' });
   try {
     const base = `http://127.0.0.1:${traced.port}`;
     if (!routes.length) {
@@ -270,7 +272,7 @@ async function measure(name: string, base: string, pid: number, target: Target, 
 }
 
 {
-  const floor = await start('floor', ['bench/floor.ts', databaseUrl], {});
+  const floor = await start('floor', ['--import', 'tsx', 'bench/floor.ts', databaseUrl], {});
   try {
     await measure('floor: one SQL statement builds the 50-event page', `http://127.0.0.1:${floor.port}`, floor.pid, { name: 'floor', path: '/' }, 1);
   } finally {
@@ -278,7 +280,7 @@ async function measure(name: string, base: string, pid: number, target: Target, 
   }
 }
 for (const mode of MODES) {
-  const server = await start(`server${mode.label ? '-kept' : ''}`, ['src/main.ts'], { ...serverEnv, ...mode.env });
+  const server = await start(`server${mode.label ? '-kept' : ''}`, SERVER, { ...serverEnv, ...mode.env });
   try {
     const base = `http://127.0.0.1:${server.port}`;
     for (const target of routes) await measure(mode.label + target.name, base, server.pid, target, statements.get(mode.label + target.name)!);

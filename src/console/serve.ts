@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Middleware } from 'koa';
+import { projectRoot } from '../paths.js';
 
 export const CONSOLE_PATH = '/console';
 
@@ -39,7 +39,7 @@ function asset(type: string, text: string): Asset {
 }
 
 /** Reads the console's files; the page and the modules name each other with `?v=<version>`. */
-export function loadConsoleAssets(dir = fileURLToPath(new URL('.', import.meta.url))) {
+export function loadConsoleAssets(dir = join(projectRoot, 'src/console')) {
   const files = readdirSync(dir)
     .filter((name) => TYPES[extname(name)])
     .sort();

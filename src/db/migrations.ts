@@ -3,14 +3,13 @@
 // provider, and prisma/migrations/schema.snapshot.prisma: the schema as of the last migration.
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { projectRoot as root } from '../paths.js';
 import { withSchemaEngine } from './schema-engine.js';
 import { databaseKind, sqliteFile, type DatabaseKind } from './url.js';
 
-const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const schemaPath = join(root, 'prisma/schema.prisma');
 const migrationsRoot = join(root, 'prisma/migrations');
 const snapshotPath = join(migrationsRoot, 'schema.snapshot.prisma');

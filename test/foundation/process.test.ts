@@ -1,9 +1,19 @@
-// The real process: `tsx src/main.ts` with a config from the environment, stopped by SIGTERM.
-import { spawn, type ChildProcess } from 'node:child_process';
+// The real process as `npm start` runs it: the build (scripts/build.mjs, one bundle run by plain
+// Node) with a config from the environment, stopped by SIGTERM.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { daysFromNow } from '../support/clock.js';
 import { DATABASE_KINDS, createTestDatabase } from '../support/databases.js';
+
+// This file's own build, so that other test files building or starting the server never race it.
+const outdir = `dist/test-process-${process.pid}`;
+const server = [`${outdir}/main.js`];
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { stdio: 'pipe' });
+});
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 /** Every server a test starts; whatever the test's outcome, none outlives it. */
 const children: ChildProcess[] = [];
@@ -17,7 +27,7 @@ afterEach(async () => {
 });
 
 async function startProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, server, {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -41,7 +51,7 @@ async function startProcess(env: Record<string, string>) {
 
 describe('configuration', () => {
   it('refuses a bad setting with a clear message', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, server, {
       env: { ...process.env, PORT: 'eighty' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -91,6 +101,38 @@ describe.each(DATABASE_KINDS)('process lifecycle on %s', (kind) => {
       await once(second.child, 'exit');
       expect(acknowledged.length).toBeGreaterThan(0);
       expect([...stored].sort()).toEqual(expect.arrayContaining(acknowledged));
+    } finally {
+      await database.drop();
+    }
+  }, 120_000);
+});
+
+describe('the build', () => {
+  it('serves every surface from one bundle: health, GraphQL, REST, the console and its assets', async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      const { child, port } = await startProcess({ DATABASE_URL: database.url });
+      const base = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      const graphql = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ events { total } }' }),
+      });
+      expect(await graphql.json()).toEqual({ data: { events: { total: 0 } } });
+      const rest = await fetch(`${base}/wp-json/calendar/events/v1/venues`);
+      expect(rest.status).toBe(200);
+      expect(await rest.json()).toMatchObject({ venues: [], total: 0 });
+      const page = await fetch(`${base}/console/`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const script = /src="(\/console\/[\w-]+\.js\?v=\w+)"/.exec(html)?.[1];
+      expect(script).toBeTruthy();
+      const asset = await fetch(base + script);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toContain('text/javascript');
+      child.kill('SIGTERM');
+      await once(child, 'exit');
     } finally {
       await database.drop();
     }
