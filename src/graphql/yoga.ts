@@ -1,7 +1,6 @@
 // graphql-yoga serves /graphql (GraphiQL on GET from a browser, assets inline: no CDN).
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { createInMemoryCache, hashSHA256, useResponseCache } from '@graphql-yoga/plugin-response-cache';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import { calendarVersion } from '../calendar/list-totals.js';
 import type { Config } from '../config.js';
@@ -23,7 +22,8 @@ export function createGraphQLServer(config: Config) {
     landingPage: false,
     logging: false,
     maskedErrors: true,
-    renderGraphiQL,
+    // GraphiQL's page (~30 MB of strings once loaded) is loaded on its first visit, not at start.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: { title: 'Almanac GraphQL', defaultQuery: 'query {\n  events {\n    total\n    items { id title startDate venue { name } }\n  }\n}\n' },
     context: ({ graphqlContext }) => graphqlContext,
     plugins: [

@@ -1,15 +1,13 @@
 // JSON as WordPress writes it (wp_json_encode → PHP json_encode with default flags): "/" is
 // escaped as "\/" and every non-ASCII UTF-16 unit as a lowercase "\uXXXX", so bodies match the
 // original byte for byte. `pretty` is PHP's JSON_PRETTY_PRINT (WP's `?_pretty`), 4-space indents.
-const NEEDS_ESCAPE = /[/\u0080-\uffff]/g;
+const NON_ASCII = /[\u0080-\uffff]/g;
 
-function escapeChar(char: string): string {
-  if (char === '/') return '\\/';
-  return '\\u' + char.charCodeAt(0).toString(16).padStart(4, '0');
-}
+const escapeNonAscii = (char: string) => '\\u' + char.charCodeAt(0).toString(16).padStart(4, '0');
 
 export function encodePhpJson(value: unknown, pretty = false): string {
   const json = JSON.stringify(value === undefined ? null : value, null, pretty ? 4 : undefined);
   // "/" and non-ASCII can only occur inside string literals of JSON text, so a flat replace is safe.
-  return json.replace(NEEDS_ESCAPE, escapeChar);
+  // Two passes: "/" is in every URL and a plain replaceAll is several times faster than a callback.
+  return json.replaceAll('/', '\\/').replace(NON_ASCII, escapeNonAscii);
 }

@@ -1,6 +1,6 @@
 // One Chromium per worker pool (Debian's, never a downloaded one), launched on first use and again
 // if it dies; each run gets its own browser context. All traffic goes through the policy proxy.
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { PolicyProxy } from './proxy.js';
 
 export const CHROMIUM_FLAGS = [
@@ -25,19 +25,22 @@ export class BrowserHost {
 
   private browser(): Promise<Browser> {
     if (this.closed) return Promise.reject(new Error('the browser host is shut down'));
-    this.launching ??= chromium
-      .launch({
-        executablePath: this.executablePath,
-        args: CHROMIUM_FLAGS,
-        // `<-loopback>` removes Chromium's implicit bypass, so loopback requests meet the policy too.
-        proxy: { server: this.proxy.url, bypass: '<-loopback>' },
-        timeout: 30_000,
-        // The server's own shutdown closes the browser after handing runs back; Playwright's signal
-        // handlers would close it (or exit on SIGINT) first. Its exit hook still kills Chromium.
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      })
+    // Playwright is loaded with the first browser (~15 MB of code a server without runs never needs).
+    this.launching ??= import('playwright-core')
+      .then(({ chromium }) =>
+        chromium.launch({
+          executablePath: this.executablePath,
+          args: CHROMIUM_FLAGS,
+          // `<-loopback>` removes Chromium's implicit bypass, so loopback requests meet the policy too.
+          proxy: { server: this.proxy.url, bypass: '<-loopback>' },
+          timeout: 30_000,
+          // The server's own shutdown closes the browser after handing runs back; Playwright's signal
+          // handlers would close it (or exit on SIGINT) first. Its exit hook still kills Chromium.
+          handleSIGINT: false,
+          handleSIGTERM: false,
+          handleSIGHUP: false,
+        }),
+      )
       .then(
         (browser) => {
           browser.on('disconnected', () => (this.launching = undefined));

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import {
   decodeEntities,
   escapeHtmlAttr,
+  keepRecent,
   phpTrim,
   plainText,
   renderContent,
@@ -152,5 +153,25 @@ describe('phpTrim', () => {
   it('trims only PHP whitespace', () => {
     expect(phpTrim(' \t\n x \r\0')).toBe('x');
     expect(phpTrim('\u00a0x\u00a0')).toBe('\u00a0x\u00a0');
+  });
+});
+
+describe('keepRecent', () => {
+  it('answers what the render answers, renders a kept text once, and forgets the least recently used first', () => {
+    const calls: string[] = [];
+    const render = keepRecent((raw: string) => {
+      calls.push(raw);
+      return raw.toUpperCase();
+    }, 290); // room for ten of the texts below (14 characters, and as many in the result)
+    const texts = Array.from({ length: 12 }, (_, i) => `text number ${String(i).padStart(2, '0')}`);
+    for (const text of texts.slice(0, 10)) expect(render(text)).toBe(text.toUpperCase());
+    expect(render(texts[0])).toBe(texts[0].toUpperCase()); // kept: not rendered again, now the most recent
+    expect(calls).toHaveLength(10);
+    render(texts[10]); // over the budget: the least recently used (texts[1]) goes
+    render(texts[0]);
+    expect(calls).toHaveLength(11);
+    render(texts[1]);
+    expect(calls).toHaveLength(12);
+    expect(render('')).toBe('');
   });
 });
