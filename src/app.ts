@@ -18,6 +18,7 @@ import type { Logger } from './http/logger.js';
 import { calendarTable, docInfo } from './rest/calendar/index.js';
 import { restRouter } from './rest/router.js';
 import { createTaskApi } from './rest/tasks/router.js';
+import { icalRoutes } from './site/ical-routes.js';
 
 export interface AppState {
   requestId: string;
@@ -104,19 +105,24 @@ export function createApp({ config, db, logger }: AppDeps) {
   app.use(router.routes());
   app.use(router.allowedMethods());
   // The Events Calendar REST API v1, under every configured namespace, translated onto GraphQL.
+  const runner = createOperationRunner(schema);
+  const resolveViewer = (ctx: Koa.Context) => keys.resolve(credentialsFromHeaders(ctx.req.headers));
+  const calendarContext = (viewer: Viewer | null) => createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer);
   app.use(
     restRouter({
       table: calendarTable,
       docInfo,
       config,
-      resolveViewer: (ctx) => keys.resolve(credentialsFromHeaders(ctx.req.headers)),
-      runner: createOperationRunner(schema),
-      context: (viewer) => createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer),
+      resolveViewer,
+      runner,
+      context: calendarContext,
       cacheVersion: config.responseCache ? () => calendarVersion(db.prisma) : undefined,
       logger,
     }),
   );
-  app.use(createTaskApi({ config, keys, logger, context: (viewer) => createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer) }));
+  // iCalendar feeds at the site's event, category and tag URLs.
+  app.use(icalRoutes({ config, runner, resolveViewer, context: calendarContext }));
+  app.use(createTaskApi({ config, keys, logger, context: calendarContext }));
   // The task console: a static page at /console that talks to /graphql.
   app.use(consoleRoutes());
   return { app, keys };

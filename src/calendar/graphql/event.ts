@@ -2,6 +2,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { googleCalendarUrl, icalUrl, outlookUrl, venueLine, type CalendarLinkEvent } from '../add-to-calendar.js';
 import { costValues, formatCost } from '../cost.js';
 import { eventListQuery, type EventFilter } from '../event-filters.js';
 import { assertEventReadable, createEvent, isUnlocked, trashEvent, updateEvent, type EventFields } from '../events.js';
@@ -149,7 +150,32 @@ builder.prismaObjectFields(Event, (t) => ({
       });
     },
   }),
+  icalUrl: t.string({ description: 'The event as an iCalendar file (the event page + "ical/").', resolve: (e, _a, ctx) => icalUrl({ url: permalink(ctx.config.siteUrl, 'event', e) }) }),
+  googleCalendarUrl: t.string({
+    description: "Google Calendar's page that adds the event (times in UTC, the event's zone shown when it is a named one).",
+    select: { venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: true } } },
+    resolve: (e, _a, ctx) => googleCalendarUrl(linkEvent(e, ctx)),
+  }),
+  outlookUrl: t.string({
+    description: "Outlook on the web's page that adds the event.",
+    select: { venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: true } } },
+    resolve: (e, _a, ctx) => outlookUrl(linkEvent(e, ctx)),
+  }),
 }));
+
+/** What the add-to-calendar links show of an event: no description or place when the caller may not see them. */
+type VenueRow = { title: string; address: string; city: string; stateprovince: string; state: string; province: string; zip: string; country: string };
+type LinkRow = EventRow & { slug: string } & Omit<CalendarLinkEvent, 'url' | 'location'> & { venues: { venue: VenueRow }[] };
+function linkEvent(e: LinkRow, ctx: GraphQLContext): CalendarLinkEvent {
+  const hidden = masked(e, ctx);
+  const venue = hidden ? null : e.venues[0]?.venue;
+  return {
+    ...e,
+    content: hidden ? '' : e.content,
+    url: permalink(ctx.config.siteUrl, 'event', e),
+    location: venueLine(venue && { ...venue, name: venue.title, region: venue.stateprovince || venue.state || venue.province }),
+  };
+}
 
 export const EventFilterInput = builder.inputType('EventFilter', {
   description: 'Filters of the event list, with the semantics of the REST list route (every filter must hold).',
