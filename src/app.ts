@@ -14,6 +14,7 @@ import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
 import { schema } from './graphql/schema.js';
 import { createGraphQLServer } from './graphql/yoga.js';
+import { corsPolicy } from './http/cors.js';
 import type { Logger } from './http/logger.js';
 import { calendarTable, docInfo } from './rest/calendar/index.js';
 import { restRouter } from './rest/router.js';
@@ -66,6 +67,8 @@ export function createApp({ config, db, logger }: AppDeps) {
     if (['EPIPE', 'ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE'].includes(err?.code ?? '')) logger.debug({ err }, 'client went away');
     else logger.error({ err }, 'response failed');
   });
+
+  app.use(corsPolicy(config.corsOrigins));
 
   const router = new Router();
   router.get('/healthz', async (ctx) => {

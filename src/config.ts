@@ -14,6 +14,8 @@ export interface Config {
   logLevel: string;
   /** Keep REST answers and GraphQL results per data version (RESPONSE_CACHE, default true). */
   responseCache: boolean;
+  /** Origins whose pages may call the APIs from a browser (CORS_ORIGINS): any ('*'), or these. */
+  corsOrigins: '*' | string[];
   graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number };
   tasks: {
     workers: number;
@@ -43,6 +45,26 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** CORS_ORIGINS: `*` (the default), `none`, or comma-separated origins such as https://app.example. */
+function corsOrigins(raw: string | undefined): '*' | string[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === '*') return '*';
+  if (value === 'none') return [];
+  return value.split(',').map((entry) => {
+    const origin = entry.trim().replace(/\/+$/, '');
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // reported below
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`CORS_ORIGINS must be *, none, or origins such as https://app.example (got "${entry.trim()}")`);
+    }
+    return origin;
+  });
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -121,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     restNamespaces: ['calendar/events/v1', ...aliases.filter((a) => a !== 'calendar/events/v1')],
     logLevel: env.LOG_LEVEL || 'info',
     responseCache: flag(env, 'RESPONSE_CACHE', true),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 100, 10_000_000),

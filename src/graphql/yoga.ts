@@ -20,6 +20,7 @@ export function createGraphQLServer(config: Config) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    cors: false, // the app's one cross-origin policy applies (src/http/cors.ts)
     logging: false,
     maskedErrors: true,
     // GraphiQL's page (~30 MB of strings once loaded) is loaded on its first visit, not at start.

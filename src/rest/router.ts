@@ -222,21 +222,12 @@ function render(ctx: Koa.Context, result: CachedAnswer, opts: { authenticated: b
   ctx.set('X-Robots-Tag', 'noindex');
   ctx.set('Link', `<${opts.linkRoot}>; rel="https://api.w.org/"`);
   ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link');
-  ctx.set('Access-Control-Allow-Headers', 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type');
   for (const [name, value] of Object.entries(result.headers)) ctx.set(name, value);
   if (result.allow) ctx.set('Allow', result.allow);
   if (opts.authenticated) ctx.set(NOCACHE); // WP's nocache headers for logged-in users
-  // rest_send_cors_headers
-  const origin = ctx.get('Origin');
-  if (origin) {
-    ctx.set('Access-Control-Allow-Origin', origin);
-    ctx.set('Access-Control-Allow-Methods', 'OPTIONS, GET, POST, PUT, PATCH, DELETE');
-    ctx.set('Access-Control-Allow-Credentials', 'true');
-    ctx.vary('Origin');
-  } else if (ctx.method === 'GET' && !opts.authenticated) {
-    ctx.vary('Origin');
-  }
+  // Cross-origin headers are the app's one policy (src/http/cors.ts), not WordPress's
+  // rest_send_cors_headers, which reflects any origin with credentials allowed.
+  if (ctx.method === 'GET' && !opts.authenticated) ctx.vary('Origin');
   if (result.status !== 200 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
     ctx.body = result.body;
     return;
