@@ -142,3 +142,12 @@ export const FORM_INPUT_TOOL = {
     },
   },
 };
+
+/**
+ * The task API counts requests per calendar minute: a test that must stay inside one window waits
+ * for the next minute when fewer than `needMs` are left of this one.
+ */
+export async function withinOneRateWindow(needMs = 20_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}

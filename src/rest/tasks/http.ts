@@ -92,21 +92,3 @@ export function checkQuery(query: Record<string, string | string[] | undefined>,
   return out;
 }
 
-/** A fixed one-minute window per key: cheap, and enough to stop a runaway client. */
-export class RateLimiter {
-  private windows = new Map<string, { start: number; count: number }>();
-  constructor(private perMinute: number) {}
-
-  check(key: string, now = Date.now()): void {
-    let window = this.windows.get(key);
-    if (!window || now - window.start >= 60_000) {
-      if (this.windows.size > 10_000) this.windows.clear();
-      window = { start: now, count: 0 };
-      this.windows.set(key, window);
-    }
-    if (++window.count > this.perMinute) {
-      const retry = Math.ceil((window.start + 60_000 - now) / 1000);
-      throw new HttpError(429, `Rate limit of ${this.perMinute} requests per minute reached; retry in ${retry} s.`, { 'Retry-After': String(retry) });
-    }
-  }
-}

@@ -11,7 +11,8 @@ import { errorCode } from '../../graphql/errors.js';
 import { createOperationRunner } from '../../graphql/execute.js';
 import { schema } from '../../graphql/schema.js';
 import type { Logger } from '../../http/logger.js';
-import { checkBody, checkQuery, HttpError, RateLimiter, readJsonBody } from './http.js';
+import { SharedRateLimit } from '../../tasks/rate-limit.js';
+import { checkBody, checkQuery, HttpError, readJsonBody } from './http.js';
 import { TASK_ROUTES, type Reply, type TaskRoute } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
@@ -61,7 +62,7 @@ export function createTaskApi({ config, context: contextFor, keys, logger }: { c
     if (errors.length) throw new Error(`task API: invalid operation: ${errors.map((e) => e.message).join('; ')}\n${operation}`);
   }
   const routes = TASK_ROUTES.map(compile);
-  const limiter = new RateLimiter(config.tasks.apiRateLimit);
+  let limiter: SharedRateLimit | undefined;
 
   return async (ctx, next) => {
     if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
@@ -85,7 +86,13 @@ export function createTaskApi({ config, context: contextFor, keys, logger }: { c
         const resolved = await keys.resolve(credentials);
         if (resolved === 'invalid') throw new HttpError(401, 'Invalid API key.');
         viewer = resolved;
-        if (credentials) limiter.check(hashApiKey(credentials.key));
+        if (credentials) {
+          const { prisma, dbKind } = contextFor(null);
+          limiter ??= new SharedRateLimit(prisma, dbKind, config.tasks.apiRateLimit);
+          const { allowed, retryAfter } = await limiter.count(hashApiKey(credentials.key));
+          const limit = config.tasks.apiRateLimit;
+          if (!allowed) throw new HttpError(429, `Rate limit of ${limit} requests per minute reached; retry in ${retryAfter} s.`, { 'Retry-After': String(retryAfter) });
+        }
       }
 
       const args = {
