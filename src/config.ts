@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   databaseUrl: string;
   siteUrl: string;
+  /** The site's name (SITE_NAME): the REST root index, feed names. */
+  siteName: string;
   siteTimezone: string;
   postsPerPage: number;
   adminKey: string | undefined;
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '0.0.0.0',
     databaseUrl,
     siteUrl,
+    siteName: env.SITE_NAME?.trim() || 'Almanac',
     siteTimezone,
     postsPerPage: integer(env, 'POSTS_PER_PAGE', 10, 1, 1000),
     adminKey,

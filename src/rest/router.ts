@@ -9,6 +9,7 @@ import type { OperationRunner } from '../graphql/execute.js';
 import { encodePhpJson } from './json.js';
 import { RestError, internalError, invalidCredentials, noRoute } from './errors.js';
 import { namespaceIndex, restRootUrl, routeData } from './namespace-index.js';
+import { envelope, filterFields, rootIndex } from './wp-conventions.js';
 import { openApiDocument, type DocInfo } from './openapi.js';
 import { allowHeader, runPipeline } from './pipeline.js';
 import { RestRequestImpl, effectiveMethod, parseBody, phpParseStr, readBody, restRoutePath } from './request.js';
@@ -158,17 +159,17 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
       const ns = namespaceOf(routePath);
       const nsRoutes = ns ? routesOf(ns) : [];
       let graphqlContext: GraphQLContext | undefined;
-      const makeRequest = (found: CompiledRoute, endpoint: Endpoint, args: Args, sources: ParamSources) =>
+      const makeRequest = (found: CompiledRoute, endpoint: Endpoint, args: Args, sources: ParamSources, namespace = ns!) =>
         new RestRequestImpl({
           method,
-          path: routePath.slice(ns!.length + 1),
+          path: routePath.slice(namespace.length + 1),
           route: found.route,
           endpoint,
           args,
           sources,
           viewer,
-          namespace: ns!,
-          namespaceUrl: `${linkRoot}${ns}`,
+          namespace,
+          namespaceUrl: `${linkRoot}${namespace}`,
           headers: ctx.headers,
           queryString: ctx.querystring,
           protocol: ctx.protocol,
@@ -180,7 +181,16 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
           },
         });
 
-      if (method === 'OPTIONS') {
+      if (routePath === '/' && (method === 'GET' || method === 'HEAD')) {
+        // The API root: every namespace's index, merged (what discovery clients read first).
+        const indexes = config.restNamespaces.map((namespace) => {
+          const [indexRoute] = routesOf(namespace);
+          const first = indexRoute.endpoints[0];
+          const indexReq = makeRequest(indexRoute, first.endpoint, first.args, { json: {}, body: {}, query: {}, url: {}, defaults: {} }, namespace);
+          return namespaceIndex(routesOf(namespace), indexReq) as { routes: Record<string, unknown> };
+        });
+        result = ok(rootIndex(config, indexes));
+      } else if (method === 'OPTIONS') {
         // WP rest_handle_options_request: the matched route's index data, or [] (always 200).
         matched = nsRoutes.find((r) => r.pattern.test(routePath));
         if (matched) {
@@ -208,6 +218,12 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
     let allow: string | undefined;
     if (req && matched && options.allowHeader !== false) {
       allow = await allowHeader(req, matched.endpoints.map((e) => e.endpoint)).catch(() => undefined);
+    }
+    if (query._fields !== undefined && result.status < 400) result = { ...result, body: filterFields(result.body, query._fields) };
+    if (query._envelope !== undefined) {
+      const headers = { ...result.headers, ...(allow ? { Allow: allow } : {}) };
+      result = { status: 200, headers: {}, body: envelope(result.status, headers, result.body) };
+      allow = undefined;
     }
     const body = Buffer.from(encodePhpJson(result.body, Object.hasOwn(query, '_pretty')));
     const answer: CachedAnswer = { status: result.status, headers: result.headers ?? {}, allow, body, etag: etagOf(body) };
