@@ -114,20 +114,20 @@ export function icalRoutes({ config, runner, resolveViewer, context }: IcalRoute
   }
 
   const wantsIcal = (ctx: Context) => ctx.query.ical !== undefined && ctx.query.ical !== '0';
-  const host = new URL(config.siteUrl).host;
+  const site = config.siteName;
 
   router.get(['/events', '/events/'], async (ctx, next) => {
     if (!wantsIcal(ctx)) return next();
-    await listFeed(ctx, {}, `Events – ${host}`, 'events');
+    await listFeed(ctx, {}, `${site}: events`, 'events');
   });
-  router.get('/events.ics', (ctx) => listFeed(ctx, {}, `Events – ${host}`, 'events'));
+  router.get('/events.ics', (ctx) => listFeed(ctx, {}, `${site}: events`, 'events'));
   router.get(['/events/category/:slug', '/events/category/:slug/'], async (ctx, next) => {
     if (!wantsIcal(ctx)) return next();
-    await listFeed(ctx, { categories: [ctx.params.slug] }, `Events: ${ctx.params.slug} – ${host}`, `category-${ctx.params.slug}`);
+    await listFeed(ctx, { categories: [ctx.params.slug] }, `${site}: ${ctx.params.slug}`, `category-${ctx.params.slug}`);
   });
   router.get(['/tag/:slug', '/tag/:slug/', '/events/tag/:slug', '/events/tag/:slug/'], async (ctx, next) => {
     if (!wantsIcal(ctx)) return next();
-    await listFeed(ctx, { tags: [ctx.params.slug] }, `Events: ${ctx.params.slug} – ${host}`, `tag-${ctx.params.slug}`);
+    await listFeed(ctx, { tags: [ctx.params.slug] }, `${site}: ${ctx.params.slug}`, `tag-${ctx.params.slug}`);
   });
 
   async function eventFeed(ctx: Context) {

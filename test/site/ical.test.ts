@@ -55,6 +55,7 @@ describe.each(DATABASE_KINDS)('iCalendar feeds on %s', (kind) => {
     const feed = parse(response.text);
     expect(feed.calendar.getFirstPropertyValue('version')).toBe('2.0');
     expect(feed.calendar.getFirstPropertyValue('prodid')).toBeTruthy();
+    expect(feed.calendar.getFirstPropertyValue('x-wr-calname')).toBe('Almanac: events');
     expect(feed.events.map((e) => prop(e, 'summary'))).toEqual(['Jazz, Blues; and more', 'Market day']);
     for (const event of feed.events) for (const required of ['uid', 'dtstamp', 'dtstart']) expect(prop(event, required)).toBeTruthy();
 
