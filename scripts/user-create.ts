@@ -1,6 +1,6 @@
-// npm run user:create -- --login NAME --role ROLE   prints a new API key once.
+// npm run user:create -- --login NAME --role ROLE   prints a new API key once; refuses an existing login.
 import { parseArgs } from 'node:util';
-import { createUserWithKey } from '../src/auth/api-keys.js';
+import { createUserWithKey, UserExistsError } from '../src/auth/api-keys.js';
 import { ROLES } from '../src/auth/viewer.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
@@ -25,6 +25,11 @@ try {
   });
   console.log(`user ${values.login} (id ${userId}, ${values.role})`);
   console.log(`API key (shown once): ${key}`);
+} catch (error) {
+  if (!(error instanceof UserExistsError)) throw error;
+  // Never a silent role change or an extra key: those are explicit commands.
+  console.error(`user:create: ${error.message}; for another key: npm run keys -- create --login ${values.login}`);
+  process.exitCode = 1;
 } finally {
   await db.close();
 }

@@ -25,7 +25,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   if (applied.length) logger.info({ applied }, 'migrations applied');
   const db = await openDatabase(config.databaseUrl);
   if (config.adminKey) {
-    await createUserWithKey(db.prisma, { login: 'admin', role: 'administrator', key: config.adminKey, label: 'ALMANAC_ADMIN_KEY' });
+    await createUserWithKey(db.prisma, { login: 'admin', role: 'administrator', key: config.adminKey, label: 'ALMANAC_ADMIN_KEY', reuse: true });
   }
   const { app } = createApp({ config, db, logger });
   const server = createServer(app.callback());

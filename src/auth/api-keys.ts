@@ -4,6 +4,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Prisma } from '../db/client.js';
 import type { Viewer } from './viewer.js';
 import { isRole } from './viewer.js';
+import { keySignals } from './key-signals.js';
+
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function newApiKey(): string {
   return `alm_${randomBytes(24).toString('base64url')}`;
@@ -34,14 +37,24 @@ export function credentialsFromHeaders(headers: Record<string, string | string[]
   return null;
 }
 
-/** Creates a user (or reuses one by login) and returns a fresh API key for it. */
+export class UserExistsError extends Error {}
+
+/**
+ * Creates a user and returns a fresh API key for it. With `reuse`, an existing user of that login
+ * keeps its record and is given the role (the start-up's ALMANAC_ADMIN_KEY user); without it, an
+ * existing login is refused, so nobody's role changes by accident.
+ */
 export async function createUserWithKey(
   prisma: Prisma,
-  input: { login: string; role: string; displayName?: string; email?: string; key?: string; label?: string },
+  input: { login: string; role: string; displayName?: string; email?: string; key?: string; label?: string; reuse?: boolean },
 ): Promise<{ userId: number; key: string }> {
   if (!isRole(input.role)) throw new Error(`role must be one of subscriber, contributor, author, editor, administrator`);
   const key = input.key ?? newApiKey();
   return prisma.$transaction(async (tx) => {
+    if (!input.reuse) {
+      const existing = await tx.user.findUnique({ where: { login: input.login }, select: { role: true } });
+      if (existing) throw new UserExistsError(`user ${input.login} already exists (role ${existing.role})`);
+    }
     const user = await tx.user.upsert({
       where: { login: input.login },
       create: { login: input.login, role: input.role, displayName: input.displayName ?? input.login, email: input.email ?? '' },
@@ -61,7 +74,11 @@ export async function createUserWithKey(
  */
 export class ApiKeyResolver {
   private cache = new Map<string, { viewer: Viewer | null; until: number }>();
-  constructor(private prisma: Prisma, private ttlMs = 5000) {}
+  constructor(private prisma: Prisma, private ttlMs = 5000) {
+    // A key revoked in this process stops working at once (other processes: within ttlMs).
+    const forget = (hash: string) => this.cache.delete(hash);
+    keySignals.on('revoked', forget);
+  }
 
   async resolve(credentials: Credentials | null): Promise<Viewer | null | 'invalid'> {
     if (!credentials) return null;
@@ -72,8 +89,12 @@ export class ApiKeyResolver {
       const row = await this.prisma.apiKey.findUnique({ where: { hash }, include: { user: true } });
       const viewer =
         row && !row.revokedAt && isRole(row.user.role)
-          ? { userId: row.user.id, login: row.user.login, role: row.user.role }
+          ? { userId: row.user.id, login: row.user.login, role: row.user.role, keyId: row.id }
           : null;
+      // last_used_at to the minute: one write per key per minute at most, never one per request.
+      if (viewer && (!row!.lastUsedAt || now - row!.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS)) {
+        await this.prisma.apiKey.update({ where: { id: row!.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+      }
       entry = { viewer, until: now + this.ttlMs };
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(hash, entry);

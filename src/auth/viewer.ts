@@ -10,4 +10,6 @@ export interface Viewer {
   userId: number;
   login: string;
   role: Role;
+  /** The API key the caller used (absent for callers made in-process, e.g. by tests). */
+  keyId?: number;
 }

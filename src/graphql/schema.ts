@@ -7,5 +7,6 @@ import '../calendar/graphql/organizer.js';
 import '../calendar/graphql/terms.js';
 import '../tasks/graphql/index.js';
 import '../tasks/graphql/subscriptions.js';
+import '../auth/graphql/api-keys.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -13,7 +13,7 @@ export interface YogaServerContext {
 }
 
 /** Types whose data the calendar's version does not follow: results holding them are never kept. */
-const UNVERSIONED_TYPES = ['Task', 'TaskPage', 'TaskRun', 'TaskRunPage', 'TaskRunMedia', 'TaskRecording', 'TaskStep', 'ToolCall'];
+const UNVERSIONED_TYPES = ['Task', 'TaskPage', 'TaskRun', 'TaskRunPage', 'TaskRunMedia', 'TaskRecording', 'TaskStep', 'ToolCall', 'ApiKey', 'NewApiKey'];
 
 export function createGraphQLServer(config: Config) {
   return createYoga<YogaServerContext, GraphQLContext>({

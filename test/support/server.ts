@@ -12,6 +12,8 @@ export const ADMIN_KEY = 'test-admin-key-0123456789';
 export interface TestServer {
   kind: DatabaseKind;
   url: string;
+  /** The database's URL, for another process (a command-line script) to open it. */
+  databaseUrl: string;
   server: RunningServer;
   keys: Record<Role, string>;
   request(method: string, path: string, options?: { body?: unknown; form?: string; headers?: Record<string, string>; key?: string }): Promise<TestResponse>;
@@ -43,6 +45,7 @@ export function useTestServer(kind: DatabaseKind, env: Record<string, string> = 
     const server = await startServer(config);
     handle.server = server;
     handle.url = server.url;
+    handle.databaseUrl = database.url;
     handle.keys = { administrator: ADMIN_KEY } as Record<Role, string>;
     for (const role of ['subscriber', 'contributor', 'author', 'editor'] as Role[]) {
       handle.keys[role] = (await createUserWithKey(server.db.prisma, { login: role, role })).key;

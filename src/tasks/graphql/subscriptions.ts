@@ -8,6 +8,8 @@
 // sooner. It ends when the client disconnects (the stream's cancel returns the iterator, which stops
 // the Repeater and its timer) or, for a run, after sending the run's final state.
 import { Repeater } from 'graphql-yoga';
+import { keyIsActive } from '../../auth/key-management.js';
+import { keySignals } from '../../auth/key-signals.js';
 import type { TaskRun as RunRow } from '../../generated/sqlite/client.js';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
@@ -38,9 +40,13 @@ interface Look<T> {
 
 /**
  * Sends `look()`'s value at once, then again each time its fingerprint changes, until `look` says
- * the value is final (or returns null: gone) or the consumer stops listening.
+ * the value is final (or returns null: gone), the consumer stops listening, or the API key the
+ * subscription was opened with is revoked.
  */
-function watch<T>(intervalMs: number, look: () => Promise<Look<T> | null>): AsyncIterable<T> {
+function watch<T>(ctx: GraphQLContext, look: () => Promise<Look<T> | null>): AsyncIterable<T> {
+  const intervalMs = Math.min(ctx.config.tasks.pollMs, MAX_INTERVAL_MS);
+  const keyId = ctx.viewer?.keyId;
+  const keyAlive = () => (keyId === undefined ? Promise.resolve(true) : keyIsActive(ctx.prisma, keyId));
   return new Repeater<T>(async (push, stop) => {
     watching++;
     let wake: () => void = () => undefined;
@@ -52,9 +58,11 @@ function watch<T>(intervalMs: number, look: () => Promise<Look<T> | null>): Asyn
     const soon = () => wake();
     taskSignals.on('queued', soon);
     taskSignals.on('ended', soon);
+    keySignals.on('revoked', soon);
     try {
       let last: string | undefined;
       while (!stopped) {
+        if (!(await keyAlive())) break;
         const seen = await look();
         if (stopped) break;
         if (!seen) break;
@@ -78,11 +86,10 @@ function watch<T>(intervalMs: number, look: () => Promise<Look<T> | null>): Asyn
       watching--;
       taskSignals.off('queued', soon);
       taskSignals.off('ended', soon);
+      keySignals.off('revoked', soon);
     }
   });
 }
-
-const intervalOf = (ctx: GraphQLContext) => Math.min(ctx.config.tasks.pollMs, MAX_INTERVAL_MS);
 
 builder.subscriptionType({
   description:
@@ -103,7 +110,7 @@ builder.subscriptionFields((t) => ({
       const runId = args.runId == null ? null : String(args.runId);
       const run = await findRun(ctx.prisma, ownerOf(ctx), taskId, runId);
       if (!run) throw new AppError('NOT_FOUND', runId ? `No run "${runId}" in task "${taskId}".` : `No task with id "${taskId}", or it has no runs.`);
-      return watch(intervalOf(ctx), async () => {
+      return watch(ctx, async () => {
         // One statement: the columns clients see (not the agent's bulky resumable state) and the
         // number of steps and tool calls. What is sent is what was fingerprinted, so a change made
         // between the two can never be missed (at worst it is sent twice).
@@ -138,7 +145,7 @@ builder.subscriptionFields((t) => ({
         throw new AppError('INVALID_INPUT', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, { params: { limit: `from 1 to ${MAX_PAGE_SIZE}` } });
       }
       const query = { where: { ownerId: owner.userId }, orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }], take: limit };
-      return watch(intervalOf(ctx), async () => {
+      return watch(ctx, async () => {
         const tasks = await ctx.prisma.task.findMany({
           ...query,
           select: { id: true, status: true, runs: { select: { id: true, status: true, detailedStatus: true, liveStatus: true } } },

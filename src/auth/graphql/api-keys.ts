@@ -1,0 +1,80 @@
+// API keys in GraphQL: the ApiKey type with its queries and mutations. A user manages their own
+// keys; an administrator anyone's (`userId`). The key itself appears once, in the answer that made it.
+import { builder } from '../../graphql/builder.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { AppError } from '../../graphql/errors.js';
+import { createKey, KeyError, listKeys, MAX_LABEL, revokeKey, rotateKey, type ApiKeyRecord } from '../key-management.js';
+import type { Viewer } from '../viewer.js';
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+const ApiKey = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
+  description: 'An API key, without its secret: only its first characters, label and dates.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'The key id.' }),
+    userId: t.exposeInt('userId', { description: 'The user the key acts as.' }),
+    login: t.exposeString('login', { description: "That user's login." }),
+    prefix: t.exposeString('prefix', { description: 'The first 8 characters of the key, to tell keys apart.' }),
+    label: t.exposeString('label', { description: 'What the key is for, as given.' }),
+    createdAt: t.string({ description: 'When the key was made (ISO 8601, UTC).', resolve: (key) => iso(key.createdAt)! }),
+    lastUsedAt: t.string({ nullable: true, description: 'When a request last used the key, to the minute (null: never).', resolve: (key) => iso(key.lastUsedAt) }),
+    revokedAt: t.string({ nullable: true, description: 'When the key was revoked (null: it works).', resolve: (key) => iso(key.revokedAt) }),
+  }),
+});
+
+const NewApiKey = builder.objectRef<{ key: string; record: ApiKeyRecord }>('NewApiKey').implement({
+  description: 'A key just made: the secret is shown here once and never again.',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'The API key itself (send it as x-api-key). Store it now.' }),
+    apiKey: t.field({ type: ApiKey, description: 'The stored record of the key.', resolve: (made) => made.record }),
+  }),
+});
+
+function caller(ctx: GraphQLContext): Viewer {
+  if (!ctx.viewer) throw new AppError('UNAUTHENTICATED', 'Managing API keys needs an API key (header x-api-key).');
+  return ctx.viewer;
+}
+
+/** Runs a key-management call, its KeyErrors as coded GraphQL errors. */
+async function keyDomain<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof KeyError)) throw error;
+    const code = ({ unauthenticated: 'UNAUTHENTICATED', forbidden: 'FORBIDDEN', not_found: 'NOT_FOUND', conflict: 'CONFLICT', invalid: 'INVALID_INPUT' } as const)[error.code];
+    throw new AppError(code, error.message, code === 'INVALID_INPUT' ? { params: { label: error.message } } : {});
+  }
+}
+
+builder.queryFields((t) => ({
+  apiKeys: t.field({
+    type: [ApiKey],
+    description: "The caller's API keys, newest first, revoked ones included; administrators may name another user. Errors: UNAUTHENTICATED, FORBIDDEN.",
+    args: { userId: t.arg.int({ description: 'Whose keys (default: the caller). Administrators only, for someone else.' }) },
+    resolve: (_root, args, ctx) => keyDomain(() => listKeys(ctx.prisma, caller(ctx), args.userId ?? undefined)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createApiKey: t.field({
+    type: NewApiKey,
+    description: 'Makes a new key for the caller (administrators: for any user). Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND (no such user), INVALID_INPUT.',
+    args: {
+      label: t.arg.string({ description: `What the key is for (at most ${MAX_LABEL} characters).` }),
+      userId: t.arg.int({ description: 'For whom (default: the caller). Administrators only, for someone else.' }),
+    },
+    resolve: (_root, args, ctx) => keyDomain(() => createKey(ctx.prisma, caller(ctx), { userId: args.userId ?? undefined, label: args.label ?? undefined })),
+  }),
+  rotateApiKey: t.field({
+    type: NewApiKey,
+    description: 'Replaces a key: a new one with the same owner and label, the old one revoked at once. Errors: UNAUTHENTICATED, NOT_FOUND, CONFLICT (already revoked).',
+    args: { id: t.arg.int({ required: true, description: 'The key id.' }) },
+    resolve: (_root, args, ctx) => keyDomain(() => rotateKey(ctx.prisma, caller(ctx), args.id)),
+  }),
+  revokeApiKey: t.field({
+    type: ApiKey,
+    description: "Revokes a key: requests with it fail from now on (other server processes: within 5 s) and its open subscriptions end. Revoking a revoked key changes nothing. Errors: UNAUTHENTICATED, NOT_FOUND (no such key, or another user's to a non-administrator).",
+    args: { id: t.arg.int({ required: true, description: 'The key id.' }) },
+    resolve: (_root, args, ctx) => keyDomain(() => revokeKey(ctx.prisma, caller(ctx), args.id)),
+  }),
+}));
