@@ -68,6 +68,26 @@ function table(name: string, length: number, columns: Record<string, [ColumnType
   return { name, length, columns: out };
 }
 
+// Names that read like a real calendar; a numeral keeps them (and their slugs) unique at any size.
+const PLACES = ['Riverside', 'Harbour', 'Old Town', 'Midtown', 'Garden', 'Lakeside', 'Northside', 'Market Square', 'Hilltop', 'Union'];
+const SUFFIXES = ['night', 'evening', 'matinee', 'weekend', 'session', 'special', 'showcase'];
+const VENUES = ['Music Hall', 'Public Library', 'Community Centre', 'Arts Theatre', 'City Park Pavilion', 'Brewery Taproom', 'Gallery', 'Town Hall', 'Playhouse', 'Observatory'];
+const CITIES: Array<[city: string, state: string, zip: string, country: string]> = [
+  ['Springfield', 'IL', '62701', 'United States'],
+  ['Portland', 'OR', '97205', 'United States'],
+  ['Austin', 'TX', '78701', 'United States'],
+  ['Toronto', '', 'M5V 2T6', 'Canada'],
+  ['Manchester', '', 'M1 1AE', 'United Kingdom'],
+];
+const ORGANIZERS = ['Arts Council', 'Jazz Society', 'Friends of the Library', 'Makers Guild', 'Film Club', 'Food Co-op', 'Historical Society', 'Running Club', 'Choir', 'Science Circle'];
+const CATEGORIES = ['Music', 'Theatre', 'Film', 'Food & Drink', 'Family', 'Sports', 'Talks', 'Workshops', 'Markets', 'Festivals'];
+const SUBCATEGORIES = ['Jazz', 'Rock', 'Classical', 'Comedy', 'Documentary', 'Tasting', 'Kids', 'Running', 'Science', 'Crafts'];
+const TAGS = ['free', 'outdoor', 'all-ages', 'accessible', 'live', 'beginner', 'weekend', 'evening', 'pet-friendly', 'local'];
+const slugify = (text: string) => text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+/** The i-th name from a list, numbered from its second round on ("Music Hall", …, "Music Hall 2"). */
+const nth = (list: readonly string[], i: number) => (i < list.length ? list[i % list.length] : `${list[i % list.length]} ${Math.floor(i / list.length) + 1}`);
+const categoryName = (i: number) => (i < 10 ? nth(CATEGORIES, i) : nth(SUBCATEGORIES, i - 10));
+
 /** The rows to write, given the first free post and term ids. */
 function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Date) {
   const venues = size.venues ?? Math.max(25, Math.round(size.events / 200));
@@ -104,6 +124,8 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
   const status = (i: number) => (i % 50 === 7 ? 'draft' : i % 97 === 3 ? 'private' : 'publish');
   const hidden = (i: number) => i % 200 === 11;
   const word = (i: number) => words[i % words.length];
+  const eventTitle = (i: number) => `${PLACES[i % PLACES.length]} ${word(i)} ${SUFFIXES[i % SUFFIXES.length]}`;
+  const eventSlug = (i: number) => `${slugify(eventTitle(i))}-${i}`;
 
   const organizerLinks: Array<[number, number, number]> = []; // event, organizer, position
   const termLinks: Array<[number, number]> = []; // event, term
@@ -125,33 +147,33 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
     }),
     table('Venue', venues, {
       id: ['int', (i) => venueIds[i]],
-      ...post((i) => `Venue ${i}`, (i) => `venue-${i}`),
-      address: ['text', (i) => `${i} Main Street`],
-      city: ['text', () => 'Springfield'],
-      country: ['text', () => 'United States'],
-      state: ['text', () => 'IL'],
-      zip: ['text', () => '62701'],
+      ...post((i) => nth(VENUES, i), (i) => slugify(nth(VENUES, i))),
+      address: ['text', (i) => `${100 + i} ${PLACES[i % PLACES.length]} Street`],
+      city: ['text', (i) => CITIES[i % CITIES.length][0]],
+      state: ['text', (i) => CITIES[i % CITIES.length][1]],
+      zip: ['text', (i) => CITIES[i % CITIES.length][2]],
+      country: ['text', (i) => CITIES[i % CITIES.length][3]],
     }),
     table('Organizer', organizers, {
       id: ['int', (i) => organizerIds[i]],
-      ...post((i) => `Organizer ${i}`, (i) => `organizer-${i}`),
-      email: ['text', (i) => `org${i}@example.com`],
+      ...post((i) => nth(ORGANIZERS, i), (i) => slugify(nth(ORGANIZERS, i))),
+      email: ['text', (i) => `${slugify(nth(ORGANIZERS, i))}@example.com`],
       phone: ['text', () => '555-0100'],
     }),
     table('Term', categories + tags, {
       id: ['int', (i) => (i < categories ? categoryIds[i] : tagIds[i - categories])],
       taxonomy: ['text', (i) => (i < categories ? 'tribe_events_cat' : 'post_tag')],
-      name: ['text', (i) => (i < categories ? `Category ${i}` : `tag-${i - categories}`)],
-      slug: ['text', (i) => (i < categories ? `category-${i}` : `tag-${i - categories}`)],
+      name: ['text', (i) => (i < categories ? categoryName(i) : nth(TAGS, i - categories))],
+      slug: ['text', (i) => slugify(i < categories ? categoryName(i) : nth(TAGS, i - categories))],
       // Categories 10 and up are children of the first ten.
       parentId: ['int', (i) => (i < categories && i >= 10 ? categoryIds[i % 10] : null)],
     }),
     table('Event', n, {
       id: ['int', (i) => eventIds[i]],
-      ...post((i) => `Event ${i}: ${word(i)} night`, (i) => `event-${i}`),
+      ...post(eventTitle, eventSlug),
       status: ['text', status],
-      content: ['text', (i) => `<p>Description of event ${i}, a ${word(i)} with enough words to look like a real one.</p>`],
-      excerpt: ['text', (i) => `A ${word(i)}`],
+      content: ['text', (i) => `<p>An evening of ${word(i)} in the ${PLACES[i % PLACES.length].toLowerCase()} quarter: doors open half an hour before the start, seats are first come, first served.</p>`],
+      excerpt: ['text', (i) => `A ${word(i)} ${SUFFIXES[i % SUFFIXES.length]}`],
       timezone: ['text', () => 'UTC'],
       timezoneAbbr: ['text', () => 'UTC'],
       startLocal: ['text', (i) => startWall[i]],
@@ -186,9 +208,9 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
   const upcomingListed = eventIds.reduce((count, _, i) => count + (listed(i) ? 1 : 0), 0);
   const seeded = {
     upcomingEventId: eventIds[upcoming],
-    upcomingSlug: `event-${upcoming}`,
+    upcomingSlug: eventSlug(upcoming),
     upcomingListed,
-    categorySlug: `category-${upcoming % categories}`,
+    categorySlug: slugify(categoryName(upcoming % categories)),
     searchWord: 'jazz',
     venueIds,
     organizerIds,
