@@ -81,7 +81,10 @@ const CITIES: Array<[city: string, state: string, zip: string, country: string]>
 ];
 const ORGANIZERS = ['Arts Council', 'Jazz Society', 'Friends of the Library', 'Makers Guild', 'Film Club', 'Food Co-op', 'Historical Society', 'Running Club', 'Choir', 'Science Circle'];
 const CATEGORIES = ['Music', 'Theatre', 'Film', 'Food & Drink', 'Family', 'Sports', 'Talks', 'Workshops', 'Markets', 'Festivals'];
-const SUBCATEGORIES = ['Jazz', 'Rock', 'Classical', 'Comedy', 'Documentary', 'Tasting', 'Kids', 'Running', 'Science', 'Crafts'];
+const SUBCATEGORIES = [
+  'Jazz', 'Drama', 'Documentary', 'Tasting', 'Kids', 'Running', 'Science', 'Pottery', 'Farmers', 'Folk',
+  'Rock', 'Comedy', 'Animation', 'Street Food', 'Toddlers', 'Cycling', 'History', 'Printmaking', 'Antiques', 'Lantern',
+];
 const TAGS = ['free', 'outdoor', 'all-ages', 'accessible', 'live', 'beginner', 'weekend', 'evening', 'pet-friendly', 'local'];
 const slugify = (text: string) => text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 /** The i-th name from a list, numbered from its second round on ("Music Hall", …, "Music Hall 2"). */
@@ -118,7 +121,9 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
   const span = 5 * 365 * 86_400_000;
   const start0 = now.getTime() - 365 * 86_400_000;
   const words = ['jazz', 'market', 'lecture', 'workshop', 'concert', 'festival', 'reading', 'tour', 'fair', 'meetup'];
-  const starts = eventIds.map((_, i) => new Date(start0 + Math.floor((i / n) * span) + ((i * 7919) % 86_400) * 1000));
+  // Each on its day at a plausible hour: 09:00 to 21:30, on the hour or the half hour.
+  const day0 = Math.floor(start0 / 86_400_000) * 86_400_000;
+  const starts = eventIds.map((_, i) => new Date(day0 + Math.floor(((i / n) * span) / 86_400_000) * 86_400_000 + (9 * 60 + ((i * 7) % 13) * 60 + (i % 2) * 30) * 60_000));
   const startWall = starts.map(wall);
   const endWall = starts.map((s) => wall(new Date(s.getTime() + 3 * 3_600_000)));
   const status = (i: number) => (i % 50 === 7 ? 'draft' : i % 97 === 3 ? 'private' : 'publish');

@@ -19,7 +19,7 @@ import type { Logger } from './http/logger.js';
 import { calendarTable, docInfo } from './rest/calendar/index.js';
 import { restRouter } from './rest/router.js';
 import { createTaskApi } from './rest/tasks/router.js';
-import { icalRoutes } from './site/ical-routes.js';
+import { siteRoutes } from './site/routes.js';
 
 export interface AppState {
   requestId: string;
@@ -123,8 +123,8 @@ export function createApp({ config, db, logger }: AppDeps) {
       logger,
     }),
   );
-  // iCalendar feeds at the site's event, category and tag URLs.
-  app.use(icalRoutes({ config, runner, resolveViewer, context: calendarContext }));
+  // The public site: event pages, lists and archives, and their iCalendar feeds.
+  app.use(siteRoutes({ config, runner, resolveViewer, context: calendarContext }));
   app.use(createTaskApi({ config, keys, logger, context: calendarContext }));
   // The task console: a static page at /console that talks to /graphql.
   app.use(consoleRoutes());

@@ -305,7 +305,8 @@ export async function assertEventReadable(
   if (event.status === 'trash') throw new AppError('TRASHED', 'This event is no longer available');
   if (!readable) throw new AppError('NOT_ACCESSIBLE', 'The requested event is not accessible');
   if (!isUnlocked(event, viewer, unlock)) {
-    throw new AppError('PASSWORD_REQUIRED', 'The requested event is not accessible without a password');
+    // The id is public (lists show protected events, masked): a page can show the event's title and ask for its password.
+    throw new AppError('PASSWORD_REQUIRED', 'The requested event is not accessible without a password', { id: event.id });
   }
   return event.id;
 }

@@ -1,0 +1,237 @@
+// The public site at the URLs the records name: the upcoming-events list, event pages, category and
+// tag archives, venue and organizer pages, each also as an iCalendar feed (`?ical=1`). Pages run
+// GraphQL in-process, so what a visitor sees is what the API shows the same caller. Every page and
+// the site root carry The Events Calendar's discovery headers (X-TEC-API-*), and the pages' CSP
+// allows no script and no asset from elsewhere.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context, Middleware } from 'koa';
+import { decodeEntities } from '../calendar/text.js';
+import { errorCode } from '../graphql/errors.js';
+import { projectRoot } from '../paths.js';
+import { restRootUrl } from '../rest/namespace-index.js';
+import { feeds, type Archive } from './feeds.js';
+import { errorPage, eventList, eventPage, layout, organizerIntro, venueIntro, type PageEvent, type PageHead, type PageOrganizer, type PageTerm, type PageVenue } from './pages.js';
+import { SiteError, siteServices, type SiteOptions } from './services.js';
+
+const CARD = `id slug title url allDay startDate endDate timezoneAbbr cost featured
+  venue { name city url address stateprovince zip country }
+  categories { name url } tags { name url }`;
+const LIST = `query SiteList($filter: EventFilter, $page: Int!, $perPage: Int!) {
+  events(filter: $filter, page: { page: $page, perPage: $perPage }) { total totalPages page items { ${CARD} } }
+}`;
+const EVENT = `query SiteEvent($slug: String!, $password: String) {
+  event(slug: $slug, password: $password) { ${CARD} masked passwordProtected descriptionHtml image { url } jsonLd icalUrl googleCalendarUrl outlookUrl
+    organizers { name url email phone website } }
+}`;
+const CATEGORY = `query SiteCategory($slug: String!) { eventCategory(slug: $slug) { name slug url } }`;
+const TAG = `query SiteTag($slug: String!) { tag(slug: $slug) { name slug url } }`;
+const VENUE = `query SiteVenue($slug: String!) { venue(slug: $slug) { id name url address city stateprovince zip country phone website descriptionHtml jsonLd } }`;
+const ORGANIZER = `query SiteOrganizer($slug: String!) { organizer(slug: $slug) { id name url email phone website descriptionHtml jsonLd } }`;
+
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+const NOT_FOUND_CODES = new Set(['NOT_FOUND', 'INVALID_INPUT', 'TRASHED', 'NOT_ACCESSIBLE', 'WRONG_TYPE']);
+
+type Handler = (ctx: Context, match: RegExpExecArray) => Promise<void>;
+interface Route {
+  pattern: RegExp;
+  /** POST is accepted where a form posts (the password of a protected event). */
+  post?: boolean;
+  handle: Handler;
+}
+
+function stylesheet() {
+  const body = readFileSync(join(projectRoot, 'src/site/site.css'));
+  return { body, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
+}
+
+export function siteRoutes(options: SiteOptions): Middleware {
+  const services = siteServices(options);
+  const { config, runner } = services;
+  const feed = feeds(services);
+  const css = stylesheet();
+  const namespace = config.restNamespaces.includes('tribe/events/v1') ? 'tribe/events/v1' : config.restNamespaces[0];
+  const apiRoot = `${restRootUrl(config)}${namespace}/`;
+  const site = config.siteName;
+  const perPage = config.postsPerPage;
+
+  // Links between pages are paths, so the site works under any host name it is reached by; the
+  // head's canonical and feed links and the JSON-LD keep SITE_URL's absolute URLs.
+  const local = (value: unknown, key = ''): unknown => {
+    if (typeof value === 'string') return value.startsWith(`${config.siteUrl}/`) ? value.slice(config.siteUrl.length) : value;
+    if (key === 'jsonLd' || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map((item) => local(item));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, local(v, k)]));
+  };
+
+  async function query<T>(ctx: Context, source: string, variables: Record<string, unknown>): Promise<T> {
+    const result = await runner<T>(source, variables, await services.graphqlContext(ctx));
+    if (result.errors?.length) {
+      const code = errorCode(result.errors[0]);
+      if (code && NOT_FOUND_CODES.has(code)) throw new SiteError(404, 'There is no such page.');
+      if (code === 'PASSWORD_REQUIRED') throw new SiteError(403, 'This page is password protected.');
+      throw result.errors[0];
+    }
+    return local(result.data) as T;
+  }
+
+  /** Discovery headers (spec appendix A) and the page itself. */
+  function sendPage(ctx: Context, head: Omit<PageHead, 'siteName' | 'home' | 'stylesheet' | 'apiRoot'> & { apiRoot?: string }, main: string) {
+    discovery(ctx, head.apiRoot ?? apiRoot);
+    ctx.set('Content-Security-Policy', CSP);
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = layout({ ...head, apiRoot: head.apiRoot ?? apiRoot, siteName: site, home: config.siteUrl, stylesheet: `/assets/site.css?v=${css.version}` }, main);
+  }
+  function discovery(ctx: Context, root: string) {
+    ctx.set('X-TEC-API-VERSION', 'v1');
+    ctx.set('X-TEC-API-ROOT', root);
+    ctx.set('X-TEC-API-ORIGIN', config.siteUrl);
+  }
+
+  const pageNumber = (ctx: Context) => {
+    const raw = ctx.query.page;
+    if (raw === undefined) return 1;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new SiteError(404, 'There is no such page.');
+    return n;
+  };
+  const wantsIcal = (ctx: Context) => ctx.query.ical !== undefined && ctx.query.ical !== '0';
+
+  async function listPage(ctx: Context, filter: Archive, view: { heading: string; intro: string; path: string; apiRoot?: string; jsonLd?: unknown }) {
+    const page = pageNumber(ctx);
+    const data = await query<{ events: { total: number; totalPages: number; page: number; items: PageEvent[] } }>(ctx, LIST, { filter, page, perPage });
+    const { total, totalPages, items } = data.events;
+    if (page > 1 && page > totalPages) throw new SiteError(404, 'There is no such page.');
+    const feedUrl = `${config.siteUrl}${view.path}?ical=1`;
+    const href = (n: number) => (n === 1 ? view.path : `${view.path}?page=${n}`);
+    sendPage(ctx, { title: view.heading, feedUrl, canonical: `${config.siteUrl}${href(page)}`, apiRoot: view.apiRoot, jsonLd: view.jsonLd }, eventList(view.heading, view.intro, items, { page, totalPages, total, href }, feedUrl));
+  }
+
+  async function archive(ctx: Context, kind: 'category' | 'tag', slug: string, path: string) {
+    const filterOf: Archive = kind === 'category' ? { categories: [slug] } : { tags: [slug] };
+    if (wantsIcal(ctx)) return feed.list(ctx, filterOf, `${site}: ${slug}`, `${kind}-${slug}`);
+    const term = kind === 'category' ? (await query<{ eventCategory: PageTerm }>(ctx, CATEGORY, { slug })).eventCategory : (await query<{ tag: PageTerm }>(ctx, TAG, { slug })).tag;
+    const apiFilter = kind === 'category' ? `categories=${encodeURIComponent(slug)}` : `tags=${encodeURIComponent(slug)}`;
+    await listPage(ctx, filterOf, { heading: `${kind === 'category' ? 'Category' : 'Tag'}: ${decodeEntities(term.name)}`, intro: '', path, apiRoot: `${apiRoot}events/?${apiFilter}` });
+  }
+
+  const routes: Route[] = [
+    {
+      pattern: /^\/$/,
+      handle: async (ctx) => {
+        discovery(ctx, apiRoot);
+        ctx.redirect('/events/');
+      },
+    },
+    {
+      pattern: /^\/assets\/site\.css$/,
+      handle: async (ctx) => {
+        ctx.type = 'text/css; charset=utf-8';
+        ctx.set('Cache-Control', ctx.query.v === css.version ? 'public, max-age=31536000, immutable' : 'no-cache');
+        ctx.body = css.body;
+      },
+    },
+    {
+      pattern: /^\/events\.ics$/,
+      handle: (ctx) => feed.list(ctx, {}, `${site}: events`, 'events'),
+    },
+    {
+      pattern: /^\/events\/?$/,
+      handle: async (ctx) => {
+        if (wantsIcal(ctx)) return feed.list(ctx, {}, `${site}: events`, 'events');
+        await listPage(ctx, {}, { heading: 'Upcoming events', intro: '', path: '/events/' });
+      },
+    },
+    {
+      // Child categories nest their ancestors' slugs: /events/category/music/jazz/.
+      pattern: /^\/events\/category\/((?:[^/]+\/)*)([^/]+)\/?$/,
+      handle: (ctx, m) => archive(ctx, 'category', decodeURIComponent(m[2]), `/events/category/${m[1]}${m[2]}/`),
+    },
+    {
+      pattern: /^(?:\/events)?\/tag\/([^/]+)\/?$/,
+      handle: (ctx, m) => archive(ctx, 'tag', decodeURIComponent(m[1]), `/tag/${m[1]}/`),
+    },
+    {
+      pattern: /^\/event\/([^/]+)\/ical\/?$/,
+      handle: (ctx, m) => feed.event(ctx, decodeURIComponent(m[1])),
+    },
+    {
+      pattern: /^\/event\/([^/]+)\/?$/,
+      post: true,
+      handle: async (ctx, m) => {
+        const slug = decodeURIComponent(m[1]);
+        if (wantsIcal(ctx)) return feed.event(ctx, slug);
+        const password = ctx.method === 'POST' ? await formPassword(ctx) : undefined;
+        const result = await runner<{ event: PageEvent }>(EVENT, { slug, password }, await services.graphqlContext(ctx));
+        const locked = result.errors?.[0]?.extensions?.code === 'PASSWORD_REQUIRED' ? Number(result.errors[0].extensions.id) : undefined;
+        let event: PageEvent;
+        if (locked !== undefined) {
+          // Protected, and no right password: what lists show of it (masked), and the password form.
+          const card = await query<{ events: { items: PageEvent[] } }>(ctx, LIST, { filter: { include: [locked], startsAfter: '1970-01-01' }, page: 1, perPage: 1 });
+          if (!card.events.items.length) throw new SiteError(404, 'There is no such page.');
+          event = { ...card.events.items[0], masked: true };
+        } else {
+          event = (await query<{ event: PageEvent }>(ctx, EVENT, { slug, password })).event;
+        }
+        const wrong = event.masked === true && password !== undefined;
+        sendPage(
+          ctx,
+          { title: event.title, feedUrl: `${config.siteUrl}${event.icalUrl}`, canonical: `${config.siteUrl}${event.url}`, apiRoot: `${apiRoot}events/${event.id}`, jsonLd: event.masked ? undefined : event.jsonLd },
+          eventPage(event, { passwordWrong: wrong, action: `/event/${m[1]}/` }),
+        );
+        if (wrong) ctx.status = 403;
+      },
+    },
+    {
+      pattern: /^\/venue\/([^/]+)\/?$/,
+      handle: async (ctx, m) => {
+        const venue = (await query<{ venue: PageVenue & { id: number; jsonLd: unknown } }>(ctx, VENUE, { slug: decodeURIComponent(m[1]) })).venue;
+        if (wantsIcal(ctx)) return feed.list(ctx, { venue: [venue.id] }, `${site}: ${venue.name}`, `venue-${m[1]}`);
+        await listPage(ctx, { venue: [venue.id] }, { heading: venue.name, intro: venueIntro(venue), path: `/venue/${m[1]}/`, apiRoot: `${apiRoot}events/?venue=${venue.id}`, jsonLd: venue.jsonLd });
+      },
+    },
+    {
+      pattern: /^\/organizer\/([^/]+)\/?$/,
+      handle: async (ctx, m) => {
+        const organizer = (await query<{ organizer: PageOrganizer & { id: number; jsonLd: unknown } }>(ctx, ORGANIZER, { slug: decodeURIComponent(m[1]) })).organizer;
+        if (wantsIcal(ctx)) return feed.list(ctx, { organizer: [organizer.id] }, `${site}: ${organizer.name}`, `organizer-${m[1]}`);
+        await listPage(ctx, { organizer: [organizer.id] }, { heading: organizer.name, intro: organizerIntro(organizer), path: `/organizer/${m[1]}/`, jsonLd: organizer.jsonLd });
+      },
+    },
+  ];
+
+  return async (ctx, next) => {
+    const route = routes.find((r) => r.pattern.test(ctx.path));
+    if (!route) return next();
+    const isFeed = wantsIcal(ctx) || ctx.path.endsWith('.ics') || /\/ical\/?$/.test(ctx.path);
+    try {
+      if (!(ctx.method === 'GET' || ctx.method === 'HEAD' || (route.post && ctx.method === 'POST'))) {
+        ctx.set('Allow', route.post ? 'GET, HEAD, POST' : 'GET, HEAD');
+        throw new SiteError(405, 'This page only answers GET.');
+      }
+      await route.handle(ctx, route.pattern.exec(ctx.path)!);
+    } catch (error) {
+      if (!(error instanceof SiteError)) throw error;
+      if (isFeed) {
+        ctx.status = error.status;
+        ctx.type = 'text/plain; charset=utf-8';
+        ctx.body = `${error.message}\n`;
+        return;
+      }
+      sendPage(ctx, { title: error.status === 404 ? 'Not found' : 'Error' }, errorPage(error.status, error.message));
+      ctx.status = error.status;
+    }
+  };
+}
+
+/** The `post_password` field of a posted form (WordPress's name for it), at most 1 KB read. */
+async function formPassword(ctx: Context): Promise<string> {
+  let body = '';
+  for await (const chunk of ctx.req) {
+    body += chunk;
+    if (body.length > 1024) throw new SiteError(413, 'The form is too large.');
+  }
+  return new URLSearchParams(body).get('post_password') ?? '';
+}
