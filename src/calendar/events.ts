@@ -193,8 +193,10 @@ async function targetEvent(
   allowed: (viewer: Viewer | null, post: EventRow) => boolean,
 ): Promise<EventRow> {
   const event = target.slug !== undefined ? await eventBySlug(prisma, target.slug) : await prisma.event.findUnique({ where: { id: target.id! } });
-  // Unknown ids (and slug routes, whose id is unknown at permission time) need only the general capability.
-  const mayAct = event && target.slug === undefined ? allowed(viewer, event) : canCreatePosts(viewer);
+  // The caller's right on the record itself, whatever names it (the original checks only the general
+  // capability on its by-slug routes: a contributor could trash anyone's event). Unknown records
+  // need the general capability, so that what exists is not revealed to those without it.
+  const mayAct = event ? allowed(viewer, event) : canCreatePosts(viewer);
   if (!mayAct) throw denied(viewer);
   if (!event) {
     if (target.slug !== undefined) throw invalidInput({ slug: 'Invalid parameter.' });
@@ -263,14 +265,18 @@ export async function trashEvent(context: WriteContext, target: { id?: number; s
   const { prisma, viewer, config } = context;
   const event = await targetEvent(prisma, target, viewer, canDeletePost);
   const now = wallNow(config.siteTimezone);
-  const updated = await prisma.$transaction(async (tx) => {
-    const trashed = await tx.event.updateMany({
-      where: { id: event.id, status: { not: 'trash' } },
-      data: { status: 'trash', slug: trashedSlug(event.slug), modified: now.local, modifiedUtc: now.utc },
-    });
-    if (trashed.count) await refreshTermCounts(tx, await termsOf(tx, event.id));
-    return trashed;
-  });
+  const updated = await retryOnConflict(() =>
+    prisma.$transaction(async (tx) => {
+      // WordPress keeps trashed slugs unique too: "dup__trashed", then "dup__trashed-2".
+      const slug = await uniquePostSlug(tx, 'event', trashedSlug(event.slug), event.id);
+      const trashed = await tx.event.updateMany({
+        where: { id: event.id, status: { not: 'trash' } },
+        data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc },
+      });
+      if (trashed.count) await refreshTermCounts(tx, await termsOf(tx, event.id));
+      return trashed;
+    }),
+  );
   if (updated.count === 0) throw new AppError('ALREADY_TRASHED', 'The event is already trashed');
   return event.id;
 }

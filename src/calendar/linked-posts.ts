@@ -236,7 +236,8 @@ export async function updateLinkedPost(context: LinkedContext, type: LinkedType,
   const problems = new Problems();
   const row = await resolveTarget(prisma, type, target, problems);
   const plan = await validateFields(prisma, type, fields, false, viewer, problems);
-  if (!('id' in target ? canEditPost(viewer, row!) : canEditAny(viewer))) throw denied(viewer);
+  // The right on the record itself, whatever names it (see targetEvent in events.ts).
+  if (!(row ? canEditPost(viewer, row) : canEditAny(viewer))) throw denied(viewer);
   const given = (name: string) => fields[name] !== undefined;
   return retryOnConflict(() =>
     prisma.$transaction(async (tx) => {
@@ -275,15 +276,17 @@ export async function trashLinkedPost(context: LinkedContext, type: LinkedType, 
   const problems = new Problems();
   const row = await resolveTarget(prisma, type, target, problems);
   if (problems.any) throw invalidInput(problems.params);
-  if (!('id' in target ? canDeletePost(viewer, row!) : canDeleteAny(viewer))) throw denied(viewer);
-  return prisma.$transaction(async (tx) => {
+  if (!(row ? canDeletePost(viewer, row) : canDeleteAny(viewer))) throw denied(viewer);
+  return retryOnConflict(() => prisma.$transaction(async (tx) => {
     const now = wallNow(config.siteTimezone);
+    // WordPress keeps trashed slugs unique too: "dup__trashed", then "dup__trashed-2".
+    const slug = await uniquePostSlug(tx, type, trashedSlug(String(row!.slug)), row!.id);
     const updated = await table(tx, type).updateMany({
       where: { id: row!.id, status: { not: 'trash' } },
-      data: { status: 'trash', slug: trashedSlug(String(row!.slug)), modified: now.local, modifiedUtc: now.utc },
+      data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc },
     });
     if (updated.count === 0) throw new AppError('ALREADY_TRASHED', `The ${label(type)} is already trashed`);
     await linkTable(tx, type).deleteMany({ where: { [linkColumn(type)]: row!.id } });
     return row!.id;
-  });
+  }));
 }

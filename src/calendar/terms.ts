@@ -86,11 +86,14 @@ export async function findTermId(db: TermDb, taxonomy: Taxonomy, ref: { id?: unk
   return match.id;
 }
 
+export const MAX_TERM_NAME = 200;
+
 /** Validates the create/update fields (and the parent of a category), in the REST declaration order. */
 async function validateFields(db: TermDb, taxonomy: Taxonomy, input: TermInput, problems: Problems, create: boolean) {
   let parentId: number | undefined;
   if (create || given(input.name)) {
-    problems.check('name', isString(input.name) && sanitizeTermName(input.name) !== '');
+    // WordPress stores names in a 200-character column: a longer one is refused, not cut or failed on.
+    problems.check('name', isString(input.name) && sanitizeTermName(input.name) !== '' && sanitizeTermName(input.name).length <= MAX_TERM_NAME);
   }
   if (given(input.description)) problems.check('description', isString(input.description));
   if (given(input.slug)) problems.check('slug', isString(input.slug));

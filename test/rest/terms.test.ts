@@ -246,12 +246,28 @@ describe.each(DATABASE_KINDS)('categories and tags over REST (%s)', (dbKind) => 
       expect(expectStatus(await anonymous('GET', `/tags?parent=${tag.id}&hide_empty=0&slug=${tag.slug}`), 200).tags.map((t: any) => t.id)).toEqual([tag.id]);
     });
 
-    it('answers a slug taken by another term on update as WordPress does (500 duplicate_term_slug)', async () => {
+    it('answers a slug taken by another term on update with 400 duplicate_term_slug (the original: 500), changing nothing', async () => {
       const { admin, create } = helpers(api);
-      const [one, two] = [await create(TAXONOMIES[0]), await create(TAXONOMIES[0])];
-      const response = await admin('POST', `/categories/${two.id}`, { slug: one.slug });
-      expect(response.status).toBe(500);
-      expect(response.json).toEqual({ code: 'duplicate_term_slug', message: `The slug &#8220;${one.slug}&#8221; is already in use by another term.`, data: null });
+      for (const k of TAXONOMIES) {
+        const [one, two] = [await create(k), await create(k)];
+        for (const method of ['POST', 'PATCH']) {
+          const response = await admin(method, `/${k.plural}/${two.id}`, { slug: one.slug });
+          expect(response.status).toBe(400);
+          expect(response.json).toEqual({ code: 'duplicate_term_slug', message: `The slug &#8220;${one.slug}&#8221; is already in use by another term.`, data: { status: 400 } });
+        }
+        expect(expectStatus(await admin('GET', `/${k.plural}/${two.id}`), 200).slug).toBe(two.slug);
+      }
+    });
+
+    it('refuses a name over 200 characters (400 rest_invalid_param) on create and update', async () => {
+      const { admin, create } = helpers(api);
+      for (const k of TAXONOMIES) {
+        expectInvalid(await admin('POST', `/${k.plural}`, { name: 'n'.repeat(201) }), ['name']);
+        expectInvalid(await admin('POST', `/${k.plural}`, { name: 'x'.repeat(70_000) }), ['name']);
+        const term = await create(k);
+        expectInvalid(await admin('PATCH', `/${k.plural}/${term.id}`, { name: 'n'.repeat(201) }), ['name']);
+        expect(expectStatus(await admin('POST', `/${k.plural}`, { name: 'n'.repeat(200) }), 201).name).toBe('n'.repeat(200));
+      }
     });
   });
 });

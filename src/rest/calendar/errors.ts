@@ -11,13 +11,6 @@ export function restArgName(name: string, kind: RecordKind): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
-/** A WordPress error created without data: rendered with `data: null`. */
-class DatalessRestError extends RestError {
-  override toBody(): Record<string, unknown> {
-    return { code: this.code, message: this.message, data: null };
-  }
-}
-
 export function restError(error: GraphQLError, kind: RecordKind): RestError {
   const ext = error.extensions ?? {};
   const message = error.message;
@@ -49,8 +42,9 @@ export function restError(error: GraphQLError, kind: RecordKind): RestError {
       return new RestError('term_exists', message, 400, { term_id: ext.termId }, { additional_data: [ext.termId, ext.termId] });
     case 'CONFLICT':
       if (kind !== 'category' && kind !== 'tag') return internalError();
-      // wp_update_term's duplicate_term_slug carries no data: status 500, `data: null`.
-      return new DatalessRestError('duplicate_term_slug', message.replace(/“/g, '&#8220;').replace(/”/g, '&#8221;'), 500);
+      // wp_update_term's duplicate_term_slug, with the original's message; the original answers 500
+      // with `data: null`, Almanac a 400 (a client's mistake is never a 5xx: README, deviations).
+      return new RestError('duplicate_term_slug', message.replace(/“/g, '&#8220;').replace(/”/g, '&#8221;'), 400);
     case 'NOT_HIERARCHICAL':
       return new RestError('rest_taxonomy_not_hierarchical', message, 400);
     case 'COULD_NOT_CREATE_VENUE':
