@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
 import type { Viewer } from '../auth/viewer.js';
+import type { Unlock } from './unlock.js';
 
 /** What every resolver sees. Built once per request (HTTP or in-process REST execution). */
 export interface GraphQLContext {
@@ -11,10 +12,10 @@ export interface GraphQLContext {
   dbKind: 'sqlite' | 'postgresql';
   /** Per-request memo for loaders and computed values. */
   cache: Map<string, unknown>;
-  /** Password-protected records: the `password` the request carries, and whether it asked for the edit context. */
-  unlock: { password?: string; editContext?: boolean; showAll?: boolean };
+  /** Password-protected records unlocked per root field (src/graphql/unlock.ts). */
+  unlocks: Map<string, Unlock>;
 }
 
 export function createContext(base: { prisma: Prisma; config: Config; dbKind: 'sqlite' | 'postgresql' }, viewer: Viewer | null): GraphQLContext {
-  return { prisma: base.prisma, config: base.config, dbKind: base.dbKind, viewer, cache: new Map(), unlock: {} };
+  return { prisma: base.prisma, config: base.config, dbKind: base.dbKind, viewer, cache: new Map(), unlocks: new Map() };
 }

@@ -1,7 +1,9 @@
 // Event: the type's fields, its queries (one, page, connection) and its mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { setUnlock, unlockOf, type Unlock } from '../../graphql/unlock.js';
 import { googleCalendarUrl, icalUrl, outlookUrl, venueLine, type CalendarLinkEvent } from '../add-to-calendar.js';
 import { costValues, formatCost } from '../cost.js';
 import { eventListQuery, type EventFilter } from '../event-filters.js';
@@ -18,7 +20,7 @@ import { CostDetails, DateDetails, Image, PostStatus } from './shared.js';
 type EventRow = { id: number; password: string; status: string; authorId: number };
 
 /** Protected events show only their public fields unless the request unlocks them (spec §3.7). */
-const masked = (event: EventRow, ctx: GraphQLContext) => !isUnlocked(event, ctx.viewer, ctx.unlock);
+const masked = (event: EventRow, ctx: GraphQLContext, info: GraphQLResolveInfo) => !isUnlocked(event, ctx.viewer, unlockOf(ctx, info));
 
 const storedCost = (cost: string): string[] => {
   try {
@@ -51,19 +53,19 @@ builder.prismaObjectFields(Event, (t) => ({
   url: t.string({ description: 'The event page (permalink).', resolve: (e, _a, ctx) => permalink(ctx.config.siteUrl, 'event', e) }),
   title: t.exposeString('title', { description: 'The title as entered.' }),
   titleRendered: t.string({ description: 'The title as HTML, typographic quotes and entities applied.', resolve: (e) => renderTitle(e.title) }),
-  description: t.string({ description: 'The description as entered ("" when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : e.content) }),
-  descriptionHtml: t.string({ description: 'The description with paragraphs ("" when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : renderContent(e.content)) }),
-  excerpt: t.string({ description: 'The excerpt as entered ("" when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : e.excerpt) }),
-  excerptHtml: t.string({ description: 'The excerpt with paragraphs ("" when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : renderExcerpt(e.excerpt)) }),
+  description: t.string({ description: 'The description as entered ("" when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : e.content) }),
+  descriptionHtml: t.string({ description: 'The description with paragraphs ("" when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : renderContent(e.content)) }),
+  excerpt: t.string({ description: 'The excerpt as entered ("" when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : e.excerpt) }),
+  excerptHtml: t.string({ description: 'The excerpt with paragraphs ("" when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : renderExcerpt(e.excerpt)) }),
   slug: t.exposeString('slug', { description: 'The URL slug, unique among events.' }),
   image: t.field({
     type: Image,
     nullable: true,
     description: 'The featured image, if any (null when masked).',
     select: (_a, _c, nested) => ({ image: nested(true) }),
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? null : e.image),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.image),
   }),
-  allDay: t.boolean({ nullable: true, description: 'Whether the event lasts whole days (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : e.allDay) }),
+  allDay: t.boolean({ nullable: true, description: 'Whether the event lasts whole days (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.allDay) }),
   startDate: t.exposeString('startLocal', { description: 'Start, event-local "YYYY-MM-DD HH:MM:SS".' }),
   startDateDetails: t.field({ type: DateDetails, description: 'Parts of startDate.', resolve: (e) => e.startLocal }),
   endDate: t.exposeString('endLocal', { description: 'End, event-local "YYYY-MM-DD HH:MM:SS".' }),
@@ -76,58 +78,58 @@ builder.prismaObjectFields(Event, (t) => ({
   timezoneAbbr: t.exposeString('timezoneAbbr', { description: 'Time zone abbreviation at the start (EST, CEST, UTC…).' }),
   cost: t.string({
     description: 'The cost as displayed: "$10", "Free – 30$" ("" when none or masked).',
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : formatCost(storedCost(e.cost), e.currencySymbol, e.currencyPosition)),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : formatCost(storedCost(e.cost), e.currencySymbol, e.currencyPosition)),
   }),
   costDetails: t.field({
     type: CostDetails,
     description: 'The stored cost, parsed (empty when masked).',
-    resolve: (e, _a, ctx) =>
-      masked(e, ctx)
+    resolve: (e, _a, ctx, info) =>
+      masked(e, ctx, info)
         ? { currencySymbol: '', currencyCode: '', currencyPosition: '', values: [] }
         : { currencySymbol: e.currencySymbol, currencyCode: e.currencyCode, currencyPosition: e.currencyPosition, values: costValues(storedCost(e.cost)) },
   }),
   website: t.string({
     description: 'The event website; the permalink when none was ever stored ("" when masked).',
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e))),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e))),
   }),
-  showMap: t.boolean({ nullable: true, description: 'Show a map of the venue (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : (e.showMap ?? true)) }),
-  showMapLink: t.boolean({ nullable: true, description: 'Show a link to a map (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : (e.showMapLink ?? true)) }),
-  hideFromListings: t.boolean({ nullable: true, description: 'Hidden from event lists (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : e.hideFromListings) }),
-  sticky: t.boolean({ nullable: true, description: 'Pinned (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : e.menuOrder < 0) }),
-  featured: t.boolean({ nullable: true, description: 'Featured (null when masked).', resolve: (e, _a, ctx) => (masked(e, ctx) ? null : e.featured) }),
+  showMap: t.boolean({ nullable: true, description: 'Show a map of the venue (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : (e.showMap ?? true)) }),
+  showMapLink: t.boolean({ nullable: true, description: 'Show a link to a map (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : (e.showMapLink ?? true)) }),
+  hideFromListings: t.boolean({ nullable: true, description: 'Hidden from event lists (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.hideFromListings) }),
+  sticky: t.boolean({ nullable: true, description: 'Pinned (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.menuOrder < 0) }),
+  featured: t.boolean({ nullable: true, description: 'Featured (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.featured) }),
   passwordProtected: t.boolean({ description: 'Whether the event has a password.', resolve: (e) => e.password !== '' }),
-  masked: t.boolean({ description: 'Whether this record hides its protected fields from this request.', resolve: (e, _a, ctx) => masked(e, ctx) }),
+  masked: t.boolean({ description: 'Whether this record hides its protected fields from this request.', resolve: (e, _a, ctx, info) => masked(e, ctx, info) }),
   parentId: t.exposeInt('parentId', { description: 'Id of the parent event (0: none).' }),
   categories: t.field({
     type: [EventCategory],
     description: 'Event categories, by name ([] when masked).',
     select: (_a, _c, nested) => ({ terms: TERMS_SELECTION(nested) }),
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : termsOf(e.terms, 'tribe_events_cat')),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : termsOf(e.terms, 'tribe_events_cat')),
   }),
   tags: t.field({
     type: [Tag],
     description: 'Tags, by name ([] when masked).',
     select: (_a, _c, nested) => ({ terms: TERMS_SELECTION(nested) }),
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : termsOf(e.terms, 'post_tag')),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : termsOf(e.terms, 'post_tag')),
   }),
   venue: t.field({
     type: Venue,
     nullable: true,
     description: 'The linked venue (null when none or masked).',
     select: (_a, _c, nested) => ({ venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: nested(true) } } }),
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? null : (e.venues[0]?.venue ?? null)),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : (e.venues[0]?.venue ?? null)),
   }),
   venues: t.field({
     type: [Venue],
     description: 'Every linked venue ([] when masked).',
     select: (_a, _c, nested) => ({ venues: { orderBy: { venueId: 'asc' }, select: { venue: nested(true) } } }),
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : e.venues.map((link) => link.venue)),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : e.venues.map((link) => link.venue)),
   }),
   organizers: t.field({
     type: [Organizer],
     description: 'The linked organizers, in the order given ([] when masked).',
     select: (_a, _c, nested) => ({ organizers: { orderBy: { position: 'asc' }, select: { organizer: nested(true) } } }),
-    resolve: (e, _a, ctx) => (masked(e, ctx) ? [] : e.organizers.map((link) => link.organizer)),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : e.organizers.map((link) => link.organizer)),
   }),
   jsonLd: t.field({
     type: 'JSON',
@@ -154,20 +156,20 @@ builder.prismaObjectFields(Event, (t) => ({
   googleCalendarUrl: t.string({
     description: "Google Calendar's page that adds the event (times in UTC, the event's zone shown when it is a named one).",
     select: { venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: true } } },
-    resolve: (e, _a, ctx) => googleCalendarUrl(linkEvent(e, ctx)),
+    resolve: (e, _a, ctx, info) => googleCalendarUrl(linkEvent(e, ctx, info)),
   }),
   outlookUrl: t.string({
     description: "Outlook on the web's page that adds the event.",
     select: { venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: true } } },
-    resolve: (e, _a, ctx) => outlookUrl(linkEvent(e, ctx)),
+    resolve: (e, _a, ctx, info) => outlookUrl(linkEvent(e, ctx, info)),
   }),
 }));
 
 /** What the add-to-calendar links show of an event: no description or place when the caller may not see them. */
 type VenueRow = { title: string; address: string; city: string; stateprovince: string; state: string; province: string; zip: string; country: string };
 type LinkRow = EventRow & { slug: string } & Omit<CalendarLinkEvent, 'url' | 'location'> & { venues: { venue: VenueRow }[] };
-function linkEvent(e: LinkRow, ctx: GraphQLContext): CalendarLinkEvent {
-  const hidden = masked(e, ctx);
+function linkEvent(e: LinkRow, ctx: GraphQLContext, info: GraphQLResolveInfo): CalendarLinkEvent {
+  const hidden = masked(e, ctx, info);
   const venue = hidden ? null : e.venues[0]?.venue;
   return {
     ...e,
@@ -238,9 +240,10 @@ const unlockArgs = (t: any) => ({
   editContext: t.arg.boolean({ description: 'Unlock protected events the caller may edit.' }),
 });
 
-function setUnlock(ctx: GraphQLContext, args: { password?: unknown; editContext?: unknown }) {
-  ctx.unlock = { password: (args.password as string | null) ?? undefined, editContext: (args.editContext as boolean | null) ?? undefined };
-}
+const unlockFrom = (args: { password?: unknown; editContext?: unknown }): Unlock => ({
+  password: (args.password as string | null) ?? undefined,
+  editContext: (args.editContext as boolean | null) ?? undefined,
+});
 
 builder.queryFields((t) => ({
   event: t.prismaField({
@@ -252,9 +255,9 @@ builder.queryFields((t) => ({
       slug: t.arg.string({ description: 'The event slug.' }),
       ...unlockArgs(t),
     },
-    resolve: async (query, _root, args, ctx) => {
-      setUnlock(ctx, args);
-      const id = await assertEventReadable(ctx.prisma, { id: args.id ?? undefined, slug: args.id == null ? (args.slug ?? '') : undefined }, ctx.viewer, ctx.unlock);
+    resolve: async (query, _root, args, ctx, info) => {
+      const unlock = setUnlock(ctx, info, unlockFrom(args));
+      const id = await assertEventReadable(ctx.prisma, { id: args.id ?? undefined, slug: args.id == null ? (args.slug ?? '') : undefined }, ctx.viewer, unlock);
       return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -263,7 +266,7 @@ builder.queryFields((t) => ({
     description: 'Events the caller may see, ordered by start date, excluding those hidden from listings. Protected events are masked unless unlocked.',
     args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), page: t.arg({ type: PageArgs, description: 'Which page.' }), ...unlockArgs(t) },
     resolve: async (_root, args, ctx, info) => {
-      setUnlock(ctx, args);
+      setUnlock(ctx, info, unlockFrom(args));
       const { page, perPage, skip } = pageRequest(ctx, args.page);
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       const [items, total] = await Promise.all([
@@ -281,8 +284,8 @@ builder.queryFields((t) => ({
     maxSize: 50,
     defaultSize: 10,
     totalCount: async (_root, args, ctx) => listTotal(ctx.prisma, 'event', (await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx)).where),
-    resolve: async (query, _root, args, ctx) => {
-      setUnlock(ctx, args);
+    resolve: async (query, _root, args, ctx, info) => {
+      setUnlock(ctx, info, unlockFrom(args));
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       return ctx.prisma.event.findMany({ ...query, where: list.where, orderBy: list.orderBy });
     },
@@ -345,9 +348,9 @@ builder.mutationFields((t) => ({
     type: Event,
     description: 'Creates an event (contributor and up). Errors: INVALID_INPUT (params per field), UNAUTHENTICATED, FORBIDDEN, COULD_NOT_CREATE_VENUE/ORGANIZER.',
     args: { input: t.arg({ type: CreateEventInput, required: true, description: 'The event.' }) },
-    resolve: async (query, _root, args, ctx) => {
+    resolve: async (query, _root, args, ctx, info) => {
       const id = await createEvent(ctx, fieldsFrom(args.input));
-      ctx.unlock = { showAll: true };
+      setUnlock(ctx, info, { showAll: true });
       return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -359,9 +362,9 @@ builder.mutationFields((t) => ({
       slug: t.arg.string({ description: 'The event slug (when no id).' }),
       input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
     },
-    resolve: async (query, _root, args, ctx) => {
+    resolve: async (query, _root, args, ctx, info) => {
       const id = await updateEvent(ctx, target(args), fieldsFrom(args.input));
-      ctx.unlock = { showAll: true };
+      setUnlock(ctx, info, { showAll: true });
       return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -369,9 +372,9 @@ builder.mutationFields((t) => ({
     type: Event,
     description: 'Moves an event to the trash and returns it. A second delete is ALREADY_TRASHED (gone).',
     args: { id: t.arg.int({ description: 'The event id.' }), slug: t.arg.string({ description: 'The event slug (when no id).' }) },
-    resolve: async (query, _root, args, ctx) => {
+    resolve: async (query, _root, args, ctx, info) => {
       const id = await trashEvent(ctx, target(args));
-      ctx.unlock = { showAll: true };
+      setUnlock(ctx, info, { showAll: true });
       return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

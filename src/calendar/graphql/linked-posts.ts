@@ -3,7 +3,9 @@
 // fields and call `defineLinkedApi` once each, so the two APIs cannot drift apart.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { setUnlock, unlockOf, type Unlock } from '../../graphql/unlock.js';
 import { isUnlocked } from '../events.js';
 import { listTotal } from '../list-totals.js';
 import { META_FIELDS, type LinkedFields } from '../linked.js';
@@ -27,7 +29,7 @@ import { Image, PostStatus } from './shared.js';
 type Row = { id: number; password: string; status: string; authorId: number; [column: string]: any };
 
 /** Protected venues/organizers hide their private fields unless the request unlocks them (spec §3.7). */
-export const isMasked = (row: Row, ctx: GraphQLContext): boolean => !isUnlocked(row, ctx.viewer, ctx.unlock);
+export const isMasked = (row: Row, ctx: GraphQLContext, info: GraphQLResolveInfo): boolean => !isUnlocked(row, ctx.viewer, unlockOf(ctx, info));
 
 /** Fields masking empties (spec §3.7), and the column behind each where the names differ. */
 const MASKABLE_FIELDS: Record<LinkedType, readonly string[]> = {
@@ -39,7 +41,7 @@ const hasValue = (value: unknown) => (typeof value === 'string' ? value.trim() !
 
 /** A text column that reads "" while the record is masked. */
 export function maskedText(t: any, column: string, description: string) {
-  return t.string({ description: `${description} ("" when masked).`, resolve: (row: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(row, ctx) ? '' : row[column]) });
+  return t.string({ description: `${description} ("" when masked).`, resolve: (row: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(row, ctx, info) ? '' : row[column]) });
 }
 
 /** Fields every venue and organizer carries (spec §3.2, §3.3). `t` is the type's Prisma field builder. */
@@ -62,17 +64,17 @@ export function linkedRecordFields(type: LinkedType, t: any) {
     name: maskedText(t, 'title', `The ${what} name as entered`),
     title: t.string({
       description: `The name as HTML, typographic quotes and entities applied: the REST record's "${type}" ("" when masked).`,
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(r, ctx) ? '' : renderTitle(r.title)),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? '' : renderTitle(r.title)),
     }),
     description: maskedText(t, 'content', 'The description as entered'),
     descriptionHtml: t.string({
       description: 'The description with paragraphs ("" when empty or masked).',
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(r, ctx) ? '' : renderContent(r.content)),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? '' : renderContent(r.content)),
     }),
     excerpt: maskedText(t, 'excerpt', 'The excerpt as entered'),
     excerptHtml: t.string({
       description: 'The excerpt with paragraphs ("" when empty or masked).',
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(r, ctx) ? '' : renderExcerpt(r.excerpt)),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? '' : renderExcerpt(r.excerpt)),
     }),
     slug: t.exposeString('slug', { description: `The URL slug, unique among ${type}s.` }),
     image: t.field({
@@ -80,19 +82,19 @@ export function linkedRecordFields(type: LinkedType, t: any) {
       nullable: true,
       description: 'The featured image, if any (null when masked).',
       select: (_a: unknown, _c: unknown, nested: any) => ({ image: nested(true) }),
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(r, ctx) ? null : r.image),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? null : r.image),
     }),
     website: maskedText(t, 'website', 'Website URL as stored'),
     phone: maskedText(t, 'phone', 'Phone number'),
     passwordProtected: t.boolean({ description: `Whether the ${what} has a password.`, resolve: (r: Row) => r.password !== '' }),
     masked: t.boolean({
       description: 'Whether this record hides its protected fields from this request (pass its password, or editContext as someone who may edit it).',
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => isMasked(r, ctx),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => isMasked(r, ctx, info),
     }),
     hiddenFields: t.stringList({
       description:
         'The fields that hold a value this request does not see because the record is masked ([] when it is not): the REST record keeps those keys with emptied values, as the original does.',
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => (isMasked(r, ctx) ? MASKABLE_FIELDS[type].filter((field) => hasValue(r[MASKED_COLUMN[field] ?? field])) : []),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? MASKABLE_FIELDS[type].filter((field) => hasValue(r[MASKED_COLUMN[field] ?? field])) : []),
     }),
     events: t.field({
       type: [Event],
@@ -156,9 +158,7 @@ function fieldsFrom(type: LinkedType, input: Record<string, unknown>): LinkedFie
 
 const target = (args: { id?: number | null; slug?: string | null }): LinkedTarget => (args.id != null ? { id: args.id } : { slug: args.slug ?? '' });
 
-function setUnlock(ctx: GraphQLContext, args: { password?: string | null; editContext?: boolean | null }) {
-  ctx.unlock = { password: args.password ?? undefined, editContext: args.editContext ?? undefined };
-}
+const unlockFrom = (args: { password?: string | null; editContext?: boolean | null }): Unlock => ({ password: args.password ?? undefined, editContext: args.editContext ?? undefined });
 
 interface LinkedPageShape {
   items: unknown[];
@@ -229,8 +229,8 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
         slug: t.arg.string({ description: `The ${what} slug (when no id); sanitised like a WordPress slug before lookup.` }),
         ...unlockArgs(t),
       },
-      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
-        setUnlock(ctx, args);
+      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+        setUnlock(ctx, info, unlockFrom(args));
         const id = await assertLinkedReadable(ctx.prisma, type, target(args), ctx.viewer);
         return (ctx.prisma[type] as any).findUniqueOrThrow({ ...query, where: { id } });
       },
@@ -240,7 +240,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       description: `${typeName}s the caller may see, publication date descending, then id descending. Errors: INVALID_INPUT on search, event, status.`,
       args: { ...listArgs(t), page: t.arg({ type: PageArgs, description: 'Which page.' }) },
       resolve: async (_root, args: any, ctx, info) => {
-        setUnlock(ctx, args);
+        setUnlock(ctx, info, unlockFrom(args));
         const { page, perPage, skip } = pageRequest(ctx, args.page);
         const list = await listQuery(ctx, args.filter);
         const model = ctx.prisma[type] as any;
@@ -259,8 +259,8 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       maxSize: 50,
       defaultSize: 10,
       totalCount: async (_parent: unknown, args: any, ctx: GraphQLContext) => listTotal(ctx.prisma, type, (await listQuery(ctx, args.filter)).where),
-      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
-        setUnlock(ctx, args);
+      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+        setUnlock(ctx, info, unlockFrom(args));
         const list = await listQuery(ctx, args.filter);
         return (ctx.prisma[type] as any).findMany({ ...query, where: list.where, orderBy: list.orderBy });
       },
@@ -275,11 +275,11 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
   });
   const targetArgs = (t: any) => ({
     id: t.arg.int({ description: `The ${what} id (ownership is checked).` }),
-    slug: t.arg.string({ description: `The ${what} slug, when no id (only the general capability is checked, as the REST slug routes do).` }),
+    slug: t.arg.string({ description: `The ${what} slug, when no id (ownership is checked too).` }),
   });
   // Write results are the caller's own work: never masked.
-  const reread = (ctx: GraphQLContext, query: object, id: number) => {
-    ctx.unlock = { showAll: true };
+  const reread = (ctx: GraphQLContext, info: GraphQLResolveInfo, query: object, id: number) => {
+    setUnlock(ctx, info, { showAll: true });
     return (ctx.prisma[type] as any).findUniqueOrThrow({ ...query, where: { id } });
   };
 
@@ -288,27 +288,27 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       type: ref,
       description: `Creates a ${what} (contributor and up), or reuses a duplicate (see input.name) and returns it. Errors, in this order: INVALID_INPUT (params per field), UNAUTHENTICATED, FORBIDDEN.`,
       args: { input: t.arg({ type: CreateInput, required: true, description: `The ${what}.` }) },
-      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
+      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
         const { id } = await createLinkedPost(ctx, type, fieldsFrom(type, args.input));
-        return reread(ctx, query, id);
+        return reread(ctx, info, query, id);
       },
     }),
     [`update${typeName}`]: t.prismaField({
       type: ref,
       description: `Updates a ${what} by id or slug; only given fields change. Errors, in this order: INVALID_INPUT (unknown id/slug, bad fields), UNAUTHENTICATED, FORBIDDEN (contributors: own drafts; authors: own; editors: any).`,
       args: { ...targetArgs(t), input: t.arg({ type: UpdateInput, required: true, description: 'The changes.' }) },
-      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
+      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
         const id = await updateLinkedPost(ctx, type, target(args), fieldsFrom(type, args.input));
-        return reread(ctx, query, id);
+        return reread(ctx, info, query, id);
       },
     }),
     [`delete${typeName}`]: t.prismaField({
       type: ref,
       description: `Moves a ${what} to the trash, unlinks it from every event, and returns it. Errors, in this order: INVALID_INPUT (unknown id/slug), UNAUTHENTICATED, FORBIDDEN, ALREADY_TRASHED (a second delete: gone).`,
       args: targetArgs(t),
-      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext) => {
+      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
         const id = await trashLinkedPost(ctx, type, target(args));
-        return reread(ctx, query, id);
+        return reread(ctx, info, query, id);
       },
     }),
   }));

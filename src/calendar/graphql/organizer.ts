@@ -12,8 +12,8 @@ builder.prismaObjectFields(Organizer, (t) => ({
     type: 'JSON',
     description: 'Schema.org JSON-LD (a Person), built from what this request may see.',
     select: { image: true },
-    resolve: (o, _a, ctx) =>
-      isMasked(o, ctx)
+    resolve: (o, _a, ctx, info) =>
+      isMasked(o, ctx, info)
         ? organizerJsonLd({ ...o, title: '', content: '', phone: '', email: '', website: '', imageUrl: null })
         : organizerJsonLd({ ...o, imageUrl: o.image?.url }),
   }),

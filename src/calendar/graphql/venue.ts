@@ -17,29 +17,29 @@ builder.prismaObjectFields(Venue, (t) => ({
   showMap: t.boolean({
     nullable: true,
     description: 'Show a map of the venue; true when never stored (null when masked).',
-    resolve: (v, _a, ctx) => (isMasked(v, ctx) ? null : (v.showMap ?? true)),
+    resolve: (v, _a, ctx, info) => (isMasked(v, ctx, info) ? null : (v.showMap ?? true)),
   }),
   showMapLink: t.boolean({
     nullable: true,
     description: 'Show a link to a map; true when never stored (null when masked).',
-    resolve: (v, _a, ctx) => (isMasked(v, ctx) ? null : (v.showMapLink ?? true)),
+    resolve: (v, _a, ctx, info) => (isMasked(v, ctx, info) ? null : (v.showMapLink ?? true)),
   }),
   geoLat: t.float({
     nullable: true,
     description: 'Latitude, when coordinates are stored (0 when masked).',
-    resolve: (v, _a, ctx) => (v.geoLat == null ? null : isMasked(v, ctx) ? 0 : v.geoLat),
+    resolve: (v, _a, ctx, info) => (v.geoLat == null ? null : isMasked(v, ctx, info) ? 0 : v.geoLat),
   }),
   geoLng: t.float({
     nullable: true,
     description: 'Longitude, when coordinates are stored (0 when masked).',
-    resolve: (v, _a, ctx) => (v.geoLng == null ? null : isMasked(v, ctx) ? 0 : v.geoLng),
+    resolve: (v, _a, ctx, info) => (v.geoLng == null ? null : isMasked(v, ctx, info) ? 0 : v.geoLng),
   }),
   jsonLd: t.field({
     type: 'JSON',
     description: 'Schema.org JSON-LD (a Place), built from what this request may see.',
     select: { image: true },
-    resolve: (v, _a, ctx) => {
-      if (!isMasked(v, ctx)) return venueJsonLd({ ...v, imageUrl: v.image?.url });
+    resolve: (v, _a, ctx, info) => {
+      if (!isMasked(v, ctx, info)) return venueJsonLd({ ...v, imageUrl: v.image?.url });
       const hidden = { title: '', content: '', address: '', city: '', province: '', zip: '', country: '', phone: '', website: '' };
       return venueJsonLd({ ...v, ...hidden, geoLat: null, geoLng: null, imageUrl: null });
     },
