@@ -155,8 +155,9 @@ export async function createEvent(context: WriteContext, fields: EventFields): P
           status: statusFor(fields.status, viewer, dates.dateUtc, now.utc),
           authorId: fields.author !== undefined ? Number(fields.author) : (viewer?.userId ?? 0),
           ...dates,
-          modified: now.local,
-          modifiedUtc: now.utc,
+          // wp_insert_post: a new post's modification date is its publication date, not now.
+          modified: dates.date,
+          modifiedUtc: dates.dateUtc,
           content: fields.description ?? '',
           excerpt: fields.excerpt ?? '',
           password: fields.password ?? '',

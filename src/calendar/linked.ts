@@ -149,16 +149,17 @@ export async function createOrReuseLinked(
   const instant = new Date(); // one instant for both, so a second boundary cannot make it `future`
   const dates = publicationDates(fields, context.config.siteTimezone, instant);
   const status = scaleBackStatus(fields.status, context.viewer);
-  const modified = wallNow(context.config.siteTimezone, instant);
+  const now = wallNow(context.config.siteTimezone, instant);
   const data: Record<string, unknown> = {
     id,
     title: name,
     slug: await uniquePostSlug(tx, type, sanitizeSlug(String(fields.slug ?? name)) || String(id)),
-    status: status === 'publish' && dates.dateUtc > modified.utc && canPublish(context.viewer) ? 'future' : status,
+    status: status === 'publish' && dates.dateUtc > now.utc && canPublish(context.viewer) ? 'future' : status,
     authorId: fields.author !== undefined ? Number(fields.author) : (context.viewer?.userId ?? 0),
     ...dates,
-    modified: modified.local,
-    modifiedUtc: modified.utc,
+    // wp_insert_post: a new post's modification date is its publication date, not now.
+    modified: dates.date,
+    modifiedUtc: dates.dateUtc,
     content: fields.description == null ? '' : String(fields.description),
     excerpt: fields.excerpt == null ? '' : String(fields.excerpt),
     imageId: await applyImagePlan(tx, plan.image),
