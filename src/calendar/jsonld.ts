@@ -4,8 +4,10 @@ import { DateTime } from 'luxon';
 import { zoneForLuxon } from './posts.js';
 import { escHtml, renderContent } from './text.js';
 
+/** The escaped paragraphs plus a newline; an empty text stays empty. */
 function ldDescription(raw: string): string {
-  return escHtml(renderContent(raw) + '\n');
+  const html = renderContent(raw);
+  return html ? escHtml(html + '\n') : '';
 }
 
 /** WordPress antispambot: every other character as a decimal entity (deterministic here). */
@@ -40,10 +42,11 @@ export function venueJsonLd(v: VenueLdSource, withContext = false): Record<strin
   if (v.state || v.province) address.addressRegion = v.state || v.province;
   if (v.zip) address.postalCode = v.zip;
   if (v.country) address.addressCountry = v.country;
-  if (Object.keys(address).length > 1) ld.address = address;
+  // The original always writes the address, telephone and sameAs keys, empty or not.
+  ld.address = address;
   if (v.geoLat != null && v.geoLng != null) ld.geo = { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng };
-  if (v.phone) ld.telephone = v.phone;
-  if (v.website) ld.sameAs = v.website;
+  ld.telephone = v.phone ?? '';
+  ld.sameAs = v.website ?? '';
   return ld;
 }
 
@@ -61,9 +64,10 @@ export function organizerJsonLd(o: OrganizerLdSource, withContext = false): Reco
   Object.assign(ld, { '@type': 'Person', name: o.title, description: ldDescription(o.content) });
   if (o.imageUrl) ld.image = o.imageUrl;
   ld.url = o.website;
-  if (o.phone) ld.telephone = o.phone;
-  if (o.email) ld.email = antispambot(o.email);
-  if (o.website) ld.sameAs = o.website;
+  // Always the three keys, as the original writes them.
+  ld.telephone = o.phone ?? '';
+  ld.email = o.email ? antispambot(o.email) : '';
+  ld.sameAs = o.website ?? '';
   return ld;
 }
 
@@ -82,8 +86,10 @@ export interface EventLdSource {
   organizer?: OrganizerLdSource | null;
 }
 
+/** PHP's DateTime::format('c'): the offset always as ±hh:mm, "+00:00" for UTC (never "Z"). */
 function isoIn(wall: string, zone: string): string {
-  return DateTime.fromFormat(wall, 'yyyy-LL-dd HH:mm:ss', { zone: zoneForLuxon(zone) }).toISO({ suppressMilliseconds: true }) ?? wall;
+  const local = DateTime.fromFormat(wall, 'yyyy-LL-dd HH:mm:ss', { zone: zoneForLuxon(zone) });
+  return local.isValid ? local.toFormat("yyyy-LL-dd'T'HH:mm:ssZZ") : wall;
 }
 
 export function eventJsonLd(e: EventLdSource): Record<string, unknown> {
