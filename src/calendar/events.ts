@@ -192,6 +192,8 @@ async function targetEvent(
   target: { id?: number; slug?: string },
   viewer: Viewer | null,
   allowed: (viewer: Viewer | null, post: EventRow) => boolean,
+  /** An unknown slug: the original's updates answer "Event with ID 0 does not exist." (404), its deletes a bad parameter. */
+  unknownSlug: 'not_found' | 'invalid' = 'invalid',
 ): Promise<EventRow> {
   const event = target.slug !== undefined ? await eventBySlug(prisma, target.slug) : await prisma.event.findUnique({ where: { id: target.id! } });
   // The caller's right on the record itself, whatever names it (the original checks only the general
@@ -200,7 +202,8 @@ async function targetEvent(
   const mayAct = event ? allowed(viewer, event) : canCreatePosts(viewer);
   if (!mayAct) throw denied(viewer);
   if (!event) {
-    if (target.slug !== undefined) throw invalidInput({ slug: 'Invalid parameter.' });
+    if (target.slug !== undefined && unknownSlug === 'invalid') throw invalidInput({ slug: 'Invalid parameter.' });
+    if (target.slug !== undefined) throw new AppError('NOT_FOUND', 'Event with ID 0 does not exist.');
     const type = await postTypeOf(prisma, target.id!);
     if (type) throw new AppError('WRONG_TYPE', 'The specified ID is not a valid event.');
     throw new AppError('NOT_FOUND', `Event with ID ${target.id} does not exist.`);
@@ -211,7 +214,7 @@ async function targetEvent(
 export async function updateEvent(context: WriteContext, target: { id?: number; slug?: string }, fields: EventFields): Promise<number> {
   const { prisma, viewer, config } = context;
   const plans = await validate(prisma, fields, false, viewer);
-  const event = await targetEvent(prisma, target, viewer, canEditPost);
+  const event = await targetEvent(prisma, target, viewer, canEditPost, 'not_found');
   const given = (name: keyof EventFields) => fields[name] !== undefined;
   return retryOnConflict(() =>
     prisma.$transaction(async (tx) => {

@@ -22,6 +22,8 @@ export interface VenueLdSource {
   city: string;
   state: string;
   province: string;
+  /** The stored "state or province" (the REST field), which the original's addressRegion shows first. */
+  stateprovince?: string;
   zip: string;
   country: string;
   phone: string;
@@ -39,7 +41,8 @@ export function venueJsonLd(v: VenueLdSource, withContext = false): Record<strin
   const address: Record<string, string> = { '@type': 'PostalAddress' };
   if (v.address) address.streetAddress = v.address;
   if (v.city) address.addressLocality = v.city;
-  if (v.state || v.province) address.addressRegion = v.state || v.province;
+  const region = v.stateprovince || v.state || v.province;
+  if (region) address.addressRegion = region;
   if (v.zip) address.postalCode = v.zip;
   if (v.country) address.addressCountry = v.country;
   // The original always writes the address, telephone and sameAs keys, empty or not.

@@ -40,7 +40,7 @@ builder.prismaObjectFields(Venue, (t) => ({
     select: { image: true },
     resolve: (v, _a, ctx, info) => {
       if (!isMasked(v, ctx, info)) return venueJsonLd({ ...v, imageUrl: v.image?.url });
-      const hidden = { title: '', content: '', address: '', city: '', province: '', zip: '', country: '', phone: '', website: '' };
+      const hidden = { title: '', content: '', address: '', city: '', province: '', stateprovince: '', zip: '', country: '', phone: '', website: '' };
       return venueJsonLd({ ...v, ...hidden, geoLat: null, geoLng: null, imageUrl: null });
     },
   }),
