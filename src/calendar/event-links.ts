@@ -1,5 +1,6 @@
 // The `venue` and `organizer` arguments of event writes (spec §6.5): ids, `{id}` objects, or data
 // objects that create (or reuse) a venue/organizer. Validation first; creation inside the write.
+import type { UrlPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import { AppError } from '../graphql/errors.js';
@@ -22,14 +23,14 @@ function isEmptyValue(v: unknown): boolean {
 }
 
 /** Validates one entry; records a problem under `name` when invalid. */
-async function planEntry(db: Db, type: LinkedType, raw: unknown, viewer: Viewer | null, ids: Set<number>): Promise<Entry | null> {
+async function planEntry(db: Db, type: LinkedType, raw: unknown, viewer: Viewer | null, policy: UrlPolicy, ids: Set<number>): Promise<Entry | null> {
   if (isNumericId(raw)) return ids.has(Number(raw)) ? { kind: 'id', id: Number(raw) } : null;
   if (!isPlainObject(raw)) return null;
   if (raw.id !== undefined && raw.id !== null && raw.id !== '') {
     return isNumericId(raw.id) && ids.has(Number(raw.id)) ? { kind: 'id', id: Number(raw.id) } : null;
   }
   const problems = new Problems();
-  const plan = await validateLinkedFields(db, type, linkedFieldsFromObject(type, raw), { create: true, viewer, problems });
+  const plan = await validateLinkedFields(db, type, linkedFieldsFromObject(type, raw), { create: true, viewer, policy, problems });
   return problems.any ? null : { kind: 'create', plan };
 }
 
@@ -50,7 +51,7 @@ function idsIn(raw: unknown): number[] {
  * list of venues, a bare organizer object or a CSV of organizer ids pass validation but cannot be
  * linked — the original answers those with could-not-create-* at write time.
  */
-export async function planLinks(db: Db, type: LinkedType, raw: unknown, viewer: Viewer | null): Promise<LinkPlan | null> {
+export async function planLinks(db: Db, type: LinkedType, raw: unknown, viewer: Viewer | null, policy: UrlPolicy): Promise<LinkPlan | null> {
   if (isEmptyValue(raw)) return { kind: 'empty' };
   const ids = await existingIdsOfType(db, idsIn(raw), type);
   if (typeof raw === 'string' && raw.includes(',')) {
@@ -59,13 +60,13 @@ export async function planLinks(db: Db, type: LinkedType, raw: unknown, viewer: 
     return items.length === 1 ? { kind: 'entries', entries: [{ kind: 'id', id: Number(items[0]) }] } : { kind: 'uncreatable' };
   }
   if (isNumericId(raw) || typeof raw === 'string' || typeof raw === 'number') {
-    const entry = await planEntry(db, type, raw, viewer, ids);
+    const entry = await planEntry(db, type, raw, viewer, policy, ids);
     return entry ? { kind: 'entries', entries: [entry] } : null;
   }
   const list = Array.isArray(raw) ? raw.filter((v) => !isEmptyValue(v)) : [raw];
   const entries: Entry[] = [];
   for (const item of list) {
-    const entry = await planEntry(db, type, item, viewer, ids);
+    const entry = await planEntry(db, type, item, viewer, policy, ids);
     if (!entry) return null;
     entries.push(entry);
   }

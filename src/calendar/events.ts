@@ -1,6 +1,7 @@
 // Event writes and single reads with The Events Calendar's rules (spec §2.2–2.4, §6.5–6.9, §6.11),
 // except where Almanac decided otherwise: an update changes only the fields it is given.
 // Order of checks, as the REST contract needs: validation → permission → existence → write.
+import { outboundPolicy, type UrlPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
@@ -61,7 +62,7 @@ interface Plans {
 }
 
 /** Validates every given field, in the contract's declaration order; throws INVALID_INPUT with a reason per field. */
-async function validate(db: Db, fields: EventFields, create: boolean, viewer: Viewer | null): Promise<Plans> {
+async function validate(db: Db, fields: EventFields, create: boolean, viewer: Viewer | null, policy: UrlPolicy): Promise<Plans> {
   const problems = new Problems();
   const plans: Plans = {};
   const given = (name: keyof EventFields) => fields[name] !== undefined;
@@ -75,7 +76,7 @@ async function validate(db: Db, fields: EventFields, create: boolean, viewer: Vi
   if (given('status')) problems.check('status', isRegisteredStatus(fields.status));
   if (given('timezone')) problems.check('timezone', typeof fields.timezone === 'string' && isValidTimezone(fields.timezone));
   if (given('image')) {
-    const plan = await planImage(db, fields.image, viewer);
+    const plan = await planImage(db, fields.image, viewer, policy);
     if (plan) plans.image = plan;
     else problems.fail('image');
   }
@@ -83,7 +84,7 @@ async function validate(db: Db, fields: EventFields, create: boolean, viewer: Vi
   if (given('parent')) problems.check('parent', fields.parent === 0 || (await postTypeOf(db, Number(fields.parent))) === 'event');
   for (const type of ['venue', 'organizer'] as const) {
     if (!given(type)) continue;
-    const plan = await planLinks(db, type, fields[type], viewer);
+    const plan = await planLinks(db, type, fields[type], viewer, policy);
     if (plan) plans[type] = plan;
     else problems.fail(type);
   }
@@ -134,7 +135,7 @@ async function replaceLinks(tx: Db, eventId: number, plans: Plans, fields: Event
 
 export async function createEvent(context: WriteContext, fields: EventFields): Promise<number> {
   const { prisma, viewer, config } = context;
-  const plans = await validate(prisma, fields, true, viewer);
+  const plans = await validate(prisma, fields, true, viewer, outboundPolicy(config));
   if (!canCreatePosts(viewer)) throw denied(viewer);
   const timezone = fields.timezone || config.siteTimezone;
   const schedule = eventSchedule({ start: fields.startDate, end: fields.endDate, timezone, allDay: fields.allDay === true });
@@ -213,7 +214,7 @@ async function targetEvent(
 
 export async function updateEvent(context: WriteContext, target: { id?: number; slug?: string }, fields: EventFields): Promise<number> {
   const { prisma, viewer, config } = context;
-  const plans = await validate(prisma, fields, false, viewer);
+  const plans = await validate(prisma, fields, false, viewer, outboundPolicy(config));
   const event = await targetEvent(prisma, target, viewer, canEditPost, 'not_found');
   const given = (name: keyof EventFields) => fields[name] !== undefined;
   return retryOnConflict(() =>

@@ -1,6 +1,8 @@
 // Featured images (spec §6.10): an attachment id of an image, or an image URL that answers a HEAD
 // request with 200 and an image type. A URL already in the media library reuses its attachment.
 import type { Viewer } from '../auth/viewer.js';
+import { guardedHead } from '../http/guarded-request.js';
+import type { UrlPolicy } from '../http/url-policy.js';
 import { canUploadFiles } from './capabilities.js';
 import { allocatePostId, isDbId, type Db } from './posts.js';
 
@@ -14,7 +16,7 @@ function isBlank(raw: unknown): boolean {
 }
 
 /** Validates `raw`; returns the plan, or null when invalid (→ "Invalid parameter."). */
-export async function planImage(db: Db, raw: unknown, viewer: Viewer | null): Promise<ImagePlan | null> {
+export async function planImage(db: Db, raw: unknown, viewer: Viewer | null, policy: UrlPolicy): Promise<ImagePlan | null> {
   if (isBlank(raw)) return { kind: 'none' };
   if (typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw.trim()))) {
     const id = Number(raw);
@@ -26,14 +28,15 @@ export async function planImage(db: Db, raw: unknown, viewer: Viewer | null): Pr
   const url = raw.trim();
   const known = await db.attachment.findFirst({ where: { url }, select: { id: true, mimeType: true } });
   if (known) return IMAGE_TYPES.test(known.mimeType) ? { kind: 'attachment', id: known.id } : null;
-  const mimeType = await headImageType(url);
+  const mimeType = await headImageType(url, policy);
   return mimeType ? { kind: 'url', url, mimeType } : null;
 }
 
-async function headImageType(url: string): Promise<string | null> {
+/** The image type a URL answers HEAD with, through the outbound policy (a denied or failing URL: null). */
+async function headImageType(url: string, policy: UrlPolicy): Promise<string | null> {
   try {
-    const response = await fetch(url, { method: 'HEAD', redirect: 'follow', signal: AbortSignal.timeout(5000) });
-    const type = (response.headers.get('content-type') ?? '').split(';')[0].trim();
+    const response = await guardedHead(policy, url);
+    const type = String(response.headers['content-type'] ?? '').split(';')[0].trim();
     return response.status === 200 && IMAGE_TYPES.test(type) ? type : null;
   } catch {
     return null;

@@ -3,6 +3,7 @@
 // Order of checks, as the REST contract needs: validation → permission → existence/state → write.
 // Almanac decision: an update changes only the fields it is given (the original resets omitted
 // image, show_map flags and status).
+import { outboundPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
@@ -183,8 +184,8 @@ function checkExtraFields(fields: LinkedFields, problems: Problems): void {
   if (fields.password !== undefined) problems.check('password', typeof fields.password === 'string');
 }
 
-async function validateFields(db: Db, type: LinkedType, fields: LinkedFields, create: boolean, viewer: Viewer | null, problems: Problems) {
-  const plan = await validateLinkedFields(db, type, fields, { create, viewer, problems });
+async function validateFields(db: Db, type: LinkedType, fields: LinkedFields, create: boolean, context: LinkedContext, problems: Problems) {
+  const plan = await validateLinkedFields(db, type, fields, { create, viewer: context.viewer, policy: outboundPolicy(context.config), problems });
   checkExtraFields(fields, problems);
   if (problems.any) throw invalidInput(problems.params);
   return plan;
@@ -202,7 +203,7 @@ function storedStatus(requested: string, viewer: Viewer | null, dateUtc: string,
  */
 export async function createLinkedPost(context: LinkedContext, type: LinkedType, fields: LinkedFields): Promise<{ id: number; created: boolean }> {
   const { prisma, viewer } = context;
-  const plan = await validateFields(prisma, type, fields, true, viewer, new Problems());
+  const plan = await validateFields(prisma, type, fields, true, context, new Problems());
   if (!canCreatePosts(viewer)) throw denied(viewer);
   return retryOnConflict(() =>
     prisma.$transaction(async (tx) => {
@@ -235,7 +236,7 @@ export async function updateLinkedPost(context: LinkedContext, type: LinkedType,
   const { prisma, viewer, config } = context;
   const problems = new Problems();
   const row = await resolveTarget(prisma, type, target, problems);
-  const plan = await validateFields(prisma, type, fields, false, viewer, problems);
+  const plan = await validateFields(prisma, type, fields, false, context, problems);
   // The right on the record itself, whatever names it (see targetEvent in events.ts).
   if (!(row ? canEditPost(viewer, row) : canEditAny(viewer))) throw denied(viewer);
   const given = (name: string) => fields[name] !== undefined;

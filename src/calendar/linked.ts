@@ -1,6 +1,7 @@
 // Venues and organizers ("linked posts"): validation and creation shared by their own mutations and
 // by events that create them inline (spec §2.6, §6.5). Creation reuses an existing record of the same
 // name (and description, when one is sent) instead of making a duplicate, as the original does.
+import type { UrlPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import { canPublish, scaleBackStatus } from './capabilities.js';
@@ -54,7 +55,7 @@ export async function validateLinkedFields(
   db: Db,
   type: LinkedType,
   fields: LinkedFields,
-  options: { create: boolean; viewer: Viewer | null; problems: Problems; nameKey?: string },
+  options: { create: boolean; viewer: Viewer | null; policy: UrlPolicy; problems: Problems; nameKey?: string },
 ): Promise<LinkedPlan> {
   const { problems } = options;
   const nameKey = options.nameKey ?? 'name';
@@ -70,7 +71,7 @@ export async function validateLinkedFields(
   }
   let image: ImagePlan = { kind: 'none' };
   if (fields.image !== undefined) {
-    const plan = await planImage(db, fields.image, options.viewer);
+    const plan = await planImage(db, fields.image, options.viewer, options.policy);
     if (plan) image = plan;
     else problems.fail('image');
   }

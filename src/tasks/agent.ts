@@ -13,7 +13,7 @@ import { taskSignals } from './events.js';
 import { LeaseLost, RunLease, type StepRecord } from './lease.js';
 import { decide, LlmError, type ChatMessage, type LlmClient } from './llm.js';
 import { fingerprint, formatObservation, observe, summarizeObservation } from './observe.js';
-import type { UrlPolicy } from './policy.js';
+import type { UrlPolicy } from '../http/url-policy.js';
 import { resumeNote, systemPrompt, taskMessage } from './prompt.js';
 import type { PolicyProxy } from './proxy.js';
 import type { ClaimedRun } from './queue.js';

@@ -1,7 +1,7 @@
 // Executes the built-in browser actions (all but `done`) on a run's page. A failure is an answer
 // for the agent ("element [7] is not on the page"), not an exception: the agent can correct itself.
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import type { UrlPolicy } from './policy.js';
+import type { UrlPolicy } from '../http/url-policy.js';
 import { BLOCKED_HEADER, type PolicyProxy } from './proxy.js';
 
 export type Row = Record<string, unknown>;

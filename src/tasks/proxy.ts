@@ -6,7 +6,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { UrlPolicy } from './policy.js';
+import type { UrlPolicy } from '../http/url-policy.js';
 
 export const BLOCKED_HEADER = 'x-almanac-blocked';
 

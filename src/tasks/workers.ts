@@ -11,7 +11,7 @@ import { runAgent, type AgentDeps } from './agent.js';
 import { BrowserHost } from './browser.js';
 import { taskSignals } from './events.js';
 import { LlmClient } from './llm.js';
-import { UrlPolicy } from './policy.js';
+import { outboundPolicy } from '../http/url-policy.js';
 import { startPolicyProxy, type PolicyProxy } from './proxy.js';
 import { claimNextRun, expireToolWaits, recoverStaleRuns } from './queue.js';
 
@@ -47,7 +47,7 @@ export class TaskWorkers {
     this.db = await openDatabase(config.databaseUrl, { poolSize: t.workers + 2 });
     // Without an LLM this process claims nothing (a process that has one will); it still sweeps.
     if (t.llmBaseUrl) {
-      const policy = new UrlPolicy({ allowPrivateNetwork: t.allowPrivateNetwork, allowedHosts: t.allowedHosts });
+      const policy = outboundPolicy(config);
       this.proxy = await startPolicyProxy(policy);
       const llm = new LlmClient({ baseUrl: t.llmBaseUrl, apiKey: t.llmApiKey, model: t.llmModel, timeoutMs: t.llmTimeoutMs });
       const browser = new BrowserHost(t.chromiumPath, this.proxy);

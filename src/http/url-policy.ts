@@ -1,7 +1,10 @@
-// Which addresses the browser may reach: web schemes only, and no private, loopback, link-local or
-// otherwise reserved address unless configured. The navigate action asks first (for a clear answer
-// to the agent); the policy proxy asks again for every request the browser sends, each redirect
-// hop included, and connects only to the address it checked (so DNS cannot change the answer).
+// Which addresses Almanac may reach, for every outbound request it makes: the agent's browser (the
+// navigate action asks first; the policy proxy asks again for every request the browser sends,
+// each redirect hop included) and the server's own requests (image URLs: src/http/guarded-request.ts).
+// Web schemes only, and no private, loopback, link-local or otherwise reserved address unless
+// configured (TASK_ALLOW_PRIVATE_NETWORK, TASK_ALLOWED_HOSTS). Callers connect only to the address
+// that was checked, so DNS cannot change the answer. The LLM endpoint is configuration, not input,
+// and is exempt.
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
@@ -107,6 +110,17 @@ export class UrlPolicy {
   }
 
   private denial(what: string, kind: string): string {
-    return `${what} is ${kind} address; the browser may not open private-network addresses (set TASK_ALLOW_PRIVATE_NETWORK or TASK_ALLOWED_HOSTS to allow)`;
+    return `${what} is ${kind} address; Almanac may not reach private-network addresses (set TASK_ALLOW_PRIVATE_NETWORK or TASK_ALLOWED_HOSTS to allow)`;
   }
+}
+
+const policies = new WeakMap<object, UrlPolicy>();
+/** The one policy of a configuration (built once per config object). */
+export function outboundPolicy(config: { tasks: UrlPolicyOptions }): UrlPolicy {
+  let policy = policies.get(config);
+  if (!policy) {
+    policy = new UrlPolicy({ allowPrivateNetwork: config.tasks.allowPrivateNetwork, allowedHosts: config.tasks.allowedHosts });
+    policies.set(config, policy);
+  }
+  return policy;
 }
