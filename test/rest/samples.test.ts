@@ -133,6 +133,8 @@ const decodeEntities = (text: string) => text.replace(/&#(\d+);/g, (_m, code) =>
 
 function normalise(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((item) => normalise(item, key));
+  // Decision 17 (README): /doc declares the event password in the query, where OpenAPI allows it.
+  if (isObject(value) && value.name === 'password' && value.in === 'path') return normalise({ ...value, in: 'query' }, key);
   if (isObject(value)) {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [k === 'currency_position ' ? 'currency_position' : k, normalise(v, k)]),

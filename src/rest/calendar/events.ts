@@ -221,7 +221,7 @@ const UPDATE_ARGS = unrequired(CREATE_ARGS);
 
 const ID_ARGS: Args = storable({
   id: { in: 'path', type: 'integer', description: 'the event post ID', required: true, validate: isEventIdFormat },
-  password: { in: 'path', type: 'string', description: 'The event password', validate: isNonEmptyString },
+  password: { in: 'query', type: 'string', description: 'The event password', validate: isNonEmptyString },
 });
 
 const SLUG_ARGS: Args = storable({
