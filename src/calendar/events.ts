@@ -12,7 +12,7 @@ import { eventSchedule, isValidDateInput, isValidTimezone, timezoneAbbr } from '
 import { applyLinks, planLinks, type LinkPlan } from './event-links.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { publicationDates } from './linked.js';
-import { postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db } from './posts.js';
+import { floatingDates, insertedDates, postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms } from './terms.js';
 import { isNonEmptyString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
@@ -148,17 +148,15 @@ export async function createEvent(context: WriteContext, fields: EventFields): P
       const dates = publicationDates(fields, config.siteTimezone, instant);
       const id = (await tx.post.create({ data: { type: 'event' }, select: { id: true } })).id;
       const title = String(fields.title).trim();
+      const status = statusFor(fields.status, viewer, dates.dateUtc, now.utc);
       await tx.event.create({
         data: {
           id,
           title,
           slug: await uniquePostSlug(tx, 'event', sanitizeSlug(fields.slug ?? title) || String(id)),
-          status: statusFor(fields.status, viewer, dates.dateUtc, now.utc),
+          status,
           authorId: fields.author !== undefined ? Number(fields.author) : (viewer?.userId ?? 0),
-          ...dates,
-          // wp_insert_post: a new post's modification date is its publication date, not now.
-          modified: dates.date,
-          modifiedUtc: dates.dateUtc,
+          ...insertedDates(dates, status, fields.date !== undefined || fields.dateUtc !== undefined),
           content: fields.description ?? '',
           excerpt: fields.excerpt ?? '',
           password: fields.password ?? '',
@@ -231,6 +229,7 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
       if (given('parent')) data.parentId = fields.parent;
       if (given('date') || given('dateUtc')) Object.assign(data, publicationDates(fields, config.siteTimezone, instant));
       if (given('status')) data.status = statusFor(fields.status, viewer, (data.dateUtc as string) ?? event.dateUtc, now.utc);
+      if (!given('date') && !given('dateUtc')) Object.assign(data, floatingDates(event, data.status as string | undefined, now));
       if (given('startDate') || given('endDate') || given('allDay') || given('timezone')) {
         const timezone = given('timezone') ? fields.timezone || config.siteTimezone : event.timezone || config.siteTimezone;
         const schedule = eventSchedule({
@@ -276,7 +275,8 @@ export async function trashEvent(context: WriteContext, target: { id?: number; s
       const slug = await uniquePostSlug(tx, 'event', trashedSlug(event.slug), event.id);
       const trashed = await tx.event.updateMany({
         where: { id: event.id, status: { not: 'trash' } },
-        data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc },
+        // A floating draft is dated now when it leaves the floating statuses (wp_update_post).
+        data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, ...floatingDates(event, 'trash', now) },
       });
       if (trashed.count) await refreshTermCounts(tx, await termsOf(tx, event.id));
       return trashed;

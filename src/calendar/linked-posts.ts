@@ -22,7 +22,7 @@ import {
 } from './capabilities.js';
 import { applyImagePlan } from './images.js';
 import { createOrReuseLinked, deriveStateProvince, mapFlag, META_FIELDS, publicationDates, validateLinkedFields, type LinkedFields } from './linked.js';
-import { isDbId, postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
+import { floatingDates, isDbId, postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
 import { isNonEmptyString, isStringOrEmpty, Problems } from './validate.js';
 
@@ -254,6 +254,7 @@ export async function updateLinkedPost(context: LinkedContext, type: LinkedType,
       if (given('password')) data.password = fields.password ?? '';
       if (given('date') || given('dateUtc')) Object.assign(data, publicationDates(fields, config.siteTimezone, instant));
       if (given('status')) data.status = storedStatus(String(fields.status), viewer, (data.dateUtc as string) ?? current.dateUtc, now.utc);
+      if (!given('date') && !given('dateUtc')) Object.assign(data, floatingDates(current, data.status as string | undefined, now));
       if (given('image')) data.imageId = await applyImagePlan(tx, plan.image);
       for (const key of META_FIELDS[type]) if (key !== 'stateprovince' && given(key)) data[key] = fields[key] == null ? '' : String(fields[key]);
       if (type === 'venue') {
@@ -284,7 +285,7 @@ export async function trashLinkedPost(context: LinkedContext, type: LinkedType, 
     const slug = await uniquePostSlug(tx, type, trashedSlug(String(row!.slug)), row!.id);
     const updated = await table(tx, type).updateMany({
       where: { id: row!.id, status: { not: 'trash' } },
-      data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc },
+      data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, ...floatingDates(row!, 'trash', now) },
     });
     if (updated.count === 0) throw new AppError('ALREADY_TRASHED', `The ${label(type)} is already trashed`);
     await linkTable(tx, type).deleteMany({ where: { [linkColumn(type)]: row!.id } });

@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { canPublish, scaleBackStatus } from './capabilities.js';
 import { isValidDateInput, parseDateInput, formatWall, utcToWall, wallToUtc } from './dates.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
-import { allocatePostId, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
+import { allocatePostId, insertedDates, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
 import { sanitizeSlug } from './slugs.js';
 import { isNonEmptyString, isRegisteredStatus, isStringOrEmpty, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
@@ -151,16 +151,14 @@ export async function createOrReuseLinked(
   const dates = publicationDates(fields, context.config.siteTimezone, instant);
   const status = scaleBackStatus(fields.status, context.viewer);
   const now = wallNow(context.config.siteTimezone, instant);
+  const stored = status === 'publish' && dates.dateUtc > now.utc && canPublish(context.viewer) ? 'future' : status;
   const data: Record<string, unknown> = {
     id,
     title: name,
     slug: await uniquePostSlug(tx, type, sanitizeSlug(String(fields.slug ?? name)) || String(id)),
-    status: status === 'publish' && dates.dateUtc > now.utc && canPublish(context.viewer) ? 'future' : status,
+    status: stored,
     authorId: fields.author !== undefined ? Number(fields.author) : (context.viewer?.userId ?? 0),
-    ...dates,
-    // wp_insert_post: a new post's modification date is its publication date, not now.
-    modified: dates.date,
-    modifiedUtc: dates.dateUtc,
+    ...insertedDates(dates, stored, fields.date !== undefined || fields.dateUtc !== undefined),
     content: fields.description == null ? '' : String(fields.description),
     excerpt: fields.excerpt == null ? '' : String(fields.excerpt),
     imageId: await applyImagePlan(tx, plan.image),

@@ -99,3 +99,27 @@ export function globalId(siteUrl: string, id: number): string {
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.hostname}${path}?id=${id}`;
 }
+
+/** WordPress's empty GMT date: drafts and pending posts have none until they are published. */
+export const ZERO_DATE = '0000-00-00 00:00:00';
+const FLOATING_STATUSES = new Set(['draft', 'pending', 'auto-draft']);
+
+/**
+ * The dates wp_insert_post stores for a new post: a draft or pending post's GMT date "floats"
+ * (ZERO_DATE) unless one was given, and the modification dates are the publication dates.
+ */
+export function insertedDates(dates: { date: string; dateUtc: string }, status: string, dateGiven: boolean) {
+  const dateUtc = FLOATING_STATUSES.has(status) && !dateGiven ? ZERO_DATE : dates.dateUtc;
+  return { date: dates.date, dateUtc, modified: dates.date, modifiedUtc: dateUtc };
+}
+
+/**
+ * The publication dates of an update that gives none: a post that is or becomes a draft or pending
+ * floats again (its date now, no GMT date); a floating post being published is dated now.
+ */
+export function floatingDates(current: { status: string; dateUtc: string }, nextStatus: string | undefined, now: { local: string; utc: string }) {
+  const status = nextStatus ?? current.status;
+  if (FLOATING_STATUSES.has(status) && (nextStatus !== undefined || current.dateUtc === ZERO_DATE)) return { date: now.local, dateUtc: ZERO_DATE };
+  if (current.dateUtc === ZERO_DATE) return { date: now.local, dateUtc: now.utc };
+  return {};
+}
