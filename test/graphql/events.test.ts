@@ -322,9 +322,17 @@ describe.each(DATABASE_KINDS)('GraphQL request bounds on %s', (kind) => {
     expect((await venue(1000)).events).toHaveLength(55);
   });
 
-  it('refuses documents over the alias and token limits', async () => {
+  it('refuses documents over the alias, token and size limits', async () => {
     const aliases = Array.from({ length: 100 }, (_, i) => `a${i}: events { total }`).join(' ');
     expect((await api.graphql(`{ ${aliases} }`)).errors?.[0].message).toMatch(/alias/i);
+    // 10,000 aliases: the parser stops at the token limit.
+    const many = Array.from({ length: 10_000 }, (_, i) => `a${i}: __typename`).join(' ');
+    expect((await api.graphql(`{ ${many} }`)).errors?.[0].message).toMatch(/token/i);
+    // A 1 MB document is refused before it is read (413), and the server goes on answering.
+    const huge = await api.request('POST', '/graphql', { body: { query: `{ events { total } } # ${'x'.repeat(1_048_576)}` } });
+    expect(huge.status).toBe(413);
+    expect(huge.json.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    expect((await api.graphql('{ events { total } }')).errors).toBeUndefined();
   });
 });
 
