@@ -27,7 +27,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   if (config.adminKey) {
     await createUserWithKey(db.prisma, { login: 'admin', role: 'administrator', key: config.adminKey, label: 'ALMANAC_ADMIN_KEY', reuse: true });
   }
-  const { app } = createApp({ config, db, logger });
+  const { app, keys } = createApp({ config, db, logger });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5000;
   server.listen(config.port, config.host);
@@ -52,6 +52,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
         // Meanwhile the task workers hand their running runs back to the queue.
         await Promise.all([closed, taskWorkers.stop()]);
         clearTimeout(force);
+        keys.close();
         await db.close();
       })();
       return closing;

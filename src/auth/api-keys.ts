@@ -74,10 +74,15 @@ export async function createUserWithKey(
  */
 export class ApiKeyResolver {
   private cache = new Map<string, { viewer: Viewer | null; until: number }>();
+  // A key revoked in this process stops working at once (other processes: within ttlMs).
+  private forget = (hash: string) => void this.cache.delete(hash);
   constructor(private prisma: Prisma, private ttlMs = 5000) {
-    // A key revoked in this process stops working at once (other processes: within ttlMs).
-    const forget = (hash: string) => this.cache.delete(hash);
-    keySignals.on('revoked', forget);
+    keySignals.on('revoked', this.forget);
+  }
+
+  /** Stops listening for revocations (the emitter is process-wide; a closed app must not stay on it). */
+  close(): void {
+    keySignals.off('revoked', this.forget);
   }
 
   async resolve(credentials: Credentials | null): Promise<Viewer | null | 'invalid'> {

@@ -21,12 +21,16 @@ export interface CalendarLinkEvent {
 
 // Compose pages take the details in the URL: keep it well under the 2,000 characters some browsers allow.
 const MAX_DETAILS = 1000;
-const compact = (wall: string) => wall.slice(0, 19).replace(' ', 'T').replaceAll('-', '').replaceAll(':', '');
-const dayAfter = (wall: string) => {
+/** "YYYY-MM-DD…" → "YYYYMMDD" (the basic date form of RFC 5545 and of Google's links). */
+export const basicDate = (wall: string) => wall.slice(0, 10).replaceAll('-', '');
+/** UTC "YYYY-MM-DD HH:MM:SS" → "YYYYMMDDTHHMMSSZ". */
+export const basicUtc = (wall: string) => `${basicDate(wall)}T${wall.slice(11, 19).replaceAll(':', '')}Z`;
+/** The day after a "YYYY-MM-DD…" day, as "YYYY-MM-DD" (all-day ends are exclusive). */
+export function dayAfter(wall: string): string {
   const day = new Date(`${wall.slice(0, 10)}T00:00:00Z`);
   day.setUTCDate(day.getUTCDate() + 1);
   return day.toISOString().slice(0, 10);
-};
+}
 
 function details(event: CalendarLinkEvent): string {
   const text = plainText(event.content);
@@ -37,8 +41,8 @@ export const icalUrl = (event: Pick<CalendarLinkEvent, 'url'>) => `${event.url}i
 
 export function googleCalendarUrl(event: CalendarLinkEvent): string {
   const dates = event.allDay
-    ? `${event.startLocal.slice(0, 10).replaceAll('-', '')}/${dayAfter(event.endLocal).replaceAll('-', '')}`
-    : `${compact(event.startUtc)}Z/${compact(event.endUtc)}Z`;
+    ? `${basicDate(event.startLocal)}/${basicDate(dayAfter(event.endLocal))}`
+    : `${basicUtc(event.startUtc)}/${basicUtc(event.endUtc)}`;
   const params = new URLSearchParams({ action: 'TEMPLATE', text: event.title, dates, details: details(event), location: event.location, trp: 'false', sprop: `website:${event.url}` });
   // Google shows the times in the event's own zone when it is a named one.
   if (event.timezone.includes('/')) params.set('ctz', event.timezone);

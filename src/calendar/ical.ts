@@ -3,7 +3,7 @@
 // DATE values with the exclusive end day RFC 5545 asks for. UIDs name the event, never its dates,
 // so a moved event updates in a subscribed calendar instead of appearing twice; SEQUENCE and
 // LAST-MODIFIED follow every edit.
-import { venueLine } from './add-to-calendar.js';
+import { basicDate, basicUtc, dayAfter, venueLine } from './add-to-calendar.js';
 import { plainText } from './text.js';
 
 export interface ICalEvent {
@@ -65,16 +65,7 @@ export function foldLine(line: string): string {
   return parts.join('\r\n ');
 }
 
-/** "YYYY-MM-DD HH:MM:SS" (UTC) → "YYYYMMDDTHHMMSSZ". */
-const utcDateTime = (wall: string) => `${wall.slice(0, 10).replaceAll('-', '')}T${wall.slice(11, 19).replaceAll(':', '')}Z`;
-const dateOnly = (wall: string) => wall.slice(0, 10).replaceAll('-', '');
-/** The day after a "YYYY-MM-DD…" day, as YYYYMMDD. */
-function nextDay(wall: string): string {
-  const day = new Date(`${wall.slice(0, 10)}T00:00:00Z`);
-  day.setUTCDate(day.getUTCDate() + 1);
-  return day.toISOString().slice(0, 10).replaceAll('-', '');
-}
-const isoOf = (date: Date) => utcDateTime(date.toISOString().replace('T', ' '));
+const isoOf = (date: Date) => basicUtc(date.toISOString().replace('T', ' '));
 
 // SEQUENCE must grow with every revision and fit a 32-bit integer: seconds from 2000 to the last edit.
 const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
@@ -88,12 +79,12 @@ const isRealDate = (wall: string) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.tes
 function eventLines(event: ICalEvent, host: string, stamp: string): string[] {
   const lines = ['BEGIN:VEVENT', `UID:event-${event.id}@${host}`, `DTSTAMP:${stamp}`];
   if (event.allDay) {
-    lines.push(`DTSTART;VALUE=DATE:${dateOnly(event.startDate)}`);
-    lines.push(`DTEND;VALUE=DATE:${nextDay(event.endDate < event.startDate ? event.startDate : event.endDate)}`);
+    lines.push(`DTSTART;VALUE=DATE:${basicDate(event.startDate)}`);
+    lines.push(`DTEND;VALUE=DATE:${basicDate(dayAfter(event.endDate < event.startDate ? event.startDate : event.endDate))}`);
   } else {
-    lines.push(`DTSTART:${utcDateTime(event.utcStartDate)}`);
+    lines.push(`DTSTART:${basicUtc(event.utcStartDate)}`);
     // An end before the start (the original allows it) would make the event invalid: end at the start.
-    lines.push(`DTEND:${utcDateTime(event.utcEndDate < event.utcStartDate ? event.utcStartDate : event.utcEndDate)}`);
+    lines.push(`DTEND:${basicUtc(event.utcEndDate < event.utcStartDate ? event.utcStartDate : event.utcEndDate)}`);
   }
   lines.push(`SUMMARY:${escapeText(event.title)}`);
   const description = plainText(event.description);
@@ -114,8 +105,8 @@ function eventLines(event: ICalEvent, host: string, stamp: string): string[] {
   if (event.categories.length) lines.push(`CATEGORIES:${event.categories.map(escapeText).join(',')}`);
   if (event.tags.length) lines.push(`X-ALMANAC-TAGS:${event.tags.map(escapeText).join(',')}`);
   if (event.cost) lines.push(`X-COST:${escapeText(event.cost)}`);
-  if (isRealDate(event.dateUtc)) lines.push(`CREATED:${utcDateTime(event.dateUtc)}`);
-  if (isRealDate(event.modifiedUtc)) lines.push(`LAST-MODIFIED:${utcDateTime(event.modifiedUtc)}`);
+  if (isRealDate(event.dateUtc)) lines.push(`CREATED:${basicUtc(event.dateUtc)}`);
+  if (isRealDate(event.modifiedUtc)) lines.push(`LAST-MODIFIED:${basicUtc(event.modifiedUtc)}`);
   lines.push(`SEQUENCE:${sequenceOf(event.modifiedUtc)}`);
   lines.push(`STATUS:${event.status === 'publish' || event.status === 'future' ? 'CONFIRMED' : 'TENTATIVE'}`);
   lines.push('END:VEVENT');
