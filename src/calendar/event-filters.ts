@@ -2,10 +2,12 @@
 // reports every bad filter at once, by its GraphQL name.
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
+import type { Prisma } from '../db/client.js';
 import { invalidInput } from '../graphql/errors.js';
 import { canEditAny, isPostStatus, listableStatuses } from './capabilities.js';
 import { isValidDateInput, listDateWindow, type DateWindow } from './dates.js';
 import { existingIdsOfType, isDbId, postTypeOf, type Db } from './posts.js';
+import { calendarVersion } from './list-totals.js';
 import { Problems } from './validate.js';
 
 export interface EventFilter {
@@ -32,7 +34,12 @@ export interface EventListQuery {
   orderBy: Record<string, 'asc' | 'desc'>[];
   window: DateWindow;
   statuses: string[];
+  /** The calendar's data version, read before anything else: what a total of `where` is kept under. */
+  version: number;
 }
+
+/** The list also reads the data version and, on SQLite, the search index. */
+type ListDb = Db & Pick<Prisma, 'dataVersion' | '$queryRawUnsafe'>;
 
 const DATE_FILTERS = ['startDate', 'endDate', 'startsBefore', 'startsAfter', 'endsBefore', 'endsAfter'] as const;
 
@@ -75,6 +82,27 @@ function containsText(field: string, term: string, dbKind: string) {
   return { [field]: dbKind === 'postgresql' ? { contains: term, mode: 'insensitive' } : { contains: term } };
 }
 
+/** Above this many index matches a term is common: walking the list in order finds a page sooner. */
+const SEARCH_CANDIDATES_MAX = 1000;
+
+/**
+ * SQLite: the events that may match every search term, from the trigram index (EventSearch), or
+ * null when the index cannot narrow the list (terms under three characters, only exclusions, or a
+ * common term). The index folds case at least as widely as LIKE, so the candidates hold every event
+ * the LIKE conditions accept; those conditions still decide. PostgreSQL's trigram indexes serve
+ * the ILIKE conditions directly.
+ */
+async function searchCandidates(db: ListDb, terms: { term: string; exclude: boolean }[]): Promise<number[] | null> {
+  const phrases = terms.filter((t) => !t.exclude && [...t.term].length >= 3).map((t) => `"${t.term.replaceAll('"', '""')}"`);
+  if (!phrases.length) return null;
+  const rows = await db.$queryRawUnsafe<{ id: number | bigint }[]>(
+    'SELECT "rowid" AS "id" FROM "EventSearch" WHERE "EventSearch" MATCH ? LIMIT ?',
+    phrases.join(' AND '),
+    SEARCH_CANDIDATES_MAX + 1,
+  );
+  return rows.length > SEARCH_CANDIDATES_MAX ? null : rows.map((row) => Number(row.id));
+}
+
 type WindowInput = Parameters<typeof listDateWindow>[0];
 const windows = new Map<string, DateWindow>();
 
@@ -96,11 +124,12 @@ function cachedWindow(input: WindowInput): DateWindow {
 }
 
 export async function eventListQuery(
-  db: Db,
+  db: ListDb,
   filter: EventFilter,
   context: { viewer: Viewer | null; config: Config; dbKind: string; now?: Date },
 ): Promise<EventListQuery> {
   const { viewer, config, dbKind } = context;
+  const version = await calendarVersion(db);
   const problems = new Problems();
   for (const name of DATE_FILTERS) if (filter[name] != null) problems.check(name, isValidDateInput(filter[name]));
   if (filter.search != null) problems.check('search', filter.search.trim() !== '');
@@ -150,10 +179,13 @@ export async function eventListQuery(
   if (window.endGt) endLocal.gt = window.endGt;
   if (Object.keys(startLocal).length) and.push({ startLocal });
   if (Object.keys(endLocal).length) and.push({ endLocal });
-  for (const { term, exclude } of searchTerms(filter.search ?? '')) {
+  const terms = searchTerms(filter.search ?? '');
+  for (const { term, exclude } of terms) {
     const any = { OR: ['title', 'excerpt', 'content'].map((field) => containsText(field, term, dbKind)) };
     and.push(exclude ? { NOT: any } : any);
   }
+  const candidates = dbKind === 'sqlite' ? await searchCandidates(db, terms) : null;
+  if (candidates) and.push({ id: { in: candidates } });
   if (termIds.categories) and.push({ terms: { some: { termId: { in: termIds.categories } } } });
   if (termIds.tags) and.push({ terms: { some: { termId: { in: termIds.tags } } } });
   if (filter.venue != null) and.push({ venues: { some: { venueId: { in: filter.venue } } } });
@@ -168,5 +200,6 @@ export async function eventListQuery(
     orderBy: filter.include != null ? [{ dateUtc: 'asc' }, { id: 'asc' }] : [{ startLocal: 'asc' }, { id: 'asc' }],
     window,
     statuses,
+    version,
   };
 }

@@ -15,12 +15,14 @@ export async function calendarVersion(db: Pick<Prisma, 'dataVersion'>): Promise<
 
 /**
  * The total of `model` rows matching `where`, counted once per data version. `db` is the client
- * whose database is counted (one process may serve several databases, as the tests do).
+ * whose database is counted (one process may serve several databases, as the tests do). `version`:
+ * the data version read before `where` was built, when building it read the database (term ids,
+ * search matches), so that a write in between is never kept under the newer version.
  */
-export async function listTotal(db: Pick<Prisma, 'dataVersion'>, model: 'event' | 'venue' | 'organizer', where: object): Promise<number> {
+export async function listTotal(db: Pick<Prisma, 'dataVersion'>, model: 'event' | 'venue' | 'organizer', where: object, version?: number): Promise<number> {
   let totals = totalsByDatabase.get(db);
   if (!totals) totalsByDatabase.set(db, (totals = new Map()));
-  const version = await calendarVersion(db);
+  version ??= await calendarVersion(db);
   const key = `${version}|${model}|${JSON.stringify(where)}`;
   const kept = totals.get(key);
   if (kept !== undefined) return kept;

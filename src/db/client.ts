@@ -12,6 +12,8 @@ export interface Database {
   kind: DatabaseKind;
   /** Counts SQL statements, for tests and benchmarks that bound statements per request. */
   statements: { count: number };
+  /** Calls `listener` with each statement's SQL and parameters (JSON) until the returned function is called (tests read query plans with it). */
+  observe(listener: (statement: { query: string; params: string }) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -44,8 +46,10 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
   } else {
     throw new Error('DATABASE_URL must be file:<path> or postgresql://…');
   }
+  const observers = new Set<(statement: { query: string; params: string }) => void>();
   (prisma as any).$on('query', (e: any) => {
     statements.count++;
+    for (const observer of observers) observer({ query: e.query, params: e.params });
     // A profiling aid (bench counts statements per request with it); parameters are never written.
     if (TRACE_SQL) process.stderr.write(`SQL ${e.duration}ms ${e.query}\n`);
   });
@@ -59,5 +63,9 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
     await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
     await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON');
   }
-  return { prisma, kind, statements, close: () => prisma.$disconnect() };
+  const observe = (listener: (statement: { query: string; params: string }) => void) => {
+    observers.add(listener);
+    return () => void observers.delete(listener);
+  };
+  return { prisma, kind, statements, observe, close: () => prisma.$disconnect() };
 }

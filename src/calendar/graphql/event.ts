@@ -134,10 +134,12 @@ builder.prismaObjectFields(Event, (t) => ({
   jsonLd: t.field({
     type: 'JSON',
     description: 'Schema.org JSON-LD of the event.',
+    // The same relation arguments as the venues and organizers fields, so that the selections
+    // merge into one load when a request asks for both (the REST record always does).
     select: {
       image: true,
-      venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: { include: { image: true } } } },
-      organizers: { orderBy: { position: 'asc' }, take: 1, select: { organizer: { include: { image: true } } } },
+      venues: { orderBy: { venueId: 'asc' }, select: { venue: { include: { image: true } } } },
+      organizers: { orderBy: { position: 'asc' }, select: { organizer: { include: { image: true } } } },
     },
     resolve: (e, _a, ctx) => {
       const venue = e.venues[0]?.venue;
@@ -271,7 +273,7 @@ builder.queryFields((t) => ({
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       const [items, total] = await Promise.all([
         ctx.prisma.event.findMany({ ...queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] }), where: list.where, orderBy: list.orderBy, skip, take: perPage }),
-        listTotal(ctx.prisma, 'event', list.where),
+        listTotal(ctx.prisma, 'event', list.where, list.version),
       ]);
       return { items, total, page, perPage, dates: list.window.effective, statuses: list.statuses };
     },
@@ -283,7 +285,10 @@ builder.queryFields((t) => ({
     args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), ...unlockArgs(t) },
     maxSize: 50,
     defaultSize: 10,
-    totalCount: async (_root, args, ctx) => listTotal(ctx.prisma, 'event', (await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx)).where),
+    totalCount: async (_root, args, ctx) => {
+      const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
+      return listTotal(ctx.prisma, 'event', list.where, list.version);
+    },
     resolve: async (query, _root, args, ctx, info) => {
       setUnlock(ctx, info, unlockFrom(args));
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);

@@ -1,0 +1,170 @@
+// Every statement the list and read routes issue is served by an index: the engine's own plan for
+// each statement a request runs (captured with its parameters) must not read a table from end to
+// end. On PostgreSQL sequential scans are priced out (enable_seqscan = off), so one still chosen
+// means no index can serve the statement; small tables make that the only way to ask.
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCalendar, type Seeded } from '../../bench/seed.js';
+import { loadConfig } from '../../src/config.js';
+import { sqliteFile } from '../../src/db/url.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
+
+const NS = '/wp-json/calendar/events/v1';
+const ADMIN_KEY = 'query-plans-admin-key-0123456789';
+
+interface Statement {
+  query: string;
+  params: unknown[];
+}
+
+/** Plan lines that read a whole table, for one statement; [] when every table is reached through an index. */
+type Explain = (statement: Statement) => Promise<string[]>;
+
+/**
+ * Term lists sort in WordPress's collation after reading every term of the taxonomy (their answer,
+ * its total and the order need them all); their cost follows the number of terms, never of events.
+ * On SQLite a table that holds little else is read whole for them, rightly.
+ */
+const wholeTaxonomy = (query: string) => /^SELECT [^;]* FROM `main`\.`Term` WHERE \(?`main`\.`Term`\.`taxonomy` = \?/.test(query);
+
+function sqliteExplain(url: string): { explain: Explain; close(): void } {
+  const db = new Database(sqliteFile(url), { readonly: true });
+  const tables = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as Array<{ name: string }>).map((row) => row.name));
+  const explain: Explain = async ({ query, params }) => {
+    const values = params.map((v) => (typeof v === 'boolean' ? Number(v) : v));
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${query}`).all(...values) as Array<{ detail: string }>;
+    // "SCAN t" reads table t whole ("SCAN t USING INDEX" walks an index in order and stops at the
+    // page's end; "SCAN sub" reads a subquery's rows, planned on their own lines).
+    return plan.map((row) => row.detail.trim()).filter((detail) => tables.has(/^SCAN (?:main\.)?(\w+)$/.exec(detail)?.[1] ?? '') && !wholeTaxonomy(query));
+  };
+  return { explain, close: () => db.close() };
+}
+
+async function postgresExplain(url: string): Promise<{ explain: Explain; close(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('SET enable_seqscan = off');
+  const explain: Explain = async ({ query, params }) => {
+    const result = await client.query(`EXPLAIN (FORMAT JSON) ${query}`, params);
+    const scans: string[] = [];
+    const walk = (node: any) => {
+      if (node['Node Type'] === 'Seq Scan') scans.push(`Seq Scan on ${node['Relation Name']}${node.Filter ? ` (${node.Filter})` : ''}`);
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(result.rows[0]['QUERY PLAN'][0].Plan);
+    return scans;
+  };
+  return { explain, close: () => client.end() };
+}
+
+describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  let seeded: Seeded;
+  let explainer: { explain: Explain; close(): void | Promise<void> };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    // Enough of every record that reaching 50 of them through an index beats reading them all.
+    seeded = await seedCalendar(database.url, { events: 3000, venues: 1000, organizers: 1000, tags: 1000 });
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, LOG_LEVEL: 'silent', ALMANAC_ADMIN_KEY: ADMIN_KEY, RESPONSE_CACHE: 'false', TASK_WORKERS: '0' });
+    server = await startServer(config);
+    explainer = kind === 'sqlite' ? sqliteExplain(database.url) : await postgresExplain(database.url);
+  });
+  afterAll(async () => {
+    await explainer?.close();
+    await server?.close();
+    await database?.drop();
+  });
+
+  /** The statements one request runs, with the parameters it ran them with. */
+  async function statementsOf(path: string, init: RequestInit = {}): Promise<Statement[]> {
+    const statements: Statement[] = [];
+    const stop = server.db.observe(({ query, params }) => statements.push({ query, params: JSON.parse(params || '[]') }));
+    try {
+      const response = await fetch(server.url + path, init);
+      const body = await response.text();
+      expect(response.status, `${path}: ${body.slice(0, 300)}`).toBe(200);
+    } finally {
+      stop();
+    }
+    return statements;
+  }
+
+  it('reach every table through an index, on every list filter and read', async () => {
+    const admin = { headers: { 'x-api-key': ADMIN_KEY } };
+    const [venue, organizer] = [seeded.venueIds[3], seeded.organizerIds[2]];
+    const requests: Array<[string, RequestInit?]> = [
+      [`${NS}/events`],
+      [`${NS}/events?per_page=50`],
+      [`${NS}/events?page=20`],
+      [`${NS}/events?categories=${seeded.categorySlug}&per_page=50`],
+      [`${NS}/events?tags=${seeded.tagIds[5]}`],
+      [`${NS}/events?venue=${venue}`],
+      [`${NS}/events?organizer=${organizer}`],
+      [`${NS}/events?search=${seeded.searchWord}`],
+      [`${NS}/events?search=nowhere-to-be-found`],
+      [`${NS}/events?start_date=2020-01-01&end_date=2040-12-31`],
+      [`${NS}/events?starts_after=2030-01-01&ends_before=2031-01-01`],
+      [`${NS}/events?featured=true`],
+      [`${NS}/events?include=${seeded.eventIds.slice(0, 5).join(',')}`],
+      [`${NS}/events?status=draft,publish`, admin],
+      [`${NS}/events/${seeded.upcomingEventId}`],
+      [`${NS}/events/by-slug/${seeded.upcomingSlug}`],
+      [`${NS}/venues`],
+      [`${NS}/venues/${venue}`],
+      [`${NS}/venues?event=${seeded.upcomingEventId}`],
+      [`${NS}/venues?has_events=true`],
+      [`${NS}/organizers?only_with_upcoming=true`],
+      [`${NS}/organizers/${organizer}`],
+      [`${NS}/categories`],
+      [`${NS}/tags?per_page=50`],
+      [`${NS}/categories/${seeded.categoryIds[0]}`],
+      [
+        '/graphql',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ events(page: { perPage: 50 }) { total items { id title venue { name events(page: { perPage: 3 }) { total items { id } } } organizers { name } categories { name } tags { name } } } }' }),
+        },
+      ],
+    ];
+    const scans: string[] = [];
+    for (const [path, init] of requests) {
+      for (const statement of await statementsOf(path, init)) {
+        for (const scan of await explainer.explain(statement)) scans.push(`${path}: ${scan}\n    ${statement.query.slice(0, 300)}`);
+      }
+    }
+    expect(scans).toEqual([]);
+  });
+
+  it('search a rare word through the search index', async () => {
+    // A word in one event only: the list finds it, and its statements read no table whole.
+    const created = await fetch(`${server.url}${NS}/events`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Quartet', description: 'A night of Xylofonics', start_date: '2031-05-01 20:00', end_date: '2031-05-01 22:00' }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const find = async (search: string) => (await (await fetch(`${server.url}${NS}/events?search=${encodeURIComponent(search)}&start_date=2031-01-01&end_date=2031-12-31`)).json()) as any;
+    expect((await find('xylofonic')).events.map((e: any) => e.id)).toEqual([id]);
+    const statements = await statementsOf(`${NS}/events?search=xylofonic&start_date=2031-01-01&end_date=2031-12-31`);
+    for (const statement of statements) expect(await explainer.explain(statement), statement.query).toEqual([]);
+
+    // The index follows updates and deletions (triggers on SQLite, the table's own indexes on PostgreSQL).
+    const updated = await fetch(`${server.url}${NS}/events/${id}`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'A night of marimbas' }),
+    });
+    expect(updated.status).toBe(200);
+    expect((await find('xylofonic')).events).toEqual([]);
+    expect((await find('marimba')).events.map((e: any) => e.id)).toEqual([id]);
+    const deleted = await fetch(`${server.url}${NS}/events/${id}?force=true`, { method: 'DELETE', headers: { 'x-api-key': ADMIN_KEY } });
+    expect(deleted.status).toBe(200);
+    expect((await find('marimba')).events).toEqual([]);
+  });
+});
