@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { createUserWithKey } from './auth/api-keys.js';
 import { createApp } from './app.js';
+import { stopBackgroundImports } from './calendar/import/background.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { deployMigrations } from './db/migrations.js';
@@ -49,8 +50,8 @@ export async function startServer(config: Config, options: { logger?: Logger } =
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
-        // Meanwhile the task workers hand their running runs back to the queue.
-        await Promise.all([closed, taskWorkers.stop()]);
+        // Meanwhile the task workers hand their running runs back to the queue, and imports save where they stand.
+        await Promise.all([closed, taskWorkers.stop(), stopBackgroundImports(db.prisma)]);
         clearTimeout(force);
         keys.close();
         await db.close();

@@ -1,6 +1,6 @@
-// A HEAD request that obeys the outbound URL policy on every hop: each URL (the first and every
-// redirect target) is checked, and the connection goes to the address the check resolved, so a
-// redirect or a changed DNS answer cannot lead to a private address.
+// Outbound HTTP that obeys the URL policy on every hop: each URL (the first and every redirect
+// target) is checked, and the connection goes to the address the check resolved, so a redirect or
+// a changed DNS answer cannot lead to a private address.
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -11,19 +11,30 @@ export interface GuardedResponse {
   headers: http.IncomingHttpHeaders;
   /** The URL that answered (after redirects). */
   url: string;
+  /** The body (GET only; empty for HEAD). */
+  body: Buffer;
+}
+
+export interface GuardedOptions {
+  method?: 'GET' | 'HEAD';
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  maxRedirects?: number;
+  /** A longer body is an error, not a truncated answer. */
+  maxBytes?: number;
 }
 
 export class OutboundDenied extends Error {}
 
-/** The answer to HEAD `url` (redirects followed, each through the policy), or an error. */
-export async function guardedHead(policy: UrlPolicy, url: string, options: { timeoutMs?: number; maxRedirects?: number } = {}): Promise<GuardedResponse> {
+/** The answer to `url` (redirects followed, each through the policy), or an error. */
+export async function guardedRequest(policy: UrlPolicy, url: string, options: GuardedOptions = {}): Promise<GuardedResponse> {
   const { timeoutMs = 5000, maxRedirects = 5 } = options;
   const deadline = Date.now() + timeoutMs;
   let current = url;
   for (let hop = 0; ; hop++) {
     const verdict = await policy.check(current);
     if (!verdict.allowed) throw new OutboundDenied(verdict.reason);
-    const response = await headOnce(current, verdict.address, Math.max(1, deadline - Date.now()));
+    const response = await requestOnce(current, verdict.address, Math.max(1, deadline - Date.now()), options);
     const location = response.headers.location;
     if (response.status >= 300 && response.status < 400 && location) {
       if (hop >= maxRedirects) throw new Error(`more than ${maxRedirects} redirects`);
@@ -34,7 +45,12 @@ export async function guardedHead(policy: UrlPolicy, url: string, options: { tim
   }
 }
 
-function headOnce(url: string, address: string | undefined, timeoutMs: number): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+/** HEAD `url`: the status and headers only. */
+export const guardedHead = (policy: UrlPolicy, url: string, options: Omit<GuardedOptions, 'method'> = {}) =>
+  guardedRequest(policy, url, { ...options, method: 'HEAD' });
+
+function requestOnce(url: string, address: string | undefined, timeoutMs: number, options: GuardedOptions) {
+  const { method = 'GET', maxBytes = 10 * 1024 * 1024 } = options;
   const target = new URL(url);
   const client = target.protocol === 'https:' ? https : http;
   // Connect to the checked address only (a hostname resolved by the policy; IP literals need no lookup).
@@ -45,10 +61,25 @@ function headOnce(url: string, address: string | undefined, timeoutMs: number): 
         else callback(null, address, family);
       }
     : undefined;
-  return new Promise((resolve, reject) => {
-    const request = client.request(target, { method: 'HEAD', lookup, timeout: timeoutMs, headers: { 'user-agent': 'Almanac' } }, (response) => {
-      response.resume();
-      resolve({ status: response.statusCode ?? 0, headers: response.headers });
+  const headers = { 'user-agent': 'Almanac', ...options.headers };
+  return new Promise<Omit<GuardedResponse, 'url'>>((resolve, reject) => {
+    const request = client.request(target, { method, lookup, timeout: timeoutMs, headers }, (response) => {
+      const status = response.statusCode ?? 0;
+      const redirect = status >= 300 && status < 400 && response.headers.location;
+      if (method === 'HEAD' || redirect) {
+        response.resume();
+        resolve({ status, headers: response.headers, body: Buffer.alloc(0) });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) request.destroy(new Error(`the answer is larger than ${maxBytes} bytes`));
+        else chunks.push(chunk);
+      });
+      response.on('end', () => resolve({ status, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
     });
     request.on('timeout', () => request.destroy(new Error('timed out')));
     request.on('error', reject);

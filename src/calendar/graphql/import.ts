@@ -1,0 +1,133 @@
+// Imports in GraphQL (administrators): start one from a The Events Calendar site or an iCalendar
+// URL, watch its progress (importJob), resume one that stopped.
+import { builder } from '../../graphql/builder.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { AppError, type ErrorCode } from '../../graphql/errors.js';
+import { runImportInBackground } from '../import/background.js';
+import { ImportError, type ImportErrorCode } from '../import/errors.js';
+import { claimImportJob, createImportJob, findImportJob, listImportJobs, parseHeaders, type ImportJobView } from '../import/jobs.js';
+
+const CODES: Record<ImportErrorCode, ErrorCode> = {
+  invalid: 'INVALID_INPUT',
+  not_found: 'NOT_FOUND',
+  forbidden: 'FORBIDDEN',
+  conflict: 'CONFLICT',
+  denied: 'INVALID_INPUT',
+  source_unavailable: 'INVALID_INPUT',
+  source_invalid: 'INVALID_INPUT',
+};
+
+/** Runs an import call, its ImportErrors as coded GraphQL errors. */
+async function importDomain<T>(ctx: GraphQLContext, work: () => Promise<T>): Promise<T> {
+  if (!ctx.viewer) throw new AppError('UNAUTHENTICATED', 'Importing needs an administrator API key (header x-api-key).');
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    throw new AppError(CODES[error.code], error.message, error.code === 'invalid' || error.code === 'denied' ? { params: { source: error.message } } : {});
+  }
+}
+
+const ImportKind = builder.enumType('ImportKind', {
+  description: 'What an import reads.',
+  values: {
+    TEC: { value: 'tec', description: "A site running The Events Calendar, through its REST API (/wp-json/tribe/events/v1)." },
+    ICAL: { value: 'ical', description: 'An iCalendar (RFC 5545) feed.' },
+  } as const,
+});
+
+const ImportStatus = builder.enumType('ImportStatus', {
+  description: "Where an import job stands.",
+  values: {
+    QUEUED: { value: 'queued', description: 'Made, not started yet.' },
+    RUNNING: { value: 'running', description: 'A process is importing (its heartbeat is recent).' },
+    INTERRUPTED: { value: 'interrupted', description: 'The process running it stopped; resumeImport continues it.' },
+    FAILED: { value: 'failed', description: 'Stopped by an error (see `error`); resumeImport continues it.' },
+    COMPLETED: { value: 'completed', description: 'Every record of the source was read.' },
+  } as const,
+});
+
+const ImportCount = builder.objectRef<{ kind: string; created: number; updated: number; skipped: number; removed: number; failed: number }>('ImportCount').implement({
+  description: 'What happened to the records of one kind.',
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: 'event, venue, organizer, category or tag.' }),
+    created: t.exposeInt('created', { description: 'New records made here.' }),
+    updated: t.exposeInt('updated', { description: 'Records imported before, updated.' }),
+    skipped: t.exposeInt('skipped', { description: 'Records left alone: trashed here since an earlier import.' }),
+    removed: t.exposeInt('removed', { description: 'Records trashed because the source cancelled them (iCalendar STATUS:CANCELLED).' }),
+    failed: t.exposeInt('failed', { description: "Records Almanac's rules refused (see warnings)." }),
+  }),
+});
+
+const ImportJob = builder.objectRef<ImportJobView>('ImportJob').implement({
+  description: 'An import and its progress.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'The job id.' }),
+    kind: t.field({ type: ImportKind, description: 'What it reads.', resolve: (job) => job.kind }),
+    source: t.exposeString('source', { description: 'The REST base or iCalendar URL it reads.' }),
+    status: t.field({ type: ImportStatus, description: 'Where it stands.', resolve: (job) => job.status }),
+    phase: t.exposeString('phase', { description: 'What it is reading now (events, venues, organizers, categories, tags; "" when done).' }),
+    processed: t.exposeInt('processed', { description: "The source's records read so far (an iCalendar feed's: its events and expanded occurrences)." }),
+    total: t.exposeInt('total', { nullable: true, description: 'Records the source said it holds, for the kinds read so far (null before the first page).' }),
+    counts: t.field({
+      type: [ImportCount],
+      description: 'Outcomes per kind of record.',
+      resolve: (job) => Object.entries(job.counts).map(([kind, counts]) => ({ kind, ...counts })),
+    }),
+    warnings: t.exposeStringList('warnings', { description: 'Records that could not be imported as they were, and why (at most 100).' }),
+    error: t.exposeString('error', { description: 'Why it stopped, when it failed or was interrupted ("" otherwise).' }),
+    createdAt: t.string({ description: 'When it was started (ISO 8601, UTC).', resolve: (job) => job.createdAt.toISOString() }),
+    updatedAt: t.string({ description: 'Its last progress (ISO 8601, UTC).', resolve: (job) => job.updatedAt.toISOString() }),
+    finishedAt: t.string({ nullable: true, description: 'When it completed or failed (ISO 8601, UTC).', resolve: (job) => job.finishedAt?.toISOString() ?? null }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  importJob: t.field({
+    type: ImportJob,
+    description: 'One import job: poll it to watch an import. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND.',
+    args: { id: t.arg.int({ required: true, description: 'The job id.' }) },
+    resolve: (_root, args, ctx) => importDomain(ctx, () => findImportJob(ctx.prisma, ctx.viewer, args.id)),
+  }),
+  importJobs: t.field({
+    type: [ImportJob],
+    description: 'Import jobs, newest first. Administrators only.',
+    args: { first: t.arg.int({ defaultValue: 20, description: 'How many (1–100).' }) },
+    resolve: (_root, args, ctx) => importDomain(ctx, () => listImportJobs(ctx.prisma, ctx.viewer, args.first ?? 20)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  startImport: t.field({
+    type: ImportJob,
+    description:
+      'Starts an import in the background and answers at once; watch it with importJob. A second import of the same source updates what the first made. ' +
+      'The source must pass the outbound URL policy. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, INVALID_INPUT.',
+    args: {
+      kind: t.arg({ type: ImportKind, required: true, description: 'What `source` is.' }),
+      source: t.arg.string({ required: true, description: "A site's address or its REST base (TEC), or an http(s)/webcal URL (ICAL)." }),
+      headers: t.arg.stringList({ description: 'Request headers for the source ("Name: value"), e.g. an Authorization for drafts. Never shown again.' }),
+      windowStart: t.arg.string({ description: 'ICAL: occurrences of recurring events from this date (default: a year ago).' }),
+      windowEnd: t.arg.string({ description: 'ICAL: … until this date (default: two years ahead).' }),
+    },
+    resolve: (_root, args, ctx) =>
+      importDomain(ctx, async () => {
+        const window = { ...(args.windowStart ? { start: args.windowStart } : {}), ...(args.windowEnd ? { end: args.windowEnd } : {}) };
+        const job = await createImportJob(ctx.prisma, ctx.viewer, { kind: args.kind, source: args.source, headers: parseHeaders(args.headers ?? []), window });
+        const claimed = await claimImportJob(ctx.prisma, ctx.viewer, job.id);
+        runImportInBackground(ctx, job.id);
+        return claimed;
+      }),
+  }),
+  resumeImport: t.field({
+    type: ImportJob,
+    description: 'Continues a failed or interrupted import where it stopped. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT (running or complete).',
+    args: { id: t.arg.int({ required: true, description: 'The job id.' }) },
+    resolve: (_root, args, ctx) =>
+      importDomain(ctx, async () => {
+        const claimed = await claimImportJob(ctx.prisma, ctx.viewer, args.id);
+        runImportInBackground(ctx, args.id);
+        return claimed;
+      }),
+  }),
+}));

@@ -1,0 +1,254 @@
+// One source's records → Almanac's records, through the calendar's own writes. Remembers which local
+// record each remote one became (ImportedRecord), so a second run updates it; a record the site's
+// people trashed here stays trashed. A record the writes refuse is counted and reported, and the
+// import goes on; anything else (the database, the source) stops the job, which can be resumed.
+import type { Viewer } from '../../auth/viewer.js';
+import type { Config } from '../../config.js';
+import type { Prisma } from '../../db/client.js';
+import { AppError, errorCode } from '../../graphql/errors.js';
+import { createEvent, trashEvent, updateEvent, type EventFields } from '../events.js';
+import { createLinkedPost, updateLinkedPost } from '../linked-posts.js';
+import type { LinkedFields } from '../linked.js';
+import type { LinkedType } from '../posts.js';
+import { CATEGORY_TAXONOMY, createTerm, TAG_TAXONOMY, updateTerm, type TermInput } from '../terms.js';
+import type { IcalItem } from './ical-source.js';
+import { eventFields, eventRefs, linkedFields, termInput, type TecRecord } from './tec-records.js';
+import type { TecCollection, TecSource } from './tec-source.js';
+
+export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+export type Outcome = 'created' | 'updated' | 'skipped' | 'removed' | 'failed';
+export type Counts = Partial<Record<RecordKind, Record<Outcome, number>>>;
+
+interface Deps {
+  prisma: Prisma;
+  config: Config;
+  viewer: Viewer;
+}
+
+const KIND_OF: Record<TecCollection, RecordKind> = { events: 'event', venues: 'venue', organizers: 'organizer', categories: 'category', tags: 'tag' };
+const TAXONOMY = { category: CATEGORY_TAXONOMY, tag: TAG_TAXONOMY } as const;
+/** Parents of parents… deeper than this is a cycle at the source. */
+const MAX_TERM_DEPTH = 20;
+
+interface Write<F> {
+  create(fields: F): Promise<number>;
+  update(id: number, fields: F): Promise<number>;
+}
+
+export class Importer {
+  private source: TecSource | null = null;
+  /** Remote records already written in this run (embedded copies are not written twice). */
+  private done = new Map<string, number | null>();
+
+  constructor(
+    private deps: Deps,
+    /** The source's identity ("tec:<REST base>", "ical:<URL or file>"). */
+    private sourceKey: string,
+    readonly counts: Counts,
+    readonly warnings: string[],
+    private maxWarnings: number,
+  ) {}
+
+  useSource(source: TecSource) {
+    this.source = source;
+  }
+
+  private count(kind: RecordKind, outcome: Outcome) {
+    const forKind = (this.counts[kind] ??= { created: 0, updated: 0, skipped: 0, removed: 0, failed: 0 });
+    forKind[outcome]++;
+  }
+
+  private warn(message: string) {
+    if (this.warnings.length < this.maxWarnings) this.warnings.push(message);
+  }
+
+  /** The local id a remote record became, when that record is still here and not trashed; 0: a create was under way. */
+  private async linked(kind: RecordKind, remoteId: string): Promise<{ id: number | null; trashed: boolean } | null> {
+    const link = await this.deps.prisma.importedRecord.findUnique({ where: { source_kind_remoteId: { source: this.sourceKey, kind, remoteId } } });
+    if (!link) return null;
+    if (link.localId === 0) return { id: 0, trashed: false };
+    const { prisma } = this.deps;
+    const row =
+      kind === 'category' || kind === 'tag'
+        ? await prisma.term.findUnique({ where: { id: link.localId }, select: { id: true } }).then((t) => t && { status: 'publish' })
+        : await (prisma[kind] as any).findUnique({ where: { id: link.localId }, select: { status: true } });
+    if (!row) return null;
+    return { id: link.localId, trashed: row.status === 'trash' };
+  }
+
+  private async remember(kind: RecordKind, remoteId: string, localId: number) {
+    const key = { source: this.sourceKey, kind, remoteId };
+    await this.deps.prisma.importedRecord.upsert({ where: { source_kind_remoteId: key }, create: { ...key, localId }, update: { localId } });
+  }
+
+  /**
+   * Creates or updates the local copy of one remote record; null when it is not imported (trashed
+   * here, or refused by the writes). `orphan` finds a copy whose create finished but was not yet
+   * remembered when the process stopped.
+   */
+  private async upsert<F extends object>(
+    kind: RecordKind,
+    remoteId: string,
+    label: string,
+    fields: F,
+    write: Write<F>,
+    orphan?: () => Promise<number | null>,
+  ): Promise<number | null> {
+    const key = `${kind}:${remoteId}`;
+    if (this.done.has(key)) return this.done.get(key)!;
+    let link = await this.linked(kind, remoteId);
+    if (link?.id === 0) {
+      const found = orphan ? await orphan() : null;
+      link = found ? { id: found, trashed: false } : null;
+    }
+    if (link?.trashed) {
+      this.count(kind, 'skipped');
+      this.done.set(key, null);
+      return null;
+    }
+    let id: number | null = null;
+    try {
+      id = await this.withImageFallback(fields, label, async (given) => {
+        if (link?.id) return write.update(link.id, given);
+        if (orphan) await this.remember(kind, remoteId, 0);
+        return write.create(given);
+      });
+      await this.remember(kind, remoteId, id);
+      this.count(kind, link?.id ? 'updated' : 'created');
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      this.count(kind, 'failed');
+      this.warn(`${label}: ${describe(error)}`);
+    }
+    this.done.set(key, id);
+    return id;
+  }
+
+  /** An image the source names but that cannot be reached (moved, private) does not cost the record. */
+  private async withImageFallback<F extends object>(fields: F, label: string, write: (fields: F) => Promise<number>): Promise<number> {
+    try {
+      return await write(fields);
+    } catch (error) {
+      const params = (error as AppError).extensions?.params as Record<string, string> | undefined;
+      const image = (fields as { image?: unknown }).image;
+      if (errorCode(error) !== 'INVALID_INPUT' || !params?.image || Object.keys(params).length !== 1 || !image) throw error;
+      this.warn(`${label}: image ${String(image)} could not be reached; imported without it`);
+      return write({ ...fields, image: undefined });
+    }
+  }
+
+  private writes() {
+    const { prisma, config, viewer } = this.deps;
+    const context = { prisma, config, viewer };
+    const linked = (type: LinkedType): Write<LinkedFields> => ({
+      create: async (fields) => (await createLinkedPost(context, type, fields)).id,
+      update: (id, fields) => updateLinkedPost(context, type, { id }, fields),
+    });
+    const term = (kind: 'category' | 'tag'): Write<TermInput> => ({
+      create: async (input) => {
+        try {
+          return await createTerm(context, TAXONOMY[kind], input);
+        } catch (error) {
+          // The same name at the same level is the same term (one import adopted it before, or the site had it).
+          if (errorCode(error) !== 'TERM_EXISTS') throw error;
+          const id = (error as AppError).extensions.termId as number;
+          await updateTerm(context, TAXONOMY[kind], id, input);
+          return id;
+        }
+      },
+      update: (id, input) => updateTerm(context, TAXONOMY[kind], id, input),
+    });
+    const event: Write<EventFields> = {
+      create: (fields) => createEvent(context, fields),
+      update: (id, fields) => updateEvent(context, { id }, fields),
+    };
+    return { linked, term, event };
+  }
+
+  // — The Events Calendar —
+
+  async tecRecord(collection: TecCollection, record: TecRecord): Promise<number | null> {
+    const kind = KIND_OF[collection];
+    if (kind === 'category' || kind === 'tag') return this.tecTerm(kind, record, 0);
+    if (kind === 'venue' || kind === 'organizer') return this.tecLinked(kind, record);
+    return this.tecEvent(record);
+  }
+
+  private async tecTerm(kind: 'category' | 'tag', record: TecRecord, depth: number): Promise<number | null> {
+    let parent: number | null = null;
+    const parentId = Number(record.parent) || 0;
+    if (kind === 'category' && parentId > 0 && depth < MAX_TERM_DEPTH) {
+      parent = this.done.get(`category:${parentId}`) ?? (await this.linked('category', String(parentId)))?.id ?? null;
+      // A parent listed on a later page (or not at all): fetch and import it first.
+      if (!parent && this.source) parent = await this.tecTerm('category', await this.source.record('categories', parentId), depth + 1);
+    }
+    return this.upsert(kind, String(record.id), `${kind} "${record.name}"`, termInput(record, parent), this.writes().term(kind));
+  }
+
+  private tecLinked(type: LinkedType, record: TecRecord): Promise<number | null> {
+    return this.upsert(type, String(record.id), `${type} "${record[type]}"`, linkedFields(type, record), this.writes().linked(type));
+  }
+
+  /** A record an event embeds: the one already imported, else this copy. */
+  private async embedded(kind: RecordKind, record: TecRecord, write: () => Promise<number | null>): Promise<number | null> {
+    const key = `${kind}:${record.id}`;
+    if (this.done.has(key)) return this.done.get(key)!;
+    const link = await this.linked(kind, String(record.id));
+    if (link?.id) return link.trashed ? null : link.id;
+    return write();
+  }
+
+  private async tecEvent(record: TecRecord): Promise<number | null> {
+    const refs = eventRefs(record);
+    const ids = async (kind: RecordKind, list: TecRecord[], write: (r: TecRecord) => Promise<number | null>) => {
+      const found: number[] = [];
+      for (const item of list) {
+        const id = await this.embedded(kind, item, () => write(item));
+        if (id !== null) found.push(id);
+      }
+      return found;
+    };
+    const links = {
+      venue: refs.venue ? await this.embedded('venue', refs.venue, () => this.tecLinked('venue', refs.venue!)) : null,
+      organizers: await ids('organizer', refs.organizers, (r) => this.tecLinked('organizer', r)),
+      categories: await ids('category', refs.categories, (r) => this.tecTerm('category', r, 0)),
+      tags: await ids('tag', refs.tags, (r) => this.tecTerm('tag', r, 0)),
+    };
+    const fields = eventFields(record, links);
+    return this.upsert('event', String(record.id), `event "${fields.title}"`, fields, this.writes().event, () => this.orphanEvent(fields));
+  }
+
+  private async orphanEvent(fields: EventFields): Promise<number | null> {
+    const found = await this.deps.prisma.event.findFirst({
+      where: { title: fields.title, startLocal: fields.startDate, status: { not: 'trash' } },
+      orderBy: { id: 'desc' },
+      select: { id: true },
+    });
+    return found?.id ?? null;
+  }
+
+  // — iCalendar —
+
+  async icalItem(item: IcalItem): Promise<number | null> {
+    if (item.cancelled) {
+      const link = await this.linked('event', item.remoteId);
+      if (link?.id && !link.trashed) {
+        await trashEvent(this.deps, { id: link.id });
+        this.count('event', 'removed');
+      } else this.count('event', 'skipped');
+      return null;
+    }
+    const write = this.writes().linked;
+    const venue = item.location ? await this.upsert('venue', item.location, `venue "${item.location}"`, { name: item.location }, write('venue')) : null;
+    const organizer = item.organizer
+      ? await this.upsert('organizer', item.organizer.email || item.organizer.name, `organizer "${item.organizer.name}"`, { name: item.organizer.name, email: item.organizer.email }, write('organizer'))
+      : null;
+    const fields: EventFields = { ...item.fields, venue: venue ?? '', organizer: organizer ? [organizer] : [] };
+    return this.upsert('event', item.remoteId, `event "${fields.title}" (${item.remoteId})`, fields, this.writes().event, () => this.orphanEvent(fields));
+  }
+}
+
+function describe(error: AppError): string {
+  const params = error.extensions.params as Record<string, string> | undefined;
+  return params ? `${error.message} (${Object.entries(params).map(([name, reason]) => `${name}: ${reason}`).join('; ')})` : error.message;
+}

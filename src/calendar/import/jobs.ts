@@ -1,0 +1,242 @@
+// Import jobs: an import from a The Events Calendar site or an iCalendar feed, run page by page with
+// its position (cursor), counts and heartbeat in the database, so its progress can be watched from
+// any process and a stopped or failed job resumes where it stood. Every record goes through
+// Almanac's own writes (validation, slugs, term counts, caches) acting as an administrator, and is
+// remembered (ImportedRecord), so a second import of the same source updates instead of duplicating.
+import type { Config } from '../../config.js';
+import type { Prisma } from '../../db/client.js';
+import { outboundPolicy } from '../../http/url-policy.js';
+import type { Viewer } from '../../auth/viewer.js';
+import { ImportError } from './errors.js';
+import { icalItems, readIcal, type IcalWindow } from './ical-source.js';
+import { Importer, type Counts } from './importer.js';
+import { TEC_COLLECTIONS, tecBase, TecSource, type TecCollection } from './tec-source.js';
+
+export type ImportKind = 'tec' | 'ical';
+export type ImportStatus = 'queued' | 'running' | 'interrupted' | 'failed' | 'completed';
+
+/** A running job whose process has not been heard from for this long was interrupted. */
+export const STALE_AFTER_MS = 60_000;
+const HEARTBEAT_MS = 10_000;
+const MAX_WARNINGS = 100;
+
+interface Cursor {
+  phase?: TecCollection;
+  page?: number;
+  /** Next item of an iCalendar feed. */
+  index?: number;
+  /** What the source said it holds, per phase, and how many of its records were handled. */
+  totals?: Record<string, number>;
+  read?: number;
+}
+
+interface Options {
+  headers?: Record<string, string>;
+  window?: IcalWindow;
+}
+
+export interface ImportJobView {
+  id: number;
+  kind: ImportKind;
+  source: string;
+  status: ImportStatus;
+  phase: string;
+  /** The source's records handled so far, and how many it said it holds. */
+  processed: number;
+  total: number | null;
+  counts: Counts;
+  warnings: string[];
+  error: string;
+  userId: number;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+type JobRow = NonNullable<Awaited<ReturnType<Prisma['importJob']['findUnique']>>>;
+
+const parse = <T>(json: string, fallback: T): T => {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+export function jobView(row: JobRow, now = Date.now()): ImportJobView {
+  const cursor = parse<Cursor>(row.cursor, {});
+  const counts = parse<Counts>(row.counts, {});
+  const stale = row.status === 'running' && (!row.heartbeatAt || now - row.heartbeatAt.getTime() > STALE_AFTER_MS);
+  const totals = Object.values(cursor.totals ?? {});
+  return {
+    id: row.id,
+    kind: row.kind as ImportKind,
+    source: row.source,
+    status: stale ? 'interrupted' : (row.status as ImportStatus),
+    phase: row.status === 'completed' ? '' : (cursor.phase ?? ''),
+    processed: cursor.read ?? 0,
+    total: totals.length ? totals.reduce((a, b) => a + b, 0) : null,
+    counts,
+    warnings: parse<string[]>(row.warnings, []),
+    error: row.error,
+    userId: row.userId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    finishedAt: row.finishedAt,
+  };
+}
+
+export function assertMayImport(viewer: Viewer | null): void {
+  if (viewer?.role !== 'administrator') throw new ImportError('forbidden', 'Only administrators may import.');
+}
+
+/** `Name: value` lines → headers (for a source behind authentication). */
+export function parseHeaders(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const at = line.indexOf(':');
+    const name = line.slice(0, at).trim();
+    if (at < 1 || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(name)) throw new ImportError('invalid', `"${line}" is not a header ("Name: value")`);
+    headers[name.toLowerCase()] = line.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+export interface NewImport {
+  kind: ImportKind;
+  source: string;
+  headers?: Record<string, string>;
+  window?: Partial<IcalWindow>;
+}
+
+/** The default window of recurring events: from a year ago to two years ahead. */
+export function defaultWindow(now = new Date()): IcalWindow {
+  const shift = (years: number) => new Date(Date.UTC(now.getUTCFullYear() + years, now.getUTCMonth(), now.getUTCDate())).toISOString();
+  return { start: shift(-1), end: shift(2) };
+}
+
+export async function createImportJob(prisma: Prisma, viewer: Viewer | null, input: NewImport, options: { allowFiles?: boolean } = {}): Promise<ImportJobView> {
+  assertMayImport(viewer);
+  let source = input.source.trim();
+  if (input.kind === 'tec') source = tecBase(source);
+  else if (!options.allowFiles && !/^(https?|webcals?):\/\//i.test(source)) throw new ImportError('invalid', 'An iCalendar import needs an http(s) or webcal URL.');
+  const window = { ...defaultWindow(), ...input.window };
+  for (const [name, value] of Object.entries(window)) {
+    if (Number.isNaN(Date.parse(value))) throw new ImportError('invalid', `window ${name}: "${value}" is not a date`);
+    window[name as keyof IcalWindow] = new Date(value).toISOString();
+  }
+  if (window.start > window.end) throw new ImportError('invalid', 'the window ends before it starts');
+  const row = await prisma.importJob.create({
+    data: { kind: input.kind, source, userId: viewer!.userId, options: JSON.stringify({ headers: input.headers ?? {}, window } satisfies Options) },
+  });
+  return jobView(row);
+}
+
+export async function findImportJob(prisma: Prisma, viewer: Viewer | null, id: number): Promise<ImportJobView> {
+  assertMayImport(viewer);
+  const row = await prisma.importJob.findUnique({ where: { id } });
+  if (!row) throw new ImportError('not_found', `No import job ${id}.`);
+  return jobView(row);
+}
+
+export async function listImportJobs(prisma: Prisma, viewer: Viewer | null, first: number): Promise<ImportJobView[]> {
+  assertMayImport(viewer);
+  const rows = await prisma.importJob.findMany({ orderBy: { id: 'desc' }, take: Math.min(Math.max(first, 1), 100) });
+  return rows.map((row) => jobView(row));
+}
+
+/**
+ * Takes a job to run it here: a queued or failed one, or a running one whose process stopped
+ * heartbeating. A conditional update, so two processes never run one job.
+ */
+export async function claimImportJob(prisma: Prisma, viewer: Viewer | null, id: number): Promise<ImportJobView> {
+  const job = await findImportJob(prisma, viewer, id);
+  if (job.status === 'completed') throw new ImportError('conflict', `Import job ${id} is complete; start a new import to bring changes over.`);
+  const now = new Date();
+  const claimed = await prisma.importJob.updateMany({
+    where: {
+      id,
+      OR: [
+        { status: { in: ['queued', 'failed', 'interrupted'] } },
+        { status: 'running', OR: [{ heartbeatAt: null }, { heartbeatAt: { lt: new Date(now.getTime() - STALE_AFTER_MS) } }] },
+      ],
+    },
+    data: { status: 'running', heartbeatAt: now, error: '', finishedAt: null },
+  });
+  if (claimed.count === 0) throw new ImportError('conflict', `Import job ${id} is running.`);
+  return findImportJob(prisma, viewer, id);
+}
+
+export interface RunOptions {
+  /** Reads local files (the command line only). */
+  allowFiles?: boolean;
+  onProgress?: (job: ImportJobView) => void;
+  /** Stops between records (the server shutting down); the job stays resumable. */
+  signal?: AbortSignal;
+  /** Waits between tries of a failed source read. */
+  retryDelaysMs?: number[];
+}
+
+/** Runs a claimed job to its end (completed, or failed with the error kept); resolves with its view. */
+export async function runImportJob(deps: { prisma: Prisma; config: Config }, id: number, options: RunOptions = {}): Promise<ImportJobView> {
+  const { prisma } = deps;
+  const row = await prisma.importJob.findUniqueOrThrow({ where: { id } });
+  const cursor = parse<Cursor>(row.cursor, {});
+  const settings = parse<Options>(row.options, {});
+  const viewer: Viewer = { userId: row.userId, login: 'import', role: 'administrator' };
+  const importer = new Importer({ ...deps, viewer }, `${row.kind}:${row.source}`, parse<Counts>(row.counts, {}), parse<string[]>(row.warnings, []), MAX_WARNINGS);
+  const save = async (data: Record<string, unknown> = {}) => {
+    const saved = await prisma.importJob.update({
+      where: { id },
+      data: { cursor: JSON.stringify(cursor), counts: JSON.stringify(importer.counts), warnings: JSON.stringify(importer.warnings), heartbeatAt: new Date(), ...data },
+    });
+    options.onProgress?.(jobView(saved));
+  };
+  const heartbeat = setInterval(() => void prisma.importJob.update({ where: { id }, data: { heartbeatAt: new Date() } }).catch(() => {}), HEARTBEAT_MS);
+  heartbeat.unref();
+  const stopped = () => options.signal?.aborted === true;
+  const interrupted = async () => {
+    await save({ status: 'interrupted', error: 'The process running the import stopped; resume it.' });
+    return jobView(await prisma.importJob.findUniqueOrThrow({ where: { id } }));
+  };
+  try {
+    const policy = outboundPolicy(deps.config);
+    if (row.kind === 'tec') {
+      const source = new TecSource(policy, row.source, { headers: settings.headers, retryDelaysMs: options.retryDelaysMs });
+      importer.useSource(source);
+      for (const phase of TEC_COLLECTIONS.slice(TEC_COLLECTIONS.indexOf(cursor.phase ?? 'categories'))) {
+        if (cursor.phase !== phase) Object.assign(cursor, { phase, page: 1 });
+        for (;;) {
+          const page = await source.page(phase, cursor.page ?? 1);
+          cursor.totals = { ...cursor.totals, [phase]: page.total };
+          for (const record of page.items) {
+            if (stopped()) return await interrupted();
+            await importer.tecRecord(phase, record);
+          }
+          cursor.page = (cursor.page ?? 1) + 1;
+          cursor.read = (cursor.read ?? 0) + page.items.length;
+          await save();
+          if (!page.items.length || cursor.page > page.totalPages) break;
+        }
+      }
+    } else {
+      const text = await readIcal(row.source, policy, { allowFiles: options.allowFiles === true, headers: settings.headers });
+      const items = icalItems(text, settings.window ?? defaultWindow());
+      Object.assign(cursor, { phase: 'events', totals: { events: items.length } });
+      for (let index = cursor.index ?? 0; index < items.length; index++) {
+        if (stopped()) return await interrupted();
+        await importer.icalItem(items[index]);
+        cursor.index = cursor.read = index + 1;
+        if (cursor.index % 25 === 0) await save();
+      }
+    }
+    // A finished import needs no credentials any more: they are not kept.
+    await save({ status: 'completed', finishedAt: new Date(), options: JSON.stringify({ ...settings, headers: {} }) });
+  } catch (error) {
+    const message = error instanceof ImportError ? error.message : `internal error: ${(error as Error).message}`;
+    await save({ status: 'failed', error: message, finishedAt: new Date() }).catch(() => {});
+  } finally {
+    clearInterval(heartbeat);
+  }
+  return jobView(await prisma.importJob.findUniqueOrThrow({ where: { id } }));
+}
