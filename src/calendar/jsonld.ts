@@ -95,6 +95,12 @@ function isoIn(wall: string, zone: string): string {
   return local.isValid ? local.toFormat("yyyy-LL-dd'T'HH:mm:ssZZ") : wall;
 }
 
+/**
+ * The original's JSON-LD link of an event not public yet (draft, pending, scheduled): its plain link
+ * gets the pretty-permalink trailing slash, which lands inside the query, encoded ("…&p=33%2F/").
+ */
+const ldEventUrl = (url: string) => (url.includes('?') ? `${url}%2F/` : url);
+
 export function eventJsonLd(e: EventLdSource): Record<string, unknown> {
   const ld: Record<string, unknown> = {
     '@context': 'http://schema.org',
@@ -104,7 +110,7 @@ export function eventJsonLd(e: EventLdSource): Record<string, unknown> {
   };
   if (e.imageUrl) ld.image = e.imageUrl;
   Object.assign(ld, {
-    url: e.url,
+    url: ldEventUrl(e.url),
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     eventStatus: 'https://schema.org/EventScheduled',
     startDate: isoIn(e.startLocal, e.timezone || 'UTC'),
