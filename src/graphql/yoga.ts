@@ -1,10 +1,12 @@
 // graphql-yoga serves /graphql (GraphiQL on GET from a browser, assets inline: no CDN).
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { GraphQLError } from 'graphql';
 import { createInMemoryCache, hashSHA256, useResponseCache } from '@graphql-yoga/plugin-response-cache';
-import { createYoga } from 'graphql-yoga';
+import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import { calendarVersion } from '../calendar/list-totals.js';
 import type { Config } from '../config.js';
 import type { GraphQLContext } from './context.js';
+import { usePersistedQueries } from './persisted-queries.js';
 import { schema } from './schema.js';
 
 export interface YogaServerContext {
@@ -28,6 +30,7 @@ export function createGraphQLServer(config: Config) {
     graphiql: { title: 'Almanac GraphQL', defaultQuery: 'query {\n  events {\n    total\n    items { id title startDate venue { name } }\n  }\n}\n' },
     context: ({ graphqlContext }) => graphqlContext,
     plugins: [
+      usePersistedQueries(),
       // Bounds on any one request so no single query can take the server down.
       EnvelopArmorPlugin({
         maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: true },
@@ -37,10 +40,32 @@ export function createGraphQLServer(config: Config) {
         maxDirectives: { n: 50 },
         blockFieldSuggestion: { enabled: false },
       }),
+      unreadableRequestsAre400,
       ...(config.responseCache ? [responseCache()] : []),
     ],
   });
 }
+
+/**
+ * Yoga's request parsers throw plain errors on some malformed requests (JSON that does not parse in
+ * a GET's or a form's `variables` or `extensions`, a multipart `map` of the wrong shape), which it
+ * answers 500. Reading a request fails only on what the client sent: 400 BAD_REQUEST.
+ */
+const unreadableRequestsAre400: Plugin = {
+  onRequestParse({ requestParser, setRequestParser }) {
+    if (!requestParser) return;
+    setRequestParser((request) =>
+      Promise.resolve()
+        .then(() => requestParser(request))
+        .catch((error: unknown) => {
+          if (error instanceof GraphQLError) throw error;
+          throw createGraphQLError(`The request could not be read: ${(error as Error)?.message ?? error}`, {
+            extensions: { http: { status: 400 }, code: 'BAD_REQUEST' },
+          });
+        }),
+    );
+  },
+};
 
 /**
  * Query results kept like REST answers (src/rest/response-cache.ts): the key holds the calendar's
@@ -48,18 +73,41 @@ export function createGraphQLServer(config: Config) {
  * is never stale.
  */
 function responseCache() {
-  return useResponseCache<YogaServerContext>({
-    session: (_request, context) => (context.graphqlContext.viewer ? String(context.graphqlContext.viewer.userId) : null),
-    cache: createInMemoryCache({ max: 200 }),
-    ttl: 2_000, // keys move on every second anyway: let old entries go
-    ignoredTypes: UNVERSIONED_TYPES,
-    // Left on: besides dropping entries a mutation touched, it is what keeps mutations out of the cache.
-    invalidateViaMutation: true,
-    buildResponseCacheKey: async ({ documentString, variableValues, operationName, sessionId, context }) => {
-      // The server context (built by the Koa layer) is there before the execution context is.
-      const version = await calendarVersion((context as unknown as YogaServerContext).graphqlContext.prisma);
-      const second = Math.floor(Date.now() / 1000);
-      return hashSHA256([version, second, sessionId ?? '', operationName ?? '', documentString, JSON.stringify(variableValues ?? {})].join('\u0000'));
+  return afterValidation(
+    useResponseCache<YogaServerContext>({
+      session: (_request, context) => (context.graphqlContext.viewer ? String(context.graphqlContext.viewer.userId) : null),
+      cache: createInMemoryCache({ max: 200 }),
+      ttl: 2_000, // keys move on every second anyway: let old entries go
+      ignoredTypes: UNVERSIONED_TYPES,
+      // Left on: besides dropping entries a mutation touched, it is what keeps mutations out of the cache.
+      invalidateViaMutation: true,
+      buildResponseCacheKey: async ({ documentString, variableValues, operationName, sessionId, context }) => {
+        // The server context (built by the Koa layer) is there before the execution context is.
+        const version = await calendarVersion((context as unknown as YogaServerContext).graphqlContext.prisma);
+        const second = Math.floor(Date.now() / 1000);
+        return hashSHA256([version, second, sessionId ?? '', operationName ?? '', documentString, JSON.stringify(variableValues ?? {})].join('\u0000'));
+      },
+    }),
+  );
+}
+
+/**
+ * Yoga's response cache computes its key (which reads the calendar's version: a SQL statement) as
+ * soon as the request's parameters are known, before the document is parsed and validated. Deferred
+ * here to the start of execution: a document the limits refuse (depth, cost, aliases, tokens) or that
+ * does not validate never reaches the database. Both hooks see the same context object, which is how
+ * the plugin itself carries its key from one to the other; a kept result is then served by its
+ * execution hook, which runs after this one.
+ */
+function afterValidation(plugin: Plugin): Plugin {
+  const computeKey = plugin.onParams!;
+  const pending = new WeakMap<object, Parameters<typeof computeKey>[0]>();
+  return {
+    ...plugin,
+    onParams: (payload) => void pending.set(payload.context, payload),
+    onExecute: async ({ args }) => {
+      const payload = pending.get(args.contextValue as object);
+      if (payload) await computeKey(payload);
     },
-  });
+  };
 }
