@@ -9,6 +9,7 @@ import { stopBackgroundImports } from './calendar/import/background.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { deployMigrations } from './db/migrations.js';
+import { serveGraphQLOverWebSocket } from './graphql/websocket.js';
 import { createLogger, type Logger } from './http/logger.js';
 import { startTaskWorkers } from './tasks/workers.js';
 
@@ -30,6 +31,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   }
   const { app, keys } = createApp({ config, db, logger });
   const server = createServer(app.callback());
+  const websockets = serveGraphQLOverWebSocket(server, { keys, db, config });
   server.keepAliveTimeout = 5000;
   server.listen(config.port, config.host);
   await once(server, 'listening');
@@ -48,6 +50,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       // Stop accepting, let in-flight requests finish (their writes are committed), then close the database.
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await websockets.close();
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
         // Meanwhile the task workers hand their running runs back to the queue, and imports save where they stand.
