@@ -112,7 +112,10 @@ export function createApp({ config, db, logger }: AppDeps) {
   });
 
   app.use(router.routes());
-  app.use(router.allowedMethods());
+  // 405/501 for this router's own paths only (/healthz, /graphql). On any other path the service
+  // that owns it answers, whatever the method: a REST 404 rest_no_route must not become a 501.
+  const allowedMethods = router.allowedMethods() as unknown as Koa.Middleware<AppState>;
+  app.use((ctx, next) => ((ctx as { matched?: unknown[] }).matched?.length ? allowedMethods(ctx, next) : next()));
   // The Events Calendar REST API v1, under every configured namespace, translated onto GraphQL.
   const runner = createOperationRunner(schema);
   const resolveViewer = (ctx: Koa.Context) => keys.resolve(credentialsFromHeaders(ctx.req.headers));

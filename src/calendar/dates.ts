@@ -234,6 +234,16 @@ function wallString(w: Wall): WallTime {
   return `${p(w.y, 4)}-${p(w.m)}-${p(w.d)} ${p(w.h)}:${p(w.i)}:${p(w.s)}`;
 }
 
+/**
+ * A wall time that can be stored and read back: "YYYY-MM-DD HH:MM:SS" with a year from 0001 to 9999.
+ * strtotime reaches further ("0000-00-00 00:00:00" is -0001-11-30), but such a value cannot be
+ * written in this form, and every reader of a stored date splits it by this form.
+ */
+export function isWallTime(value: WallTime): boolean {
+  const m = WALL_RE.exec(value);
+  return m !== null && m[1] !== '0000';
+}
+
 export function formatWall(dt: DateTime): WallTime {
   return dt.toFormat(WALL_FORMAT);
 }
@@ -804,7 +814,7 @@ function wallOf(dt: DateTime): Wall {
 /**
  * Event start/end from create/update input: parse start and end in the event zone; all_day →
  * 00:00:00 of start day, 23:59:59 of end day; end before start → end = start. Returns local
- * walls and UTC walls; null when either date is unparseable.
+ * walls and UTC walls; null when either date is unparseable or outside the years 0001–9999.
  *
  * Like the original, the stored local time is the wall time *as parsed*: a string carrying its
  * own zone ("…T16:00:00+02:00") or a unix timestamp (rendered in UTC) keeps that wall time,
@@ -838,12 +848,14 @@ export function eventSchedule(input: {
     endWall = startWall; // no error: the event gets zero duration
     endAt = startAt;
   }
-  return {
+  const walls = {
     startLocal: wallString(startWall),
     endLocal: wallString(endWall),
     startUtc: formatWall(startAt.setZone(UTC)),
     endUtc: formatWall(endAt.setZone(UTC)),
   };
+  // Dates past the years a wall time holds (in the event's zone or in UTC) are unparseable here.
+  return Object.values(walls).every(isWallTime) ? walls : null;
 }
 
 // ---------------------------------------------------------------------------------------------

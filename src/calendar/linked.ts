@@ -5,7 +5,7 @@ import type { UrlPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import { canPublish, scaleBackStatus } from './capabilities.js';
-import { isValidDateInput, parseDateInput, formatWall, utcToWall, wallToUtc } from './dates.js';
+import { isValidDateInput, isWallTime, parseDateInput, formatWall, utcToWall, wallToUtc } from './dates.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { allocatePostId, insertedDates, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
 import { sanitizeSlug } from './slugs.js';
@@ -90,21 +90,22 @@ export function deriveStateProvince(values: { state?: string; province?: string;
   return values.province || '';
 }
 
-/** Publication date of a new post: the given local or UTC date, else now. */
+/**
+ * Publication date of a new post: the given local or UTC date, else now. A date outside the years a
+ * wall time holds ("0000-00-00 00:00:00", which WordPress also reads as "now") counts as not given.
+ */
 export function publicationDates(fields: { date?: unknown; dateUtc?: unknown }, siteTimezone: string, now = new Date()) {
   if (fields.date !== undefined && fields.date !== '') {
     const parsed = parseDateInput(fields.date, siteTimezone, now);
-    if (parsed) {
-      const local = formatWall(parsed);
-      return { date: local, dateUtc: wallToUtc(local, siteTimezone) };
-    }
+    const local = parsed && formatWall(parsed);
+    const utc = local && isWallTime(local) && wallToUtc(local, siteTimezone);
+    if (local && utc && isWallTime(utc)) return { date: local, dateUtc: utc };
   }
   if (fields.dateUtc !== undefined && fields.dateUtc !== '') {
     const parsed = parseDateInput(fields.dateUtc, 'UTC', now);
-    if (parsed) {
-      const utc = formatWall(parsed);
-      return { date: utcToWall(utc, siteTimezone), dateUtc: utc };
-    }
+    const utc = parsed && formatWall(parsed);
+    const local = utc && isWallTime(utc) && utcToWall(utc, siteTimezone);
+    if (local && utc && isWallTime(local)) return { date: local, dateUtc: utc };
   }
   const wall = wallNow(siteTimezone, now);
   return { date: wall.local, dateUtc: wall.utc };

@@ -250,10 +250,12 @@ export async function updateTerm(ctx: TermWriteContext, taxonomy: Taxonomy, rawI
         }
         slug = await uniqueTermSlug(tx, taxonomy, slug, levelOf(parent), id);
       }
-      await tx.term.update({
+      // updateMany: a delete that commits after the read above leaves nothing to update (no P2025 error).
+      const { count } = await tx.term.updateMany({
         where: { id },
         data: { name, slug, parentId: levelOf(parent), ...(given(input.description) ? { description: input.description as string } : {}) },
       });
+      if (!count) throw invalidInput({ id: INVALID }); // deleted meanwhile
       return id;
     }),
   );

@@ -44,11 +44,15 @@ export function rootIndex(config: Config, namespaceIndexes: Array<{ routes: Reco
 
 type Mask = { [key: string]: true | Mask };
 
-/** wp_parse_list() then the nested mask rest_filter_response_fields() builds from dotted names. */
+/**
+ * wp_parse_list() then the nested mask rest_filter_response_fields() builds from dotted names. The
+ * mask's objects have no prototype: a field named `__proto__` or `constructor` is a key like any
+ * other (with `{}`, `_fields=__proto__.x` would write `x` into Object.prototype).
+ */
 function fieldMask(raw: unknown): Mask | null {
   const list = (Array.isArray(raw) ? raw.map(String).join(',') : String(raw ?? '')).split(/[\s,]+/).filter(Boolean);
   if (!list.length) return null;
-  const mask: Mask = {};
+  const mask: Mask = Object.create(null);
   next: for (const field of list) {
     const parts = field.split('.');
     let ref = mask;
@@ -56,7 +60,7 @@ function fieldMask(raw: unknown): Mask | null {
       const part = parts.shift()!;
       // A parent already asked for whole makes its sub-fields moot.
       if (ref[part] === true) continue next;
-      ref = (ref[part] ??= {}) as Mask;
+      ref = (ref[part] ??= Object.create(null)) as Mask;
     }
     ref[parts[0]] = true;
   }

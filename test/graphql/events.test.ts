@@ -353,4 +353,22 @@ describe.each(DATABASE_KINDS)('GraphQL odd input on %s', (kind) => {
     const list = await api.graphql(LIST, { filter: { include: [2147483647], search: 'x\u0000' } });
     expect(list.errors).toBeUndefined();
   });
+
+  it('answers 400, not 500, to requests it cannot read (found by the hostile suite, hostile/fuzz.test.ts)', async () => {
+    const query = encodeURIComponent('{ __typename }');
+    const part = (name: string, value: string, file = '') => `--x\r\nContent-Disposition: form-data; name="${name}"${file && `; filename="${file}"`}\r\n\r\n${value}\r\n`;
+    // A multipart upload whose map names a number instead of a list of paths.
+    const multipart = part('operations', '{"query":"{ __typename }"}') + part('map', '{"0":5}') + part('0', 'x', 'a.txt') + '--x--\r\n';
+    const unreadable = [
+      await api.request('GET', `/graphql?query=${query}&variables=%7Bbad`),
+      await api.request('GET', `/graphql?query=${query}&extensions=%7Bbad`),
+      await api.request('POST', '/graphql', { form: `query=${query}&variables=%7Bbad` }),
+      await api.request('POST', '/graphql', { body: multipart, headers: { 'content-type': 'multipart/form-data; boundary=x' } }),
+    ];
+    for (const answer of unreadable) {
+      expect(answer.status, answer.text).toBe(400);
+      expect(answer.json.errors[0].extensions.code).toBe('BAD_REQUEST');
+    }
+    expect((await api.request('GET', `/graphql?query=${query}&variables=%7B%7D`)).json.data).toEqual({ __typename: 'Query' });
+  });
 });

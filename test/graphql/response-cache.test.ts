@@ -30,6 +30,36 @@ describe.each(DATABASE_KINDS)('kept GraphQL results on %s', (kind) => {
     expect(await titles()).toEqual(['Public (renamed)']);
   });
 
+  it('reads nothing from the database for a document the limits refuse, and serves kept results', async () => {
+    // The key of a kept result holds the calendar's version (one statement); it was read before the
+    // document was parsed and validated (found by the hostile suite, hostile/fuzz.test.ts).
+    const statements = api.server.db.statements;
+    let deep = 'id';
+    for (let level = 0; level < 48; level++) deep = `${level % 2 ? 'venue' : 'events'} { ${deep} }`;
+    const refused = [
+      `{ events { items { ${deep} } } }`,
+      `{ ${Array.from({ length: 10_000 }, (_, i) => `a${i}: __typename`).join(' ')} }`,
+      'query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }',
+    ];
+    for (const query of refused) {
+      const before = statements.count;
+      const result = await api.graphql(query);
+      expect(result.errors?.length).toBeGreaterThan(0);
+      expect(result.data).toBeUndefined();
+      expect(statements.count - before, query.slice(0, 40)).toBe(0);
+    }
+    // A kept result costs the version read alone (retried when the second turned between the two).
+    for (let attempt = 0; ; attempt++) {
+      const second = Math.floor(Date.now() / 1000);
+      await titles();
+      const before = statements.count;
+      await titles();
+      if (Math.floor(Date.now() / 1000) !== second && attempt < 3) continue;
+      expect(statements.count - before).toBe(1);
+      break;
+    }
+  });
+
   it('never keeps task data', async () => {
     const taskId = await createTask(api, { task: 'Look something up' });
     const status = async () => (await api.graphql('query($id: ID!) { task(id: $id) { status } }', { id: taskId }, api.keys.administrator)).data.task.status;

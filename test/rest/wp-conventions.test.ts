@@ -60,6 +60,28 @@ describe.each(DATABASE_KINDS)('WordPress REST conventions on %s', (kind) => {
     expect(missing.json.code).toBe('rest-event-not-found');
   });
 
+  it('_fields naming __proto__ or constructor filters like any other name and changes no prototype', async () => {
+    // These masks once wrote `polluted` into Object.prototype, and the next batched Prisma query
+    // crashed the process (the hostile suite found it: hostile/fuzz.test.ts).
+    const fields = '__proto__.polluted,constructor.prototype.polluted,__proto__,total';
+    const answer = await api.request('GET', `${NS}/venues?_fields=${fields}`);
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ total: expect.any(Number) });
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    const events = await api.request('GET', `${NS}/events?_fields=${fields}`);
+    expect(events.status).toBe(200);
+    expect(events.json).toEqual({ total: expect.any(Number) });
+  });
+
+  it('a method no route serves answers 404 rest_no_route, whatever the method', async () => {
+    // PROPFIND (like TRACE) once became 501 on the way out, with the 404 body (hostile/fuzz.test.ts).
+    for (const path of [NS, `${NS}/events`, `${NS}/venues/1`]) {
+      const answer = await api.request('PROPFIND', path);
+      expect(answer.status).toBe(404);
+      expect(answer.json).toMatchObject({ code: 'rest_no_route', data: { status: 404 } });
+    }
+  });
+
   it('_envelope answers 200 with the status and headers in the body', async () => {
     const listed = await api.request('GET', `${NS}/venues?_envelope`);
     expect(listed.status).toBe(200);

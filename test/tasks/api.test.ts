@@ -1,5 +1,6 @@
 // The task API's contract over HTTP: envelope, create and its validation, lists, ownership, status
 // codes. No LLM is configured here, so every run ends at once with an error naming LLM_BASE_URL.
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createUserWithKey } from '../../src/auth/api-keys.js';
 import { DATABASE_KINDS } from '../support/databases.js';
@@ -140,6 +141,28 @@ describe.each(DATABASE_KINDS)('task API on %s', (kind) => {
     expect(huge).toMatchObject({ status: 413, json: { success: false } });
     const noKey = await api.request('POST', path, { body: { task: 'go' } });
     expect(noKey.status).toBe(401);
+  });
+
+  it('closes the connection with a 413 for a chunked body over the limit, so the next request is answered', async () => {
+    // The unread rest of the body was once taken for the next request on the connection, which hung
+    // and was reset (found by the hostile suite, hostile/fuzz.test.ts).
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        const headers = { 'x-api-key': ADMIN_KEY, ...(body ? { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } : {}) };
+        const req = http.request(`${api.url}${path}`, { method, agent, headers }, (res) => res.resume().on('end', () => resolve(res)));
+        req.on('error', reject);
+        for (let i = 0; body && i < body.length; i += 65_536) req.write(body.slice(i, i + 65_536));
+        req.end();
+      });
+    try {
+      const huge = await send('POST', '/api/v1/task/create', JSON.stringify({ task: 'go', padding: 'x'.repeat(2_000_000) }));
+      expect(huge.statusCode).toBe(413);
+      expect(huge.headers.connection).toBe('close');
+      expect((await send('GET', '/api/v1/health')).statusCode).toBe(200);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('never answers 500 to odd client input', async () => {

@@ -10,15 +10,20 @@ export class HttpError extends Error {
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The request's JSON body ({} when empty); 413 over the limit, 415 when not JSON, 400 when malformed. */
+/**
+ * The request's JSON body ({} when empty); 413 over the limit, 415 when not JSON, 400 when malformed.
+ * A body over the limit is not read to its end: the 413 closes the connection, or the unread rest
+ * would be taken for the next request on it (a chunked body left the connection hanging).
+ */
 export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  const tooLarge = () => new HttpError(413, `The body is larger than ${limit} bytes.`, { Connection: 'close' });
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw new HttpError(413, `The body is larger than ${limit} bytes.`);
+  if (declared > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new HttpError(413, `The body is larger than ${limit} bytes.`);
+    if (size > limit) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
