@@ -13,6 +13,7 @@ import type { Database } from './db/client.js';
 import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
 import { schema } from './graphql/schema.js';
+import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from './graphql/graphiql.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
 import type { Logger } from './http/logger.js';
@@ -79,6 +80,23 @@ export function createApp({ config, db, logger }: AppDeps) {
       ctx.status = 503;
       ctx.body = { status: 'unavailable', database: db.kind };
     }
+  });
+
+  // GraphiQL's asset files: named by their content, so cached for good; compressed when the browser accepts it.
+  router.get(`${GRAPHIQL_ASSET_PATH}:file`, async (ctx) => {
+    let asset = graphiqlAsset(ctx.params.file);
+    if (!asset) {
+      // Not rendered by this process yet (a page from before a restart): render it, then look again.
+      await yoga.fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
+      asset = graphiqlAsset(ctx.params.file);
+    }
+    if (!asset) return; // 404
+    const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.vary('Accept-Encoding');
+    ctx.type = asset.type;
+    if (encoding === 'br' || encoding === 'gzip') ctx.set('Content-Encoding', encoding);
+    ctx.body = encoding === 'br' ? asset.br : encoding === 'gzip' ? asset.gzip : asset.body;
   });
 
   router.all('/graphql', async (ctx) => {

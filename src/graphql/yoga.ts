@@ -6,6 +6,7 @@ import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import { calendarVersion } from '../calendar/list-totals.js';
 import type { Config } from '../config.js';
 import type { GraphQLContext } from './context.js';
+import { externalizeGraphiQL } from './graphiql.js';
 import { usePersistedQueries } from './persisted-queries.js';
 import { schema } from './schema.js';
 
@@ -17,6 +18,8 @@ export interface YogaServerContext {
 /** Types whose data the calendar's version does not follow: results holding them are never kept. */
 const UNVERSIONED_TYPES = ['Task', 'TaskPage', 'TaskRun', 'TaskRunPage', 'TaskRunMedia', 'TaskRecording', 'TaskStep', 'ToolCall', 'ApiKey', 'NewApiKey'];
 
+const graphiqlPages = new Map<string, string>();
+
 export function createGraphQLServer(config: Config) {
   return createYoga<YogaServerContext, GraphQLContext>({
     schema,
@@ -25,8 +28,14 @@ export function createGraphQLServer(config: Config) {
     cors: false, // the app's one cross-origin policy applies (src/http/cors.ts)
     logging: false,
     maskedErrors: true,
-    // GraphiQL's page (~30 MB of strings once loaded) is loaded on its first visit, not at start.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    // GraphiQL's page (~30 MB of strings once loaded) is loaded on its first visit, not at start,
+    // and served as a small page with cacheable asset files (src/graphql/graphiql.ts).
+    renderGraphiQL: async (options) => {
+      const key = JSON.stringify(options ?? {});
+      let page = graphiqlPages.get(key);
+      if (!page) graphiqlPages.set(key, (page = externalizeGraphiQL((await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options))));
+      return page;
+    },
     graphiql: { title: 'Almanac GraphQL', defaultQuery: 'query {\n  events {\n    total\n    items { id title startDate venue { name } }\n  }\n}\n' },
     context: ({ graphqlContext }) => graphqlContext,
     plugins: [
