@@ -4,6 +4,7 @@
 // GraphQL's business.
 import { AGENTS } from '../../tasks/validation.js';
 import { HttpError, type ArgSpec } from './http.js';
+import { taskOpenApi } from './openapi.js';
 
 export interface RouteArgs {
   params: Record<string, string>;
@@ -70,6 +71,13 @@ async function binaryRun(args: RouteArgs, services: RouteServices, field: string
 }
 
 export const TASK_ROUTES: TaskRoute[] = [
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    description: 'This API described in OpenAPI 3.1; needs no key.',
+    auth: 'none',
+    handle: async () => ({ body: taskOpenApi(TASK_ROUTES) }),
+  },
   {
     method: 'GET',
     path: '/health',

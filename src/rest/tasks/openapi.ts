@@ -1,0 +1,95 @@
+// The task API's OpenAPI 3.1 document, derived from its route table: every route with its path,
+// query and body arguments, who may call it (the x-api-key scheme), the envelope it answers with,
+// and the error body of every failure. Served at GET /api/v1/openapi.json.
+import type { ArgSpec } from './http.js';
+import type { TaskRoute } from './routes.js';
+
+const ERROR_STATUSES: Record<string, string> = {
+  400: 'Bad input (an argument, the JSON body).',
+  401: 'No API key, or an unknown one.',
+  404: 'No such task, run or route.',
+  409: 'The task or run is not in a state for this (nothing waiting for input, already stopped).',
+  413: 'The body is larger than 1 MB.',
+  415: 'The body is not JSON.',
+  429: 'Too many requests for this key (TASK_API_RATE_LIMIT per minute).',
+};
+
+function schemaOf(spec: ArgSpec): Record<string, unknown> {
+  const schema: Record<string, unknown> = { type: spec.type, description: spec.description };
+  if (spec.type === 'array') schema.items = {};
+  if (spec.enum) schema.enum = [...spec.enum];
+  if (spec.min !== undefined) schema.minimum = spec.min;
+  if (spec.max !== undefined) schema.maximum = spec.max;
+  if (spec.default !== undefined) schema.default = spec.default;
+  return schema;
+}
+
+const binaryType = (path: string) => (path.endsWith('.gif') ? 'image/gif' : path.endsWith('.png') ? 'image/png' : null);
+
+function operation(route: TaskRoute): Record<string, unknown> {
+  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  const parameters = [
+    ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+    ...Object.entries(route.query ?? {}).map(([name, spec]) => ({ name, in: 'query', required: spec.required === true, description: spec.description, schema: schemaOf(spec) })),
+  ];
+  const binary = binaryType(route.path);
+  const op: Record<string, unknown> = {
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/\.\w+$/, '').replace(/[:/.-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
+    summary: route.description,
+    security: route.auth === 'none' ? [] : route.auth === 'token' ? [{ ApiKey: [] }, {}] : [{ ApiKey: [] }],
+    parameters,
+    responses: {
+      200: binary
+        ? { description: 'The image.', content: { [binary]: { schema: { type: 'string', contentMediaType: binary } } } }
+        : { description: 'Success: `data` holds the answer.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } } },
+      ...Object.fromEntries(
+        Object.entries(ERROR_STATUSES)
+          .filter(([status]) => (status === '413' || status === '415' ? Boolean(route.body) : status !== '401' || route.auth !== 'none'))
+          .map(([status, description]) => [status, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } }]),
+      ),
+    },
+  };
+  if (route.body) {
+    const required = Object.entries(route.body).filter(([, spec]) => spec.required).map(([name]) => name);
+    op.requestBody = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: Object.fromEntries(Object.entries(route.body).map(([name, spec]) => [name, schemaOf(spec)])), ...(required.length ? { required } : {}) },
+        },
+      },
+    };
+  }
+  return op;
+}
+
+export function taskOpenApi(routes: TaskRoute[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Almanac browser tasks',
+      version: '1.0.0',
+      description: 'Natural-language browser tasks run by an agent in Chromium; caller tools pause a run until a person answers.',
+      license: { name: 'GPL-2.0-or-later', identifier: 'GPL-2.0-or-later' },
+    },
+    servers: [{ url: '/api/v1' }],
+    paths,
+    components: {
+      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      schemas: {
+        Success: {
+          type: 'object',
+          required: ['success', 'data'],
+          properties: { success: { const: true }, data: { description: "The route's answer." } },
+          additionalProperties: true,
+        },
+        Failure: { type: 'object', required: ['success', 'error'], properties: { success: { const: false }, error: { type: 'string' } } },
+      },
+    },
+  };
+}
