@@ -1,8 +1,8 @@
 // GraphQL results → the original's JSON records (spec §3), one pass per record, keys in the
 // original's order. The selections below are what each record needs from the GraphQL API.
+import { dateDetails } from '../../calendar/dates.js';
 import type { RestRequest } from '../route-table.js';
 
-const DATE = '{ year month day hour minutes seconds }';
 const IMAGE = 'image { record }';
 
 export const TERM_EMBED_FIELDS = 'id name slug termGroup termTaxonomyId taxonomy description count';
@@ -18,8 +18,7 @@ export const ORGANIZER_FIELDS = `${POST_FIELDS} title phone website email`;
 export function eventFields(single: boolean): string {
   const ld = single ? ' jsonLd' : '';
   return `id globalId globalIdLineage author status date dateUtc modified modifiedUtc url titleRendered descriptionHtml excerptHtml slug ${IMAGE}
-    allDay startDate startDateDetails ${DATE} endDate endDateDetails ${DATE} utcStartDate utcStartDateDetails ${DATE}
-    utcEndDate utcEndDateDetails ${DATE} timezone timezoneAbbr cost costDetails { currencySymbol currencyCode currencyPosition values }
+    allDay startDate endDate utcStartDate utcEndDate timezone timezoneAbbr cost costDetails { currencySymbol currencyCode currencyPosition values }
     website showMap showMapLink hideFromListings sticky featured masked
     categories { ${TERM_EMBED_FIELDS} parentId } tags { ${TERM_EMBED_FIELDS} }
     venues { ${VENUE_FIELDS}${ld} } organizers { ${ORGANIZER_FIELDS}${ld} }${ld}`;
@@ -141,8 +140,8 @@ function jsonLd(value: unknown): unknown {
   return value;
 }
 
-const details = (d: Node) => ({ year: d.year, month: d.month, day: d.day, hour: d.hour, minutes: d.minutes, seconds: d.seconds });
-
+/** One event record. Its *_date_details come from the date strings here rather than from GraphQL's
+ *  DateDetails: the same values, without 28 field executions per record. */
 export function eventRecord(node: Node, req: RestRequest) {
   const venues = (node.venues as Node[]).map(venueRecord);
   const record: Record<string, unknown> = {
@@ -164,13 +163,13 @@ export function eventRecord(node: Node, req: RestRequest) {
     image: image(node),
     all_day: node.allDay,
     start_date: node.startDate,
-    start_date_details: details(node.startDateDetails),
+    start_date_details: dateDetails(node.startDate),
     end_date: node.endDate,
-    end_date_details: details(node.endDateDetails),
+    end_date_details: dateDetails(node.endDate),
     utc_start_date: node.utcStartDate,
-    utc_start_date_details: details(node.utcStartDateDetails),
+    utc_start_date_details: dateDetails(node.utcStartDate),
     utc_end_date: node.utcEndDate,
-    utc_end_date_details: details(node.utcEndDateDetails),
+    utc_end_date_details: dateDetails(node.utcEndDate),
     timezone: node.timezone,
     timezone_abbr: node.timezoneAbbr,
     cost: node.cost,
