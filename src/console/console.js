@@ -17,7 +17,7 @@ const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
     id taskId status detailedStatus liveStatus error output dataTable createdAt startedAt finishedAt
     toolCall { id name parameters }
     toolCalls { id name input }
-    steps { index url title action arguments result screenshotUrl }
+    steps { index url title action arguments reasoning result screenshotUrl }
   }
 }`;
 const CHECK = `query ConsoleCheck { tasks(limit: 1) { total } }`;
@@ -402,6 +402,8 @@ function stepItem(step) {
     const where = isWeb(step.url) ? el('a', { href: step.url, target: '_blank', rel: 'noopener noreferrer' }, step.title || step.url) : el('span', {}, step.title || step.url);
     article.append(el('p', { class: 'page' }, el('span', { class: 'label' }, 'Page: '), where));
   }
+  // The model's own words before it chose the action: why this step, when a run goes wrong.
+  if (step.reasoning) article.append(el('p', { class: 'reasoning' }, el('span', { class: 'label' }, 'Reasoning: '), step.reasoning));
   const args = step.arguments && Object.keys(step.arguments).length ? JSON.stringify(step.arguments) : '';
   if (args) article.append(el('p', {}, el('span', { class: 'label' }, 'Arguments: '), el('code', { class: 'wrap' }, args)));
   if (step.result) article.append(el('p', {}, el('span', { class: 'label' }, 'Result: '), step.result));

@@ -21,6 +21,8 @@ import { taskOptions } from './tasks.js';
 
 const MAX_ROWS = 1000;
 const MAX_STORAGE_CHARS = 512 * 1024;
+/** What is kept of the model's text before each call (its reasoning). */
+const MAX_REASONING_CHARS = 4000;
 
 /** Everything a run needs to resume after its worker let go (tool call, restart, crash). */
 interface AgentState {
@@ -181,7 +183,8 @@ class AgentRun {
       state.messages.push({ role: 'user', content: summarizeObservation(observation, index) }, assistant);
       state.steps = index;
       state.url = observation.url;
-      const step: StepRecord = { index, url: observation.url, title: observation.title, action: call.name, arguments: call.arguments, result: '', screenshot };
+      const reasoning = (typeof assistant.content === 'string' ? assistant.content.trim() : '').slice(0, MAX_REASONING_CHARS);
+      const step: StepRecord = { index, url: observation.url, title: observation.title, action: call.name, arguments: call.arguments, result: '', reasoning, screenshot };
 
       if (!isBuiltInName(call.name)) {
         const toolCallId = randomUUID();

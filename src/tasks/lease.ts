@@ -17,6 +17,8 @@ export interface StepRecord {
   action: string;
   arguments: Record<string, unknown>;
   result: string;
+  /** The model's text before its call, bounded. */
+  reasoning: string;
   screenshot?: Uint8Array;
 }
 

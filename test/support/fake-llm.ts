@@ -7,7 +7,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Reply =
-  | { call: string; args?: Record<string, unknown> } // one function call
+  | { call: string; args?: Record<string, unknown>; say?: string } // one function call, after `say` as the message's text
   | { message: Record<string, unknown> } // a raw assistant message (for malformed replies)
   | { status: number; body?: string } // an HTTP error
   | { hang: true }; // no answer until the client gives up
@@ -117,7 +117,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         ? reply.message
         : {
             role: 'assistant',
-            content: null,
+            content: reply.say ?? null,
             tool_calls: [{ id: `call_${step}_${Math.random().toString(36).slice(2, 8)}`, type: 'function', function: { name: reply.call, arguments: JSON.stringify(reply.args ?? {}) } }],
           };
     res.writeHead(200, { 'content-type': 'application/json' });

@@ -44,6 +44,21 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
     expect(page).toMatch(/\[\d+\] button "Search"/);
   });
 
+  it("keeps the model's reasoning with each step (bounded) and shows it in GraphQL", async () => {
+    const long = 'Because '.repeat(1000);
+    fx.llm.define('reasoning', [
+      { call: 'navigate', args: { url: `${fx.pages.url}/search` }, say: 'The search form is on the /search page, so I open it first.' },
+      { call: 'done', args: { output: 'seen' }, say: long },
+    ]);
+    const taskId = await createTask(api, { task: taskText('reasoning', 'Look at the search page') });
+    expect((await waitForRun(api, taskId, ended)).status).toBe('completed');
+    const { data } = await api.graphql(`query ($taskId: ID!) { taskRun(taskId: $taskId) { steps { action reasoning } } }`, { taskId }, ADMIN_KEY);
+    expect(data.taskRun.steps).toEqual([
+      { action: 'navigate', reasoning: 'The search form is on the /search page, so I open it first.' },
+      { action: 'done', reasoning: long.trim().slice(0, 4000) },
+    ]);
+  });
+
   it('serves the run as an animated GIF and each step as a PNG, through tokened URLs', async () => {
     fx.llm.define('gif', [{ call: 'navigate', args: { url: `${fx.pages.url}/search` } }, { call: 'done', args: { output: 'seen' } }]);
     const taskId = await createTask(api, { task: taskText('gif') });

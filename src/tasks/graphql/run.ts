@@ -30,6 +30,7 @@ TaskStep.implement({
     action: t.exposeString('action', { description: 'The action (a built-in browser action or a caller tool).' }),
     arguments: t.field({ type: 'JSON', description: 'The action\'s arguments.', resolve: (s) => JSON.parse(s.arguments) }),
     result: t.exposeString('result', { description: 'What happened, as the agent was told.' }),
+    reasoning: t.exposeString('reasoning', { description: 'What the model said before choosing the action (its reasoning, at most 4,000 characters); "" when it said nothing.' }),
     createdAt: t.string({ description: 'When the step was recorded (ISO 8601).', resolve: (s) => iso(s.createdAt)! }),
     screenshotUrl: t.string({
       nullable: true,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "TaskStep" ADD COLUMN     "reasoning" TEXT NOT NULL DEFAULT '';
