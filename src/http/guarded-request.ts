@@ -16,7 +16,9 @@ export interface GuardedResponse {
 }
 
 export interface GuardedOptions {
-  method?: 'GET' | 'HEAD';
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** A POST's body (redirects are not followed for a POST: its answer is what counts). */
+  body?: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
   maxRedirects?: number;
@@ -36,7 +38,7 @@ export async function guardedRequest(policy: UrlPolicy, url: string, options: Gu
     if (!verdict.allowed) throw new OutboundDenied(verdict.reason);
     const response = await requestOnce(current, verdict.address, Math.max(1, deadline - Date.now()), options);
     const location = response.headers.location;
-    if (response.status >= 300 && response.status < 400 && location) {
+    if (options.method !== 'POST' && response.status >= 300 && response.status < 400 && location) {
       if (hop >= maxRedirects) throw new Error(`more than ${maxRedirects} redirects`);
       current = new URL(location, current).toString();
       continue;
@@ -61,11 +63,12 @@ function requestOnce(url: string, address: string | undefined, timeoutMs: number
         else callback(null, address, family);
       }
     : undefined;
-  const headers = { 'user-agent': 'Almanac', ...options.headers };
+  const headers: Record<string, string | number> = { 'user-agent': 'Almanac', ...options.headers };
+  if (options.body !== undefined) headers['content-length'] = Buffer.byteLength(options.body);
   return new Promise<Omit<GuardedResponse, 'url'>>((resolve, reject) => {
     const request = client.request(target, { method, lookup, timeout: timeoutMs, headers }, (response) => {
       const status = response.statusCode ?? 0;
-      const redirect = status >= 300 && status < 400 && response.headers.location;
+      const redirect = method !== 'POST' && status >= 300 && status < 400 && response.headers.location;
       if (method === 'HEAD' || redirect) {
         response.resume();
         resolve({ status, headers: response.headers, body: Buffer.alloc(0) });
@@ -83,6 +86,6 @@ function requestOnce(url: string, address: string | undefined, timeoutMs: number
     });
     request.on('timeout', () => request.destroy(new Error('timed out')));
     request.on('error', reject);
-    request.end();
+    request.end(options.body);
   });
 }

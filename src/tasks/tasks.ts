@@ -7,9 +7,12 @@ import { TaskError } from './errors.js';
 import { taskSignals } from './events.js';
 import { ending, NO_LLM_ERROR, UNFINISHED } from './statuses.js';
 import { validateCreateTask, type CreateTaskInput, type TaskOptions } from './validation.js';
+import { ensureWebhookSecret } from './webhooks.js';
 
 export interface Owner {
   userId: number;
+  /** The API key the caller used: it signs the task's webhook deliveries. */
+  keyId?: number;
 }
 
 export const MAX_PAGE_SIZE = 30;
@@ -20,6 +23,10 @@ export function newRunData() {
 
 export async function createTask(prisma: Prisma, config: Config, owner: Owner, input: CreateTaskInput) {
   const valid = validateCreateTask(input, config.tasks);
+  if (valid.webhookUrl) {
+    if (owner.keyId === undefined) throw new TaskError('invalid', 'webhookUrl needs a request made with an API key (it signs the deliveries)', 'webhookUrl');
+    await ensureWebhookSecret(prisma, owner.keyId);
+  }
   // Without an LLM the run cannot start: it is stored already ended, with the settings to set.
   const run = config.tasks.llmBaseUrl ? newRunData() : { ...newRunData(), ...ending('failed', NO_LLM_ERROR) };
   const task = await prisma.task.create({
@@ -30,6 +37,8 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
       agent: valid.agent,
       tools: JSON.stringify(valid.tools),
       options: JSON.stringify(valid.options),
+      webhookUrl: valid.webhookUrl ?? null,
+      webhookKeyId: valid.webhookUrl ? owner.keyId : null,
       runs: { create: run },
     },
   });

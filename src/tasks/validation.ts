@@ -18,6 +18,7 @@ export interface CreateTaskInput {
   maxSteps?: unknown;
   timeoutSeconds?: unknown;
   startUrl?: unknown;
+  webhookUrl?: unknown;
 }
 
 export interface TaskOptions {
@@ -31,6 +32,7 @@ export interface ValidTask {
   agent: string;
   tools: FunctionTool[];
   options: TaskOptions;
+  webhookUrl?: string;
 }
 
 export interface TaskLimits {
@@ -59,8 +61,9 @@ export function validateCreateTask(input: CreateTaskInput, limits: TaskLimits): 
   const secondsMax = Math.floor(limits.runTimeoutMs / 1000);
   const timeoutSeconds = optionalInteger(input.timeoutSeconds, 'timeoutSeconds', 1, secondsMax) ?? secondsMax;
   const options: TaskOptions = { maxSteps, timeoutSeconds };
-  if (input.startUrl !== undefined && input.startUrl !== null) options.startUrl = validateStartUrl(input.startUrl);
-  return { task, agent: agent as string, tools, options };
+  if (input.startUrl !== undefined && input.startUrl !== null) options.startUrl = validateHttpUrl(input.startUrl, 'startUrl');
+  const webhookUrl = input.webhookUrl !== undefined && input.webhookUrl !== null ? validateHttpUrl(input.webhookUrl, 'webhookUrl') : undefined;
+  return { task, agent: agent as string, tools, options, ...(webhookUrl ? { webhookUrl } : {}) };
 }
 
 function optionalInteger(value: unknown, field: string, min: number, max: number): number | undefined {
@@ -71,16 +74,16 @@ function optionalInteger(value: unknown, field: string, min: number, max: number
   return value;
 }
 
-function validateStartUrl(value: unknown): string {
-  if (typeof value !== 'string') throw invalid('startUrl', 'must be a string');
+function validateHttpUrl(value: unknown, field: string): string {
+  if (typeof value !== 'string') throw invalid(field, 'must be a string');
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw invalid('startUrl', 'must be an absolute http or https URL');
+    throw invalid(field, 'must be an absolute http or https URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('startUrl', 'must be an absolute http or https URL');
-  if (value.length > 2048) throw invalid('startUrl', 'must be at most 2048 characters');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(field, 'must be an absolute http or https URL');
+  if (value.length > 2048) throw invalid(field, 'must be at most 2048 characters');
   return url.href;
 }
 

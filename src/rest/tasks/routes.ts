@@ -87,6 +87,15 @@ export const TASK_ROUTES: TaskRoute[] = [
   },
   {
     method: 'GET',
+    path: '/webhook/secret',
+    description: "The secret that signs the webhook deliveries of tasks created with this key: {secret}.",
+    auth: 'key',
+    operation: `query WebhookSecret { webhookSecret }`,
+    variables: () => ({}),
+    reply: (data) => ({ data: { secret: data.webhookSecret } }),
+  },
+  {
+    method: 'GET',
     path: '/check',
     description: '"ok" when the API key is valid.',
     auth: 'key',
@@ -104,6 +113,7 @@ export const TASK_ROUTES: TaskRoute[] = [
       maxSteps: { type: 'integer', description: 'Step budget of each run (default 30).' },
       timeoutSeconds: { type: 'integer', description: 'Time limit of each run, in seconds.' },
       startUrl: { type: 'string', description: 'An http(s) page to open before the first step.' },
+      webhookUrl: { type: 'string', description: "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails." },
     },
     operation: `mutation CreateTask($input: CreateTaskInput!) { createTask(input: $input) { id } }`,
     variables: ({ body }) => ({ input: body }),

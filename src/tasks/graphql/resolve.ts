@@ -7,7 +7,7 @@ import type { Owner } from '../tasks.js';
 /** The caller as a task owner; browser tasks always need an API key. */
 export function ownerOf(ctx: GraphQLContext): Owner {
   if (!ctx.viewer) throw new AppError('UNAUTHENTICATED', 'Browser tasks need an API key (header x-api-key).');
-  return { userId: ctx.viewer.userId };
+  return { userId: ctx.viewer.userId, keyId: ctx.viewer.keyId };
 }
 
 /** Runs a domain call, turning its TaskErrors into coded GraphQL errors. */

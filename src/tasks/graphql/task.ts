@@ -3,6 +3,9 @@ import { builder } from '../../graphql/builder.js';
 import { listRuns } from '../runs.js';
 import { checkPage, createTask, findTask, listTasks, MAX_PAGE_SIZE, stopTask, taskOptions } from '../tasks.js';
 import { readableName } from '../validation.js';
+import { ensureWebhookSecret } from '../webhooks.js';
+import type { WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
+import { AppError } from '../../graphql/errors.js';
 import { batchLoader, domain, iso, ownerOf } from './resolve.js';
 import { PAGE_ARGS_DOC, Task, TaskRun, type ListShape } from './refs.js';
 
@@ -26,6 +29,22 @@ const TaskPage = builder.objectRef<ListShape<any>>('TaskPage').implement({
   }),
 });
 
+const WebhookDelivery = builder.objectRef<WebhookDeliveryRow>('WebhookDelivery').implement({
+  description: 'One webhook POST: an event of a run, sent until the receiver answers 2xx (retried with backoff).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The delivery id (header X-Almanac-Delivery).' }),
+    runId: t.exposeID('runId', { description: 'The run the event is about.' }),
+    event: t.exposeString('event', { description: 'tool_call, completed or error.' }),
+    status: t.exposeString('status', { description: 'pending (retrying), delivered, or failed (given up after the last retry).' }),
+    attempts: t.exposeInt('attempts', { description: 'POSTs made so far.' }),
+    lastStatus: t.exposeInt('lastStatus', { nullable: true, description: "The receiver's last HTTP status (null: no answer)." }),
+    lastError: t.exposeString('lastError', { description: 'Why the last attempt failed ("" when it did not).' }),
+    body: t.field({ type: 'JSON', description: 'The JSON body sent.', resolve: (d) => JSON.parse(d.body) }),
+    createdAt: t.string({ description: 'When the event happened (ISO 8601).', resolve: (d) => iso(d.createdAt)! }),
+    deliveredAt: t.string({ nullable: true, description: 'When the receiver accepted it (ISO 8601).', resolve: (d) => iso(d.deliveredAt) }),
+  }),
+});
+
 Task.implement({
   description: 'A browser task: what to do in the browser, the caller tools the agent may call, and its runs.',
   fields: (t) => ({
@@ -38,6 +57,12 @@ Task.implement({
     maxSteps: t.int({ description: 'Step budget of each run.', resolve: (task) => taskOptions(task).maxSteps }),
     timeoutSeconds: t.int({ description: 'Time limit of each run, in seconds (time spent waiting for tool input not counted).', resolve: (task) => taskOptions(task).timeoutSeconds }),
     startUrl: t.string({ nullable: true, description: 'The page each run opens first, if one was given.', resolve: (task) => taskOptions(task).startUrl ?? null }),
+    webhookUrl: t.string({ nullable: true, description: 'Where run events are POSTed, if a URL was given.', resolve: (task) => task.webhookUrl ?? null }),
+    webhookDeliveries: t.field({
+      type: [WebhookDelivery],
+      description: "The task's webhook deliveries, newest first (at most 100): what was sent, and how the receiver answered.",
+      resolve: (task, _args, ctx) => ctx.prisma.webhookDelivery.findMany({ where: { taskId: task.id }, orderBy: { createdAt: 'desc' }, take: 100 }),
+    }),
     createdAt: t.string({ description: 'When the task was created (ISO 8601, UTC).', resolve: (task) => iso(task.createdAt)! }),
     latestRun: t.field({
       type: TaskRun,
@@ -107,8 +132,21 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
     maxSteps: t.int({ description: 'Step budget of each run (default TASK_MAX_STEPS, 30).' }),
     timeoutSeconds: t.int({ description: 'Time limit of each run in seconds (default and maximum: TASK_RUN_TIMEOUT_MS).' }),
     startUrl: t.string({ description: 'An http(s) page to open before the first step.' }),
+    webhookUrl: t.string({ description: "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails (see webhookSecret)." }),
   }),
 });
+
+builder.queryFields((t) => ({
+  webhookSecret: t.string({
+    description:
+      "The secret that signs webhook deliveries of tasks created with the caller's API key (made on first use): verify X-Almanac-Signature = sha256=HMAC-SHA256(secret, X-Almanac-Timestamp + '.' + body).",
+    resolve: (_root, _args, ctx) => {
+      const owner = ownerOf(ctx);
+      if (owner.keyId === undefined) throw new AppError('UNAUTHENTICATED', 'The webhook secret belongs to an API key: send one (header x-api-key).');
+      return ensureWebhookSecret(ctx.prisma, owner.keyId);
+    },
+  }),
+}));
 
 builder.mutationFields((t) => ({
   createTask: t.field({

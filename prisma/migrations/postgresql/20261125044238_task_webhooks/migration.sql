@@ -1,0 +1,44 @@
+-- AlterTable
+ALTER TABLE "ApiKey" ADD COLUMN     "webhookSecret" TEXT NOT NULL DEFAULT '';
+
+-- AlterTable
+ALTER TABLE "Task" ADD COLUMN     "webhookKeyId" INTEGER,
+ADD COLUMN     "webhookUrl" TEXT;
+
+-- AlterTable
+ALTER TABLE "TaskRun" ADD COLUMN     "notifiedAt" TIMESTAMP(3);
+
+-- AlterTable
+ALTER TABLE "ToolCall" ADD COLUMN     "notifiedAt" TIMESTAMP(3);
+
+-- CreateTable
+CREATE TABLE "WebhookDelivery" (
+    "id" TEXT NOT NULL,
+    "taskId" TEXT NOT NULL,
+    "runId" TEXT NOT NULL,
+    "event" TEXT NOT NULL,
+    "url" TEXT NOT NULL,
+    "body" TEXT NOT NULL,
+    "keyId" INTEGER,
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "nextAttemptAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "lastStatus" INTEGER,
+    "lastError" TEXT NOT NULL DEFAULT '',
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "deliveredAt" TIMESTAMP(3),
+
+    CONSTRAINT "WebhookDelivery_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_status_nextAttemptAt_idx" ON "WebhookDelivery"("status", "nextAttemptAt");
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_taskId_createdAt_idx" ON "WebhookDelivery"("taskId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "TaskRun_notifiedAt_status_idx" ON "TaskRun"("notifiedAt", "status");
+
+-- CreateIndex
+CREATE INDEX "ToolCall_notifiedAt_idx" ON "ToolCall"("notifiedAt");

@@ -1,0 +1,158 @@
+// Webhooks: a task's webhookUrl receives a signed POST when one of its runs waits for a caller
+// tool's input (tool_call), completes, or ends in error. Events are found in the database (runs that
+// ended, tool calls made — by any process) and turned into deliveries in the same transaction that
+// marks them, so each becomes exactly one delivery; deliveries are retried with backoff until the
+// receiver answers 2xx (at least once), and survive restarts. Every POST obeys the URL policy.
+//
+// Signature: X-Almanac-Signature: sha256=<hex HMAC-SHA256 of "<X-Almanac-Timestamp>.<body>">, keyed
+// with the webhook secret of the API key that created the task. Receivers should refuse a timestamp
+// more than 5 minutes away from their clock (replays).
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type { Config } from '../config.js';
+import type { Prisma } from '../db/client.js';
+import { guardedRequest } from '../http/guarded-request.js';
+import { outboundPolicy } from '../http/url-policy.js';
+import type { Logger } from '../http/logger.js';
+
+/** Waits before each retry; after the last one the delivery is given up (`failed`). */
+export const RETRY_DELAYS_MS = [2_000, 10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000, 12 * 3600_000];
+const ENDED = ['completed', 'error'];
+/** A claimed delivery is retried after this long if its process died mid-POST. */
+const CLAIM_MS = 60_000;
+const BATCH = 50;
+
+type Tx = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
+
+export async function ensureWebhookSecret(prisma: Prisma, keyId: number): Promise<string> {
+  await prisma.apiKey.updateMany({ where: { id: keyId, webhookSecret: '' }, data: { webhookSecret: `whsec_${randomBytes(24).toString('base64url')}` } });
+  return (await prisma.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: { webhookSecret: true } })).webhookSecret;
+}
+
+export function signature(secret: string, timestamp: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+/** Turns runs that ended and tool calls that wait into deliveries; marks those of tasks without a webhook. */
+export async function collectEvents(prisma: Prisma, now = new Date()): Promise<number> {
+  // Reads first: an idle round takes no write lock (SQLite's UPDATE would, even matching nothing).
+  const runs = await prisma.taskRun.findMany({ where: { notifiedAt: null, status: { in: ENDED } }, include: { task: true }, take: BATCH });
+  const calls = await prisma.toolCall.findMany({ where: { notifiedAt: null }, include: { run: { include: { task: true } } }, take: BATCH });
+  const quiet = (list: { id: string }[]) => list.map((item) => item.id);
+  const runsWithout = quiet(runs.filter((run) => !run.task.webhookUrl));
+  const callsWithout = quiet(calls.filter((call) => !call.run.task.webhookUrl));
+  if (runsWithout.length) await prisma.taskRun.updateMany({ where: { id: { in: runsWithout }, notifiedAt: null }, data: { notifiedAt: now } });
+  if (callsWithout.length) await prisma.toolCall.updateMany({ where: { id: { in: callsWithout }, notifiedAt: null }, data: { notifiedAt: now } });
+  let made = 0;
+  for (const run of runs.filter((r) => r.task.webhookUrl)) {
+    const body = { event: run.status === 'completed' ? 'completed' : 'error', taskId: run.taskId, runId: run.id, status: run.status, detailedStatus: run.detailedStatus, error: run.error, output: run.output === null ? null : safeJson(run.output), at: now.toISOString() };
+    made += await deliverOnce(prisma, (tx) => tx.taskRun.updateMany({ where: { id: run.id, notifiedAt: null }, data: { notifiedAt: now } }), run.task, run.id, body);
+  }
+  for (const call of calls.filter((c) => c.run.task.webhookUrl)) {
+    const body = { event: 'tool_call', taskId: call.run.taskId, runId: call.runId, status: 'running', detailedStatus: 'tool_call', toolCall: { id: call.id, name: call.name, arguments: safeJson(call.arguments) }, at: now.toISOString() };
+    made += await deliverOnce(prisma, (tx) => tx.toolCall.updateMany({ where: { id: call.id, notifiedAt: null }, data: { notifiedAt: now } }), call.run.task, call.runId, body);
+  }
+  return made;
+}
+
+async function deliverOnce(
+  prisma: Prisma,
+  mark: (tx: Tx) => Promise<{ count: number }>,
+  task: { id: string; webhookUrl: string | null; webhookKeyId: number | null },
+  runId: string,
+  body: Record<string, unknown>,
+): Promise<number> {
+  if (!task.webhookUrl) return 0;
+  return prisma.$transaction(async (tx) => {
+    // Marked and queued together: another process that saw the same event marks nothing and queues nothing.
+    if ((await mark(tx)).count !== 1) return 0;
+    await tx.webhookDelivery.create({
+      data: { id: randomUUID(), taskId: task.id, runId, event: String(body.event), url: task.webhookUrl!, keyId: task.webhookKeyId, body: JSON.stringify(body) },
+    });
+    return 1;
+  });
+}
+
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** POSTs the deliveries that are due; returns how many were attempted. */
+export async function deliverDue(prisma: Prisma, config: Config, now = new Date()): Promise<number> {
+  const due = await prisma.webhookDelivery.findMany({ where: { status: 'pending', nextAttemptAt: { lte: now } }, orderBy: { nextAttemptAt: 'asc' }, take: BATCH });
+  let attempted = 0;
+  for (const delivery of due) {
+    const claimed = await prisma.webhookDelivery.updateMany({
+      where: { id: delivery.id, status: 'pending', nextAttemptAt: delivery.nextAttemptAt },
+      data: { nextAttemptAt: new Date(now.getTime() + CLAIM_MS) },
+    });
+    if (claimed.count !== 1) continue;
+    attempted++;
+    const secret = delivery.keyId ? ((await prisma.apiKey.findUnique({ where: { id: delivery.keyId }, select: { webhookSecret: true } }))?.webhookSecret ?? '') : '';
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    let status: number | null = null;
+    let error = '';
+    try {
+      const response = await guardedRequest(outboundPolicy(config), delivery.url, {
+        method: 'POST',
+        body: delivery.body,
+        timeoutMs: 10_000,
+        maxBytes: 64 * 1024,
+        headers: {
+          'content-type': 'application/json',
+          'x-almanac-event': delivery.event,
+          'x-almanac-delivery': delivery.id,
+          'x-almanac-timestamp': timestamp,
+          ...(secret ? { 'x-almanac-signature': signature(secret, timestamp, delivery.body) } : {}),
+        },
+      });
+      status = response.status;
+      if (status < 200 || status >= 300) error = `answered ${status}`;
+    } catch (failure) {
+      error = (failure as Error).message;
+    }
+    const attempts = delivery.attempts + 1;
+    await prisma.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: error
+        ? {
+            attempts,
+            lastStatus: status,
+            lastError: error.slice(0, 500),
+            ...(attempts > RETRY_DELAYS_MS.length ? { status: 'failed' } : { nextAttemptAt: new Date(Date.now() + RETRY_DELAYS_MS[attempts - 1]) }),
+          }
+        : { attempts, lastStatus: status, lastError: '', status: 'delivered', deliveredAt: new Date() },
+    });
+  }
+  return attempted;
+}
+
+/** The loop every server process runs: collect events, deliver what is due. */
+export function startWebhookDeliveries(deps: { prisma: Prisma; config: Config; logger: Logger }): { stop(): Promise<void> } {
+  const intervalMs = Math.min(deps.config.tasks.pollMs, 1000);
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  const tick = async () => {
+    try {
+      await collectEvents(deps.prisma);
+      await deliverDue(deps.prisma, deps.config);
+    } catch (error) {
+      if (!stopped) deps.logger.warn({ err: error }, 'webhook deliveries: a round failed; retrying');
+    }
+  };
+  const timer = setInterval(() => {
+    // One round at a time: a slow receiver delays the next round rather than stacking them.
+    if (!running) running = tick().finally(() => (running = null));
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
