@@ -11,7 +11,6 @@ import { openDatabase, type Database } from './db/client.js';
 import { deployMigrations } from './db/migrations.js';
 import { serveGraphQLOverWebSocket } from './graphql/websocket.js';
 import { createLogger, type Logger } from './http/logger.js';
-import { startWebhookDeliveries } from './tasks/webhooks.js';
 import { startTaskWorkers } from './tasks/workers.js';
 
 export interface RunningServer {
@@ -39,7 +38,6 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const taskWorkers = await startTaskWorkers({ config, logger });
-  const webhooks = startWebhookDeliveries({ prisma: db.prisma, config, logger });
   logger.info({ port, database: db.kind }, 'almanac listening');
 
   let closing: Promise<void> | undefined;
@@ -56,7 +54,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
         // Meanwhile the task workers hand their running runs back to the queue, and imports save where they stand.
-        await Promise.all([closed, taskWorkers.stop(), stopBackgroundImports(db.prisma), webhooks.stop()]);
+        await Promise.all([closed, taskWorkers.stop(), stopBackgroundImports(db.prisma)]);
         clearTimeout(force);
         keys.close();
         await db.close();

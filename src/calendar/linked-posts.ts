@@ -62,6 +62,8 @@ export interface LinkedListFilter {
   event?: number | null;
   hasEvents?: boolean | null;
   onlyWithUpcoming?: boolean | null;
+  /** With onlyWithUpcoming: look at the first page of upcoming events only (the site's posts per page), as the original's REST API does. */
+  upcomingFirstPage?: boolean | null;
   status?: string[] | null;
 }
 
@@ -129,7 +131,19 @@ export async function linkedListQuery(
   if (filter.onlyWithUpcoming) {
     // Upcoming = starting now or later (site-local wall time, as the event list compares), listable, not hidden.
     const now = wallNow(config.siteTimezone, context.now).local;
-    and.push({ events: { some: { event: { status: { in: listableStatuses(viewer) }, hideFromListings: false, startLocal: { gte: now } } } } });
+    const upcoming = { status: { in: listableStatuses(viewer) }, hideFromListings: false, startLocal: { gte: now } };
+    if (filter.upcomingFirstPage) {
+      // The original collects the venues/organizers of one page of upcoming events, not of all of them.
+      const link = type === 'venue' ? 'venues' : 'organizers';
+      const page = await db.event.findMany({
+        where: upcoming,
+        orderBy: [{ startLocal: 'asc' }, { id: 'asc' }],
+        take: config.postsPerPage,
+        select: { [link]: { select: { [`${type}Id`]: true } } },
+      });
+      const ids = page.flatMap((event) => ((event as Record<string, unknown>)[link] as Record<string, number>[]).map((row) => row[`${type}Id`]));
+      and.push({ id: { in: [...new Set(ids)] } });
+    } else and.push({ events: { some: { event: upcoming } } });
   }
   return { where: { status: { in: statuses! }, AND: and }, orderBy: [{ dateUtc: 'desc' }, { id: 'desc' }], statuses: statuses! };
 }

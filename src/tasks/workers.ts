@@ -14,6 +14,7 @@ import { LlmClient } from './llm.js';
 import { outboundPolicy } from '../http/url-policy.js';
 import { startPolicyProxy, type PolicyProxy } from './proxy.js';
 import { claimNextRun, expireToolWaits, recoverStaleRuns } from './queue.js';
+import { startWebhookDeliveries } from './webhooks.js';
 
 export interface TaskWorkersDeps {
   config: Config;
@@ -30,6 +31,7 @@ export class TaskWorkers {
   private agentDeps: AgentDeps | undefined;
   private proxy: PolicyProxy | undefined;
   private db!: Database;
+  private webhooks?: { stop(): Promise<void> };
 
   constructor(private deps: TaskWorkersDeps) {}
 
@@ -56,6 +58,8 @@ export class TaskWorkers {
       this.timers.push(setInterval(this.kick, t.pollMs));
     }
     this.timers.push(setInterval(() => void this.sweep(), Math.min(t.heartbeatMs, 5000)));
+    // Webhook deliveries are the task service's too: made on this pool's own connection.
+    this.webhooks = startWebhookDeliveries({ prisma: this.prisma, config, logger });
     logger.info({ workerId: this.workerId, workers: this.size, llm: Boolean(t.llmBaseUrl) }, 'task workers started');
     await this.sweep();
   }
@@ -114,6 +118,7 @@ export class TaskWorkers {
     await Promise.allSettled(this.active.values());
     await this.agentDeps?.browser.close();
     await this.proxy?.close();
+    await this.webhooks?.stop();
     await this.db?.close();
   }
 }

@@ -195,6 +195,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       event: t.int({ description: `Only ${plural} linked to this event (the id of an existing event).` }),
       hasEvents: t.boolean({ description: `true: only ${plural} linked to an event whose status is not draft or pending; false: only the others.` }),
       onlyWithUpcoming: t.boolean({ description: `true: only ${plural} linked to an upcoming event the caller may list that is not hidden from listings; false: no filtering.` }),
+      upcomingFirstPage: t.boolean({ description: `With onlyWithUpcoming: look only at the first page of upcoming events (the site's posts per page), as The Events Calendar's REST API does. Set by Almanac's REST layer.` }),
       status: t.stringList({ description: 'Statuses to list. Only callers who can edit may ask for more than publish. Default: publish, or every status but trash for contributors and up.' }),
     }),
   });

@@ -312,6 +312,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       if (value === undefined) bad.add(name);
       else filter[key] = value;
     }
+    if (filter.onlyWithUpcoming) filter.upcomingFirstPage = true; // the original's one page of upcoming events
     return { filter, bad };
   };
 
