@@ -179,12 +179,12 @@ class AgentRun {
       const screenshot = await session.page.screenshot({ type: 'png', timeout: 10_000 }).catch(() => undefined);
       await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
       const view: ChatMessage = { role: 'user', content: formatObservation(observation, index, this.options.maxSteps) };
-      const { assistant, call } = await decide(llm, [system, ...state.messages, view], tools, this.checkArguments, this.signal);
+      const { assistant, call, tokens } = await decide(llm, [system, ...state.messages, view], tools, this.checkArguments, this.signal);
       state.messages.push({ role: 'user', content: summarizeObservation(observation, index) }, assistant);
       state.steps = index;
       state.url = observation.url;
       const reasoning = (typeof assistant.content === 'string' ? assistant.content.trim() : '').slice(0, MAX_REASONING_CHARS);
-      const step: StepRecord = { index, url: observation.url, title: observation.title, action: call.name, arguments: call.arguments, result: '', reasoning, screenshot };
+      const step: StepRecord = { index, url: observation.url, title: observation.title, action: call.name, arguments: call.arguments, result: '', reasoning, tokens, screenshot };
 
       if (!isBuiltInName(call.name)) {
         const toolCallId = randomUUID();

@@ -19,6 +19,7 @@ export interface StepRecord {
   result: string;
   /** The model's text before its call, bounded. */
   reasoning: string;
+  tokens: number;
   screenshot?: Uint8Array;
 }
 

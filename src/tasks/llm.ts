@@ -33,8 +33,8 @@ export interface LlmSettings {
 export class LlmClient {
   constructor(readonly settings: LlmSettings) {}
 
-  /** One chat-completions call; the assistant message of the first choice. */
-  async chat(messages: ChatMessage[], tools: FunctionTool[], signal: AbortSignal): Promise<any> {
+  /** One chat-completions call: the assistant message of the first choice, and the tokens it cost (its `usage`). */
+  async chat(messages: ChatMessage[], tools: FunctionTool[], signal: AbortSignal): Promise<{ message: any; tokens: number }> {
     const { baseUrl, apiKey, model, timeoutMs } = this.settings;
     const timeout = AbortSignal.timeout(timeoutMs);
     const both = AbortSignal.any([signal, timeout]);
@@ -66,7 +66,8 @@ export class LlmClient {
     }
     const message = body?.choices?.[0]?.message;
     if (!message || typeof message !== 'object') throw new LlmError('malformed', 'the reply has no choices[0].message');
-    return message;
+    const total = Number(body?.usage?.total_tokens);
+    return { message, tokens: Number.isSafeInteger(total) && total > 0 ? total : 0 };
   }
 }
 
@@ -74,6 +75,8 @@ export interface Decision {
   /** The assistant message to keep in the conversation: exactly the one call that will be executed. */
   assistant: ChatMessage;
   call: { id: string; name: string; arguments: Record<string, unknown> };
+  /** Tokens the LLM reported for the calls this decision took (0 when it reports none). */
+  tokens: number;
 }
 
 /** Returns a reason when the named function's arguments are unusable, null when they are fine. */
@@ -87,11 +90,14 @@ export async function decide(
   signal: AbortSignal,
 ): Promise<Decision> {
   let problem = '';
+  let tokens = 0;
   for (let attempt = 0; attempt < 2; attempt++) {
     const asked = attempt === 0 ? messages : [...messages, correction(problem)];
     let reply: any;
     try {
-      reply = await llm.chat(asked, tools, signal);
+      const answer = await llm.chat(asked, tools, signal);
+      reply = answer.message;
+      tokens += answer.tokens;
     } catch (error) {
       const e = error as LlmError;
       const transient = e.kind === 'network' || e.kind === 'malformed' || (e.kind === 'http' && (e.status === 429 || (e.status ?? 0) >= 500));
@@ -103,7 +109,7 @@ export async function decide(
       throw e;
     }
     const parsed = parseReply(reply, tools, check);
-    if (typeof parsed !== 'string') return parsed;
+    if (typeof parsed !== 'string') return { ...parsed, tokens };
     problem = parsed;
   }
   throw new LlmError('malformed', `the LLM gave no usable function call twice in a row; last problem: ${problem}`);
@@ -116,7 +122,7 @@ function correction(problem: string): ChatMessage {
   };
 }
 
-function parseReply(reply: any, tools: FunctionTool[], check: ArgumentCheck): Decision | string {
+function parseReply(reply: any, tools: FunctionTool[], check: ArgumentCheck): Omit<Decision, 'tokens'> | string {
   const calls = Array.isArray(reply.tool_calls) ? reply.tool_calls : [];
   const first = calls[0];
   if (!first?.function?.name) {

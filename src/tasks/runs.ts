@@ -82,7 +82,7 @@ export async function listSteps(prisma: Prisma, runId: string) {
     prisma.taskStep.findMany({
       where: { runId },
       orderBy: { index: 'asc' },
-      select: { id: true, runId: true, index: true, url: true, title: true, action: true, arguments: true, result: true, reasoning: true, createdAt: true },
+      select: { id: true, runId: true, index: true, url: true, title: true, action: true, arguments: true, result: true, reasoning: true, tokens: true, createdAt: true },
     }),
     prisma.taskStep.findMany({ where: { runId, screenshot: { not: null } }, select: { index: true } }),
   ]);

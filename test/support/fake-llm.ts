@@ -7,7 +7,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Reply =
-  | { call: string; args?: Record<string, unknown>; say?: string } // one function call, after `say` as the message's text
+  | { call: string; args?: Record<string, unknown>; say?: string; tokens?: number } // one function call, after `say` as the message's text; `tokens` as its usage
   | { message: Record<string, unknown> } // a raw assistant message (for malformed replies)
   | { status: number; body?: string } // an HTTP error
   | { hang: true }; // no answer until the client gives up
@@ -121,7 +121,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
             tool_calls: [{ id: `call_${step}_${Math.random().toString(36).slice(2, 8)}`, type: 'function', function: { name: reply.call, arguments: JSON.stringify(reply.args ?? {}) } }],
           };
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion', model: body.model, choices: [{ index: 0, finish_reason: 'tool_calls', message }] }));
+    const usage = 'call' in reply && reply.tokens ? { usage: { prompt_tokens: reply.tokens - 1, completion_tokens: 1, total_tokens: reply.tokens } } : {};
+    res.end(JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion', model: body.model, choices: [{ index: 0, finish_reason: 'tool_calls', message }], ...usage }));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

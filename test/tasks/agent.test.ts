@@ -44,19 +44,20 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
     expect(page).toMatch(/\[\d+\] button "Search"/);
   });
 
-  it("keeps the model's reasoning with each step (bounded) and shows it in GraphQL", async () => {
+  it("keeps the model's reasoning and the tokens it reported with each step, and the run's total, in GraphQL", async () => {
     const long = 'Because '.repeat(1000);
     fx.llm.define('reasoning', [
-      { call: 'navigate', args: { url: `${fx.pages.url}/search` }, say: 'The search form is on the /search page, so I open it first.' },
-      { call: 'done', args: { output: 'seen' }, say: long },
+      { call: 'navigate', args: { url: `${fx.pages.url}/search` }, say: 'The search form is on the /search page, so I open it first.', tokens: 1200 },
+      { call: 'done', args: { output: 'seen' }, say: long, tokens: 345 },
     ]);
     const taskId = await createTask(api, { task: taskText('reasoning', 'Look at the search page') });
     expect((await waitForRun(api, taskId, ended)).status).toBe('completed');
-    const { data } = await api.graphql(`query ($taskId: ID!) { taskRun(taskId: $taskId) { steps { action reasoning } } }`, { taskId }, ADMIN_KEY);
+    const { data } = await api.graphql(`query ($taskId: ID!) { taskRun(taskId: $taskId) { tokensUsed steps { action reasoning tokens } } }`, { taskId }, ADMIN_KEY);
     expect(data.taskRun.steps).toEqual([
-      { action: 'navigate', reasoning: 'The search form is on the /search page, so I open it first.' },
-      { action: 'done', reasoning: long.trim().slice(0, 4000) },
+      { action: 'navigate', reasoning: 'The search form is on the /search page, so I open it first.', tokens: 1200 },
+      { action: 'done', reasoning: long.trim().slice(0, 4000), tokens: 345 },
     ]);
+    expect(data.taskRun.tokensUsed).toBe(1545);
   });
 
   it('serves the run as an animated GIF and each step as a PNG, through tokened URLs', async () => {

@@ -30,6 +30,7 @@ TaskStep.implement({
     action: t.exposeString('action', { description: 'The action (a built-in browser action or a caller tool).' }),
     arguments: t.field({ type: 'JSON', description: 'The action\'s arguments.', resolve: (s) => JSON.parse(s.arguments) }),
     result: t.exposeString('result', { description: 'What happened, as the agent was told.' }),
+    tokens: t.exposeInt('tokens', { description: "Tokens the LLM reported for deciding this step (0 when it reports none)." }),
     reasoning: t.exposeString('reasoning', { description: 'What the model said before choosing the action (its reasoning, at most 4,000 characters); "" when it said nothing.' }),
     createdAt: t.string({ description: 'When the step was recorded (ISO 8601).', resolve: (s) => iso(s.createdAt)! }),
     screenshotUrl: t.string({
@@ -71,6 +72,10 @@ TaskRun.implement({
     createdAt: t.string({ description: 'When the run was created (ISO 8601).', resolve: (run) => iso(run.createdAt)! }),
     startedAt: t.string({ nullable: true, description: 'When a worker first took it (ISO 8601).', resolve: (run) => iso(run.startedAt) }),
     finishedAt: t.string({ nullable: true, description: 'When it ended (ISO 8601).', resolve: (run) => iso(run.finishedAt) }),
+    tokensUsed: t.int({
+      description: "Tokens the LLM reported for the run so far (the sum of its steps'): with steps and startedAt/finishedAt, what the run cost.",
+      resolve: async (run, _args, ctx) => (await ctx.prisma.taskStep.aggregate({ where: { runId: run.id }, _sum: { tokens: true } }))._sum.tokens ?? 0,
+    }),
     steps: t.field({
       type: [TaskStep],
       description: 'The steps so far, in order.',
