@@ -43,6 +43,9 @@ export interface Config {
     maxResumes: number;
     /** Requests per minute per API key on /api/v1. */
     apiRateLimit: number;
+    /** Runs a user may have scheduled or running at once, and start per 24 hours (0: no limit). */
+    maxActiveRuns: number;
+    maxRunsPerDay: number;
   };
 }
 
@@ -174,6 +177,8 @@ export function loadConfig(env: Env = process.env): Config {
       staleAfterMs,
       maxResumes: integer(env, 'TASK_MAX_RESUMES', 1, 0, 100),
       apiRateLimit: integer(env, 'TASK_API_RATE_LIMIT', 600, 1, 1_000_000),
+      maxActiveRuns: integer(env, 'TASK_MAX_ACTIVE_RUNS', 20, 0, 1_000_000),
+      maxRunsPerDay: integer(env, 'TASK_MAX_RUNS_PER_DAY', 1000, 0, 10_000_000),
     },
   };
 }

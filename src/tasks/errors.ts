@@ -1,5 +1,5 @@
 // Errors the task domain raises on purpose; the GraphQL layer maps each code to its own.
-export type TaskErrorCode = 'invalid' | 'not_found' | 'conflict' | 'unauthenticated';
+export type TaskErrorCode = 'invalid' | 'not_found' | 'conflict' | 'unauthenticated' | 'limit';
 
 export class TaskError extends Error {
   constructor(

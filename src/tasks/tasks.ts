@@ -23,6 +23,7 @@ export function newRunData() {
 
 export async function createTask(prisma: Prisma, config: Config, owner: Owner, input: CreateTaskInput) {
   const valid = validateCreateTask(input, config.tasks);
+  await checkRunLimits(prisma, config, owner);
   if (valid.webhookUrl) {
     if (owner.keyId === undefined) throw new TaskError('invalid', 'webhookUrl needs a request made with an API key (it signs the deliveries)', 'webhookUrl');
     await ensureWebhookSecret(prisma, owner.keyId);
@@ -44,6 +45,20 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
   });
   if (config.tasks.llmBaseUrl) taskSignals.emit('queued');
   return task;
+}
+
+/** A user's runs in progress and runs started in the last 24 hours stay under the configured limits (0: none). */
+export async function checkRunLimits(prisma: Prisma, config: Config, owner: Owner): Promise<void> {
+  const { maxActiveRuns, maxRunsPerDay } = config.tasks;
+  if (maxActiveRuns > 0) {
+    const active = await prisma.taskRun.count({ where: { status: { in: UNFINISHED }, task: { ownerId: owner.userId } } });
+    if (active >= maxActiveRuns) throw new TaskError('limit', `${active} runs are scheduled or running for this user, the most allowed at once (TASK_MAX_ACTIVE_RUNS=${maxActiveRuns}); wait for one to end or stop one`);
+  }
+  if (maxRunsPerDay > 0) {
+    const since = new Date(Date.now() - 24 * 3600_000);
+    const started = await prisma.taskRun.count({ where: { createdAt: { gte: since }, task: { ownerId: owner.userId } } });
+    if (started >= maxRunsPerDay) throw new TaskError('limit', `${started} runs were started for this user in the last 24 hours, the most allowed (TASK_MAX_RUNS_PER_DAY=${maxRunsPerDay})`);
+  }
 }
 
 export function taskOptions(task: { options: string }): TaskOptions {

@@ -19,6 +19,7 @@ export async function domain<T>(work: () => Promise<T>): Promise<T> {
     if (error.code === 'invalid') throw new AppError('INVALID_INPUT', error.message, { params: { [error.field ?? 'input']: error.message } });
     if (error.code === 'not_found') throw new AppError('NOT_FOUND', error.message);
     if (error.code === 'conflict') throw new AppError('CONFLICT', error.message);
+    if (error.code === 'limit') throw new AppError('RATE_LIMITED', error.message);
     throw new AppError('UNAUTHENTICATED', error.message);
   }
 }
