@@ -11,7 +11,7 @@ const ERROR_STATUSES: Record<string, string> = {
   409: 'The task or run is not in a state for this (nothing waiting for input, already stopped).',
   413: 'The body is larger than 1 MB.',
   415: 'The body is not JSON.',
-  429: 'Too many requests for this key (TASK_API_RATE_LIMIT per minute).',
+  429: 'Too many requests for this key (TASK_API_RATE_LIMIT per minute), or too many runs (TASK_MAX_ACTIVE_RUNS, TASK_MAX_RUNS_PER_DAY).',
 };
 
 function schemaOf(spec: ArgSpec): Record<string, unknown> {
