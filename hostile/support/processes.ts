@@ -1,9 +1,11 @@
 // Real server processes for the hostile suite: the built server (`node dist/…/main.js`, what
 // `npm start` runs) configured through its environment, each the leader of its own process group,
-// stopped or killed by that group's id — never by name. Every process a file starts is killed when
-// the file ends (afterAll), and when this test process exits, whatever happened.
+// stopped or killed by that group's id — never by name — and the processes it started (its
+// Chromium) by theirs. Every server a file starts is killed when the file ends (afterAll), and when
+// this test process exits, whatever happened.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, inject } from 'vitest';
 import { ADMIN_KEY } from '../../test/support/server.js';
@@ -28,12 +30,16 @@ export interface ServerProcess {
   url: string;
   /** What the process wrote (stdout and stderr, its last 200 kB). */
   output(): string;
-  /** SQL statements it traced so far (with ALMANAC_TRACE_SQL=1: one `SQL …` line each on stderr). */
+  /**
+   * SQL statements it traced so far (with ALMANAC_TRACE_SQL=1: one `SQL …` line each on stderr),
+   * leaving out those of the task side's background loops (run claims and sweeps, webhook
+   * deliveries: a round a second in every process, whatever the requests).
+   */
   sqlStatements(): number;
   /** Its log lines at level error or worse (pino JSON, level ≥ 50). */
   errorLogs(): string[];
   alive(): boolean;
-  /** SIGKILL to its process group (a crash); resolves once it exited. */
+  /** SIGKILL to its process group and whatever it started (a crash); resolves once it exited. */
   kill(): Promise<void>;
   /** SIGTERM to its process group, SIGKILL after 10 s; resolves once it exited. */
   stop(): Promise<void>;
@@ -41,17 +47,74 @@ export interface ServerProcess {
 
 const running = new Set<ServerProcess>();
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+/** Tables the background loops of every process poll (src/tasks/workers.ts, src/tasks/webhooks.ts). */
+const BACKGROUND_TABLES = /[`"](Task|TaskRun|TaskStep|ToolCall|WebhookDelivery)[`"]/;
+
+function signal(target: number, name: NodeJS.Signals): void {
   try {
-    process.kill(-pid, signal);
+    process.kill(target, name);
   } catch {
-    // already gone
+    // already gone (or, for a group id, not a group leader)
   }
 }
 
-// Whatever ends this test process, no server outlives it.
+/** pid → [parent pid, start time] of every process, from /proc. */
+function processTable(): Map<number, [number, string]> {
+  const table = new Map<number, [number, string]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // state ppid pgrp … starttime (22nd field)
+      table.set(Number(entry), [Number(fields[1]), fields[19]]);
+    } catch {
+      // it ended meanwhile
+    }
+  }
+  return table;
+}
+
+/** The descendants of `pid` now, each with its start time (so that a reused pid is never taken for it). */
+function descendants(pid: number): Array<[number, string]> {
+  const table = processTable();
+  const found: Array<[number, string]> = [];
+  const queue = [pid];
+  while (queue.length) {
+    const parent = queue.shift()!;
+    for (const [child, [ppid, started]] of table) {
+      if (ppid === parent) {
+        found.push([child, started]);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * SIGKILL to the descendants found earlier that still run (the same pid and start time): the
+ * server's Chromium leads a process group of its own (Playwright starts it detached), so it is not
+ * in the server's group. Each is killed by its own pid and, if it leads one, its group.
+ */
+function killSurvivors(tree: Array<[number, string]>): void {
+  const table = processTable();
+  for (const [pid, started] of tree) {
+    if (table.get(pid)?.[1] !== started) continue;
+    signal(-pid, 'SIGKILL');
+    signal(pid, 'SIGKILL');
+  }
+}
+
+/** SIGKILL to a server's process group and to every process it started. */
+function killTree(pid: number): void {
+  const tree = descendants(pid);
+  signal(-pid, 'SIGKILL');
+  killSurvivors(tree);
+}
+
+// Whatever ends this test process, no server (nor its browser) outlives it.
 process.on('exit', () => {
-  for (const server of running) signalGroup(server.pid, 'SIGKILL');
+  for (const server of running) killTree(server.pid);
 });
 
 /** A port nobody listens on now (the kernel's choice of an ephemeral one). */
@@ -98,7 +161,7 @@ async function spawnOnce(name: string, env: Record<string, string>): Promise<Ser
     const lines = (partial + text).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
-      if (line.startsWith('SQL ')) sql++;
+      if (line.startsWith('SQL ') && !BACKGROUND_TABLES.test(line)) sql++;
       else if (/^\{"level":(5\d|60)\b/.test(line)) errors.push(line);
     }
   };
@@ -120,15 +183,18 @@ async function spawnOnce(name: string, env: Record<string, string>): Promise<Ser
     errorLogs: () => [...errors],
     alive: () => !exited,
     async kill() {
-      if (!exited) signalGroup(pid, 'SIGKILL');
+      if (!exited) killTree(pid);
       await exit;
       running.delete(server);
     },
     async stop() {
       if (!exited) {
-        signalGroup(pid, 'SIGTERM');
+        const tree = descendants(pid);
+        signal(-pid, 'SIGTERM');
         const timedOut = await Promise.race([exit.then(() => false), sleep(10_000).then(() => true)]);
-        if (timedOut) signalGroup(pid, 'SIGKILL');
+        if (timedOut) signal(-pid, 'SIGKILL');
+        await exit;
+        killSurvivors(tree);
       }
       await exit;
       running.delete(server);

@@ -35,11 +35,21 @@ export async function allocatePostId(db: Db, type: PostType): Promise<number> {
 
 type SlugModel = 'event' | 'venue' | 'organizer';
 
+const SLUG_LOCK_SPACE = 7_302; // advisory-lock namespace of post slugs (terms use 7_301)
+const SLUG_LOCK_KEYS: Record<SlugModel, number> = { event: 1, venue: 2, organizer: 3 };
+
 /**
  * The first free WordPress-style slug (`base`, `base-2`, …) for a post of `model`. One query finds
  * the taken candidates; the unique index still guards concurrent writers (callers retry on conflict).
+ * On PostgreSQL the calling transaction first takes the type's slug lock, held to its commit, so
+ * that concurrent writers choose one after the other: 50 creates of one title all picked the same
+ * free slug and, one winner a round, ran out of retries (500s; hostile/concurrency.test.ts). SQLite
+ * runs one write transaction at a time.
  */
 export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exceptId?: number): Promise<string> {
+  if ((db as { _activeProvider?: string })._activeProvider === 'postgresql') {
+    await (db as unknown as Prisma).$executeRawUnsafe('SELECT pg_advisory_xact_lock($1::int, $2::int)', SLUG_LOCK_SPACE, SLUG_LOCK_KEYS[model]);
+  }
   const where = { OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }], ...(exceptId ? { NOT: { id: exceptId } } : {}) };
   const rows: { slug: string }[] = await (db[model] as any).findMany({ where, select: { slug: true } });
   const taken = new Set(rows.map((r) => r.slug));

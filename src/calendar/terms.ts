@@ -191,6 +191,17 @@ async function insertTerm(tx: TermDb, taxonomy: Taxonomy, term: NewTerm): Promis
   return created.id;
 }
 
+/**
+ * The term `id` as `query` (a Prisma select/include) loads it, for the answer of a read or a write.
+ * Terms are deleted for good: one that a concurrent delete took after it was found is INVALID_INPUT
+ * on `id`, as an unknown id is (it was a 500; found by the hostile suite, hostile/fuzz.test.ts).
+ */
+export async function termForAnswer(db: Prisma, query: object, id: number): Promise<unknown> {
+  const term = await db.term.findUnique({ ...query, where: { id } } as Parameters<Prisma['term']['findUnique']>[0]);
+  if (!term) throw invalidInput({ id: INVALID });
+  return term;
+}
+
 /** Creates a category or tag and returns its id. */
 export async function createTerm(ctx: TermWriteContext, taxonomy: Taxonomy, input: TermInput): Promise<number> {
   const problems = new Problems();

@@ -31,18 +31,45 @@ export function withoutNul<T>(value: T): T {
 
 const TRACE_SQL = process.env.ALMANAC_TRACE_SQL === '1';
 
+/**
+ * How long a write transaction may wait for its turn (a pool connection, SQLite's one connection)
+ * and run, its waits for locks included. Prisma's defaults (2 s, 5 s) turned a burst of writes
+ * into 500s ("Unable to start a transaction in the given time"): 100 creates of one title at once
+ * queue on the slug lock. As long as SQLite's busy timeout, then the write fails.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
+
+/**
+ * SQLite transactions that take the write lock when they begin (BEGIN IMMEDIATE), waiting their turn
+ * (the busy timeout) if another process holds it. The adapter begins them DEFERRED: a transaction that
+ * reads before it writes (a slug, a term's row) then fails at once with SQLITE_BUSY ("Operation has
+ * timed out", a 500) when another process wrote in between, since its snapshot is stale; waiting
+ * cannot help it. Found by the hostile suite's two processes on one file (hostile/concurrency.test.ts).
+ */
+function immediateTransactions(factory: PrismaBetterSqlite3): PrismaBetterSqlite3 {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const client = (adapter as unknown as { client: { prepare(sql: string): unknown } }).client;
+    const prepare = client.prepare.bind(client);
+    client.prepare = (sql: string) => prepare(sql === 'BEGIN' ? 'BEGIN IMMEDIATE' : sql);
+    return adapter;
+  };
+  return factory;
+}
+
 export async function openDatabase(url: string, options: { poolSize?: number } = {}): Promise<Database> {
   const kind = databaseKind(url);
   const statements = { count: 0 };
   let prisma: Prisma;
   if (kind === 'sqlite') {
     const { PrismaClient } = await import('../generated/sqlite/client.js');
-    const adapter = new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 });
-    prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] }) as Prisma;
+    const adapter = immediateTransactions(new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 }));
+    prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }], transactionOptions: TRANSACTION_OPTIONS }) as Prisma;
   } else if (kind === 'postgresql') {
     const { PrismaClient } = await import('../generated/postgresql/client.js');
     const adapter = new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 });
-    prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] }) as unknown as Prisma;
+    prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }], transactionOptions: TRANSACTION_OPTIONS }) as unknown as Prisma;
   } else {
     throw new Error('DATABASE_URL must be file:<path> or postgresql://…');
   }

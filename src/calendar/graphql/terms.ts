@@ -14,6 +14,7 @@ import {
   listTerms,
   MAX_TERMS_PER_PAGE,
   TAG_TAXONOMY,
+  termForAnswer,
   updateTerm,
   type CategoryTree,
   type Taxonomy,
@@ -210,7 +211,7 @@ function oneQuery(t: any, api: TermApi) {
     },
     resolve: async (query: object, _root: unknown, args: { id?: number | null; slug?: string | null }, ctx: GraphQLContext) => {
       const id = await findTermId(ctx.prisma, api.taxonomy, args);
-      return ctx.prisma.term.findUniqueOrThrow({ ...query, where: { id } });
+      return termForAnswer(ctx.prisma, query, id);
     },
   });
 }
@@ -245,7 +246,7 @@ function mutations(t: any, api: TermApi) {
       resolve: async (query: object, _root: unknown, args: { input: TermInput }, ctx: GraphQLContext) => {
         const id = await createTerm(ctx, api.taxonomy, args.input);
         forgetTree(ctx);
-        return ctx.prisma.term.findUniqueOrThrow({ ...query, where: { id } });
+        return termForAnswer(ctx.prisma, query, id);
       },
     }),
     update: t.prismaField({
@@ -258,7 +259,7 @@ function mutations(t: any, api: TermApi) {
       resolve: async (query: object, _root: unknown, args: { id: number; input: TermInput }, ctx: GraphQLContext) => {
         const id = await updateTerm(ctx, api.taxonomy, args.id, args.input);
         forgetTree(ctx);
-        return ctx.prisma.term.findUniqueOrThrow({ ...query, where: { id } });
+        return termForAnswer(ctx.prisma, query, id);
       },
     }),
     delete: t.prismaField({
