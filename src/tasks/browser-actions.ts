@@ -78,6 +78,9 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** Lets a navigation the action started begin, then waits (briefly) for the page to load. */
+/** How long a submit waits for the navigation it may start (a page that handles it in script has none). */
+const SUBMIT_NAVIGATION_MS = 2000;
+
 async function settle(page: Page, timeoutMs: number): Promise<void> {
   await sleep(150);
   await page.waitForLoadState('load', { timeout: Math.min(timeoutMs, 5000) }).catch(() => undefined);
@@ -121,7 +124,11 @@ async function perform(session: BrowserSession, page: Page, name: string, args: 
       if (typeof target === 'string') return { ok: false, result: target };
       await target.fill(args.text, { timeout });
       if (args.submit) {
+        // Enter in a form field usually submits it: wait (briefly) for that navigation to begin, so a
+        // slow machine does not observe the old page as the result; then for the new page to load.
+        const navigation = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: SUBMIT_NAVIGATION_MS }).catch(() => undefined);
         await target.press('Enter', { timeout });
+        await navigation;
         await settle(session.page, timeout);
       }
       return { ok: true, result: `typed ${JSON.stringify(args.text)} into [${args.element}]${args.submit ? ' and pressed Enter' : ''}` };
