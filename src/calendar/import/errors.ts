@@ -1,4 +1,8 @@
-// The import's own errors, mapped to GraphQL codes (and command-line messages) at the edge.
+// The import's own errors, mapped to GraphQL codes (and command-line messages) at the edge, and the
+// one way an import reads its source.
+import { guardedRequest, OutboundDenied, type GuardedOptions, type GuardedResponse } from '../../http/guarded-request.js';
+import type { UrlPolicy } from '../../http/url-policy.js';
+
 export type ImportErrorCode =
   | 'invalid' // the request itself: a bad URL, options, a job that cannot be resumed
   | 'not_found' // no such job
@@ -16,4 +20,20 @@ export class ImportError extends Error {
     super(message);
     this.name = 'ImportError';
   }
+}
+
+/**
+ * A source's answer through the outbound policy, its failures as ImportErrors: refused by the policy
+ * (`denied`), no answer, 5xx or 429 (`source_unavailable`: worth a retry or a resume). Any other
+ * status is the caller's to judge.
+ */
+export async function readSource(policy: UrlPolicy, url: string, options: GuardedOptions): Promise<GuardedResponse> {
+  let response: GuardedResponse;
+  try {
+    response = await guardedRequest(policy, url, options);
+  } catch (error) {
+    throw new ImportError(error instanceof OutboundDenied ? 'denied' : 'source_unavailable', `${url}: ${(error as Error).message}`);
+  }
+  if (response.status >= 500 || response.status === 429) throw new ImportError('source_unavailable', `${url} answered ${response.status}`);
+  return response;
 }

@@ -6,11 +6,10 @@ import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { findIana } from 'windows-iana';
-import { guardedRequest, OutboundDenied } from '../../http/guarded-request.js';
 import type { UrlPolicy } from '../../http/url-policy.js';
 import { isValidTimezone } from '../dates.js';
 import type { EventFields } from '../events.js';
-import { ImportError } from './errors.js';
+import { ImportError, readSource } from './errors.js';
 
 export interface IcalItem {
   remoteId: string;
@@ -44,13 +43,7 @@ export async function readIcal(source: string, policy: UrlPolicy, options: { all
       throw new ImportError('invalid', `cannot read ${source}: ${(error as Error).message}`);
     }
   }
-  let response;
-  try {
-    response = await guardedRequest(policy, url, { headers: { accept: 'text/calendar', ...options.headers }, timeoutMs: 60_000, maxBytes: MAX_FEED_BYTES });
-  } catch (error) {
-    throw new ImportError(error instanceof OutboundDenied ? 'denied' : 'source_unavailable', `${url}: ${(error as Error).message}`);
-  }
-  if (response.status >= 500 || response.status === 429) throw new ImportError('source_unavailable', `${url} answered ${response.status}`);
+  const response = await readSource(policy, url, { headers: { accept: 'text/calendar', ...options.headers }, timeoutMs: 60_000, maxBytes: MAX_FEED_BYTES });
   if (response.status !== 200) throw new ImportError('source_invalid', `${url} answered ${response.status}`);
   return response.body.toString('utf8');
 }

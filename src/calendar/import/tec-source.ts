@@ -1,8 +1,7 @@
 // Reads a site running The Events Calendar through its public REST API, page by page, through the
 // outbound URL policy. Failed reads are retried with backoff before the import stops (resumable).
-import { guardedRequest, OutboundDenied } from '../../http/guarded-request.js';
 import type { UrlPolicy } from '../../http/url-policy.js';
-import { ImportError } from './errors.js';
+import { ImportError, readSource } from './errors.js';
 import type { TecRecord } from './tec-records.js';
 
 export const TEC_COLLECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
@@ -84,17 +83,11 @@ export class TecSource {
   }
 
   private async fetchJson(url: string): Promise<any> {
-    let response;
-    try {
-      response = await guardedRequest(this.policy, url, {
-        headers: { accept: 'application/json', ...this.options.headers },
-        timeoutMs: this.options.timeoutMs ?? 30_000,
-        maxBytes: 50 * 1024 * 1024,
-      });
-    } catch (error) {
-      throw new ImportError(error instanceof OutboundDenied ? 'denied' : 'source_unavailable', `${url}: ${(error as Error).message}`);
-    }
-    if (response.status >= 500 || response.status === 429) throw new ImportError('source_unavailable', `${url} answered ${response.status}`);
+    const response = await readSource(this.policy, url, {
+      headers: { accept: 'application/json', ...this.options.headers },
+      timeoutMs: this.options.timeoutMs ?? 30_000,
+      maxBytes: 50 * 1024 * 1024,
+    });
     let body: any;
     try {
       body = JSON.parse(response.body.toString('utf8'));
