@@ -39,7 +39,7 @@ export interface EventListQuery {
 }
 
 /** The list also reads the data version and, on SQLite, the search index. */
-type ListDb = Db & Pick<Prisma, 'dataVersion' | '$queryRawUnsafe'>;
+type ListDb = Db & Pick<Prisma, '$queryRaw' | '$queryRawUnsafe'>;
 
 const DATE_FILTERS = ['startDate', 'endDate', 'startsBefore', 'startsAfter', 'endsBefore', 'endsAfter'] as const;
 

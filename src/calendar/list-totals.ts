@@ -7,10 +7,14 @@ import type { Prisma } from '../db/client.js';
 const MAX_TOTALS = 2_000; // per database; the oldest go first
 const totalsByDatabase = new WeakMap<object, Map<string, number>>();
 
-/** The calendar's data version: read it before computing anything that will be kept under it. */
-export async function calendarVersion(db: Pick<Prisma, 'dataVersion'>): Promise<number> {
-  const row = await db.dataVersion.findUnique({ where: { scope: 'calendar' }, select: { version: true } });
-  return row?.version ?? 0;
+/**
+ * The calendar's data version: read it before computing anything that will be kept under it. Every
+ * kept answer reads it, so it is one raw statement: Prisma's model query costs ~0.2 ms of CPU here,
+ * a fifth of a kept answer, where the raw one costs ~0.06 ms.
+ */
+export async function calendarVersion(db: Pick<Prisma, '$queryRaw'>): Promise<number> {
+  const rows = await db.$queryRaw<{ version: number | bigint }[]>`SELECT "version" FROM "DataVersion" WHERE "scope" = 'calendar'`;
+  return Number(rows[0]?.version ?? 0);
 }
 
 /**
@@ -19,7 +23,7 @@ export async function calendarVersion(db: Pick<Prisma, 'dataVersion'>): Promise<
  * the data version read before `where` was built, when building it read the database (term ids,
  * search matches), so that a write in between is never kept under the newer version.
  */
-export async function listTotal(db: Pick<Prisma, 'dataVersion'>, model: 'event' | 'venue' | 'organizer', where: object, version?: number): Promise<number> {
+export async function listTotal(db: Pick<Prisma, '$queryRaw'>, model: 'event' | 'venue' | 'organizer', where: object, version?: number): Promise<number> {
   let totals = totalsByDatabase.get(db);
   if (!totals) totalsByDatabase.set(db, (totals = new Map()));
   version ??= await calendarVersion(db);

@@ -15,7 +15,7 @@ import { termComparator } from '../term-rules.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
-import { CostDetails, DateDetails, Image, PostStatus } from './shared.js';
+import { CostDetails, DateDetails, Image, imageById, imageUrlOf, PostStatus } from './shared.js';
 
 type EventRow = { id: number; password: string; status: string; authorId: number };
 
@@ -62,8 +62,7 @@ builder.prismaObjectFields(Event, (t) => ({
     type: Image,
     nullable: true,
     description: 'The featured image, if any (null when masked).',
-    select: (_a, _c, nested) => ({ image: nested(true) }),
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.image),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : imageById(ctx, e.imageId)),
   }),
   allDay: t.boolean({ nullable: true, description: 'Whether the event lasts whole days (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.allDay) }),
   startDate: t.exposeString('startLocal', { description: 'Start, event-local "YYYY-MM-DD HH:MM:SS".' }),
@@ -137,20 +136,20 @@ builder.prismaObjectFields(Event, (t) => ({
     // The same relation arguments as the venues and organizers fields, so that the selections
     // merge into one load when a request asks for both (the REST record always does).
     select: {
-      image: true,
-      venues: { orderBy: { venueId: 'asc' }, select: { venue: { include: { image: true } } } },
-      organizers: { orderBy: { position: 'asc' }, select: { organizer: { include: { image: true } } } },
+      venues: { orderBy: { venueId: 'asc' }, select: { venue: true } },
+      organizers: { orderBy: { position: 'asc' }, select: { organizer: true } },
     },
-    resolve: (e, _a, ctx) => {
+    resolve: async (e, _a, ctx) => {
       const venue = e.venues[0]?.venue;
       const organizer = e.organizers[0]?.organizer;
+      const [imageUrl, venueImageUrl, organizerImageUrl] = await Promise.all([imageUrlOf(ctx, e.imageId), imageUrlOf(ctx, venue?.imageId), imageUrlOf(ctx, organizer?.imageId)]);
       return eventJsonLd({
         ...e,
         url: permalink(ctx.config.siteUrl, 'event', e),
         costValues: storedCost(e.cost),
-        imageUrl: e.image?.url,
-        venue: venue ? { ...venue, imageUrl: venue.image?.url } : null,
-        organizer: organizer ? { ...organizer, imageUrl: organizer.image?.url } : null,
+        imageUrl,
+        venue: venue ? { ...venue, imageUrl: venueImageUrl } : null,
+        organizer: organizer ? { ...organizer, imageUrl: organizerImageUrl } : null,
       });
     },
   }),

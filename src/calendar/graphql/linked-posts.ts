@@ -24,7 +24,7 @@ import { listableStatuses } from '../capabilities.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, nestedFirstArg, nestedTake, PageArgs, pageRequest } from './pagination.js';
 import { Event } from './refs.js';
-import { Image, PostStatus } from './shared.js';
+import { Image, imageById, PostStatus } from './shared.js';
 
 type Row = { id: number; password: string; status: string; authorId: number; [column: string]: any };
 
@@ -81,8 +81,7 @@ export function linkedRecordFields(type: LinkedType, t: any) {
       type: Image,
       nullable: true,
       description: 'The featured image, if any (null when masked).',
-      select: (_a: unknown, _c: unknown, nested: any) => ({ image: nested(true) }),
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? null : r.image),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? null : imageById(ctx, r.imageId)),
     }),
     website: maskedText(t, 'website', 'Website URL as stored'),
     phone: maskedText(t, 'phone', 'Phone number'),

@@ -4,6 +4,7 @@ import { builder } from '../../graphql/builder.js';
 import { organizerJsonLd } from '../jsonld.js';
 import { defineLinkedApi, isMasked, linkedRecordFields, maskedText } from './linked-posts.js';
 import { Organizer } from './refs.js';
+import { imageUrlOf } from './shared.js';
 
 builder.prismaObjectFields(Organizer, (t) => ({
   ...linkedRecordFields('organizer', t),
@@ -11,11 +12,10 @@ builder.prismaObjectFields(Organizer, (t) => ({
   jsonLd: t.field({
     type: 'JSON',
     description: 'Schema.org JSON-LD (a Person), built from what this request may see.',
-    select: { image: true },
-    resolve: (o, _a, ctx, info) =>
+    resolve: async (o, _a, ctx, info) =>
       isMasked(o, ctx, info)
         ? organizerJsonLd({ ...o, title: '', content: '', phone: '', email: '', website: '', imageUrl: null })
-        : organizerJsonLd({ ...o, imageUrl: o.image?.url }),
+        : organizerJsonLd({ ...o, imageUrl: await imageUrlOf(ctx, o.imageId) }),
   }),
 }));
 

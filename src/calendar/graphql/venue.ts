@@ -4,6 +4,7 @@ import { builder } from '../../graphql/builder.js';
 import { venueJsonLd } from '../jsonld.js';
 import { defineLinkedApi, isMasked, linkedRecordFields, maskedText } from './linked-posts.js';
 import { Venue } from './refs.js';
+import { imageUrlOf } from './shared.js';
 
 builder.prismaObjectFields(Venue, (t) => ({
   ...linkedRecordFields('venue', t),
@@ -37,9 +38,8 @@ builder.prismaObjectFields(Venue, (t) => ({
   jsonLd: t.field({
     type: 'JSON',
     description: 'Schema.org JSON-LD (a Place), built from what this request may see.',
-    select: { image: true },
-    resolve: (v, _a, ctx, info) => {
-      if (!isMasked(v, ctx, info)) return venueJsonLd({ ...v, imageUrl: v.image?.url });
+    resolve: async (v, _a, ctx, info) => {
+      if (!isMasked(v, ctx, info)) return venueJsonLd({ ...v, imageUrl: await imageUrlOf(ctx, v.imageId) });
       const hidden = { title: '', content: '', address: '', city: '', province: '', stateprovince: '', zip: '', country: '', phone: '', website: '' };
       return venueJsonLd({ ...v, ...hidden, geoLat: null, geoLng: null, imageUrl: null });
     },
