@@ -15,7 +15,8 @@ import { termComparator } from '../term-rules.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
-import { CostDetails, DateDetails, Image, imageById, imageUrlOf, PostStatus } from './shared.js';
+import { imageById, imageUrlOf, organizersOf, termsOf, venuesOf } from './loaders.js';
+import { CostDetails, DateDetails, Image, PostStatus } from './shared.js';
 
 type EventRow = { id: number; password: string; status: string; authorId: number };
 
@@ -31,15 +32,10 @@ const storedCost = (cost: string): string[] => {
   }
 };
 
-// Categories and tags read the same relation with the same arguments, so Pothos loads it once for both.
 // Sorted here, not in SQL: term names order case- and accent-insensitively on both databases.
-const TERMS_SELECTION = (nested: (include: true) => any) => ({ select: { term: nested(true) } });
 const byName = termComparator('name', 'asc');
-const termsOf = <T extends { id: number; name: string; taxonomy: string }>(links: { term: T }[], taxonomy: string) =>
-  links
-    .map((link) => link.term)
-    .filter((term) => term.taxonomy === taxonomy)
-    .sort(byName);
+const termsIn = async (ctx: GraphQLContext, eventId: number, taxonomy: string) =>
+  (await termsOf(ctx, eventId)).filter((term) => term.taxonomy === taxonomy).sort(byName);
 
 builder.prismaObjectFields(Event, (t) => ({
   globalId: t.string({ description: 'Global id: the site host and path, then ?id=.', resolve: (e, _a, ctx) => globalId(ctx.config.siteUrl, e.id) }),
@@ -102,46 +98,35 @@ builder.prismaObjectFields(Event, (t) => ({
   categories: t.field({
     type: [EventCategory],
     description: 'Event categories, by name ([] when masked).',
-    select: (_a, _c, nested) => ({ terms: TERMS_SELECTION(nested) }),
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : termsOf(e.terms, 'tribe_events_cat')),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'tribe_events_cat')),
   }),
   tags: t.field({
     type: [Tag],
     description: 'Tags, by name ([] when masked).',
-    select: (_a, _c, nested) => ({ terms: TERMS_SELECTION(nested) }),
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : termsOf(e.terms, 'post_tag')),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'post_tag')),
   }),
   venue: t.field({
     type: Venue,
     nullable: true,
     description: 'The linked venue (null when none or masked).',
-    select: (_a, _c, nested) => ({ venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: nested(true) } } }),
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : (e.venues[0]?.venue ?? null)),
+    resolve: async (e, _a, ctx, info) => (masked(e, ctx, info) ? null : ((await venuesOf(ctx, e.id))[0] ?? null)),
   }),
   venues: t.field({
     type: [Venue],
     description: 'Every linked venue ([] when masked).',
-    select: (_a, _c, nested) => ({ venues: { orderBy: { venueId: 'asc' }, select: { venue: nested(true) } } }),
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : e.venues.map((link) => link.venue)),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : venuesOf(ctx, e.id)),
   }),
   organizers: t.field({
     type: [Organizer],
     description: 'The linked organizers, in the order given ([] when masked).',
-    select: (_a, _c, nested) => ({ organizers: { orderBy: { position: 'asc' }, select: { organizer: nested(true) } } }),
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : e.organizers.map((link) => link.organizer)),
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : organizersOf(ctx, e.id)),
   }),
   jsonLd: t.field({
     type: 'JSON',
     description: 'Schema.org JSON-LD of the event.',
-    // The same relation arguments as the venues and organizers fields, so that the selections
-    // merge into one load when a request asks for both (the REST record always does).
-    select: {
-      venues: { orderBy: { venueId: 'asc' }, select: { venue: true } },
-      organizers: { orderBy: { position: 'asc' }, select: { organizer: true } },
-    },
+    // The venues and organizers fields' loaders: one load when a request asks for both (the REST record always does).
     resolve: async (e, _a, ctx) => {
-      const venue = e.venues[0]?.venue;
-      const organizer = e.organizers[0]?.organizer;
+      const [venue, organizer] = await Promise.all([venuesOf(ctx, e.id).then((rows) => rows[0]), organizersOf(ctx, e.id).then((rows) => rows[0])]);
       const [imageUrl, venueImageUrl, organizerImageUrl] = await Promise.all([imageUrlOf(ctx, e.imageId), imageUrlOf(ctx, venue?.imageId), imageUrlOf(ctx, organizer?.imageId)]);
       return eventJsonLd({
         ...e,
@@ -156,22 +141,19 @@ builder.prismaObjectFields(Event, (t) => ({
   icalUrl: t.string({ description: 'The event as an iCalendar file (the event page + "ical/").', resolve: (e, _a, ctx) => icalUrl({ url: permalink(ctx.config.siteUrl, 'event', e) }) }),
   googleCalendarUrl: t.string({
     description: "Google Calendar's page that adds the event (times in UTC, the event's zone shown when it is a named one).",
-    select: { venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: true } } },
-    resolve: (e, _a, ctx, info) => googleCalendarUrl(linkEvent(e, ctx, info)),
+    resolve: async (e, _a, ctx, info) => googleCalendarUrl(await linkEvent(e, ctx, info)),
   }),
   outlookUrl: t.string({
     description: "Outlook on the web's page that adds the event.",
-    select: { venues: { orderBy: { venueId: 'asc' }, take: 1, select: { venue: true } } },
-    resolve: (e, _a, ctx, info) => outlookUrl(linkEvent(e, ctx, info)),
+    resolve: async (e, _a, ctx, info) => outlookUrl(await linkEvent(e, ctx, info)),
   }),
 }));
 
 /** What the add-to-calendar links show of an event: no description or place when the caller may not see them. */
-type VenueRow = { title: string; address: string; city: string; stateprovince: string; state: string; province: string; zip: string; country: string };
-type LinkRow = EventRow & { slug: string } & Omit<CalendarLinkEvent, 'url' | 'location'> & { venues: { venue: VenueRow }[] };
-function linkEvent(e: LinkRow, ctx: GraphQLContext, info: GraphQLResolveInfo): CalendarLinkEvent {
+type LinkRow = EventRow & { slug: string } & Omit<CalendarLinkEvent, 'url' | 'location'>;
+async function linkEvent(e: LinkRow, ctx: GraphQLContext, info: GraphQLResolveInfo): Promise<CalendarLinkEvent> {
   const hidden = masked(e, ctx, info);
-  const venue = hidden ? null : e.venues[0]?.venue;
+  const venue = hidden ? null : (await venuesOf(ctx, e.id))[0];
   return {
     ...e,
     content: hidden ? '' : e.content,

@@ -24,7 +24,8 @@ import { listableStatuses } from '../capabilities.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, nestedFirstArg, nestedTake, PageArgs, pageRequest } from './pagination.js';
 import { Event } from './refs.js';
-import { Image, imageById, PostStatus } from './shared.js';
+import { imageById } from './loaders.js';
+import { Image, PostStatus } from './shared.js';
 
 type Row = { id: number; password: string; status: string; authorId: number; [column: string]: any };
 

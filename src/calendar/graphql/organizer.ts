@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder.js';
 import { organizerJsonLd } from '../jsonld.js';
 import { defineLinkedApi, isMasked, linkedRecordFields, maskedText } from './linked-posts.js';
 import { Organizer } from './refs.js';
-import { imageUrlOf } from './shared.js';
+import { imageUrlOf } from './loaders.js';
 
 builder.prismaObjectFields(Organizer, (t) => ({
   ...linkedRecordFields('organizer', t),

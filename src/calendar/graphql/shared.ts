@@ -1,7 +1,5 @@
 // Types shared by the calendar's records: post status, date parts, cost details, images.
-import DataLoader from 'dataloader';
 import { builder } from '../../graphql/builder.js';
-import type { GraphQLContext } from '../../graphql/context.js';
 import { dateDetails } from '../dates.js';
 import { imageRecord } from '../images.js';
 import { POST_STATUSES } from '../capabilities.js';
@@ -59,28 +57,3 @@ export const Image = builder.prismaObject('Attachment', {
     }),
   }),
 });
-
-type AttachmentRow = Awaited<ReturnType<GraphQLContext['prisma']['attachment']['findMany']>>[number];
-
-/**
- * Featured images by attachment id, loaded once per request for every record that has one. Records
- * read their `imageId` and ask here instead of including the relation: Prisma's include ran one
- * Attachment query per record type and level even when no record had an image (3 of a list page's
- * 10 statements on a calendar without images).
- */
-export function imageById(ctx: GraphQLContext, id: number | null | undefined): Promise<AttachmentRow | null> | null {
-  if (id == null) return null;
-  let loader = ctx.cache.get('images') as DataLoader<number, AttachmentRow | null> | undefined;
-  if (!loader) {
-    loader = new DataLoader(async (ids: readonly number[]) => {
-      const rows = await ctx.prisma.attachment.findMany({ where: { id: { in: [...ids] } } });
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return ids.map((one) => byId.get(one) ?? null);
-    });
-    ctx.cache.set('images', loader);
-  }
-  return loader.load(id);
-}
-
-/** The URL of a record's featured image, for JSON-LD. */
-export const imageUrlOf = async (ctx: GraphQLContext, id: number | null | undefined) => (await imageById(ctx, id))?.url ?? null;

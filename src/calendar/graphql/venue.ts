@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder.js';
 import { venueJsonLd } from '../jsonld.js';
 import { defineLinkedApi, isMasked, linkedRecordFields, maskedText } from './linked-posts.js';
 import { Venue } from './refs.js';
-import { imageUrlOf } from './shared.js';
+import { imageUrlOf } from './loaders.js';
 
 builder.prismaObjectFields(Venue, (t) => ({
   ...linkedRecordFields('venue', t),
