@@ -79,13 +79,20 @@ export function termRecord(term: Node, req: RestRequest) {
  * holds a value stays, emptied (spec §3.7).
  */
 function dropEmpty(record: Record<string, unknown>, node: Node): Record<string, unknown> {
-  const hidden = new Set<string>((node.hiddenFields ?? []).map((field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)));
-  for (const [key, value] of Object.entries(record)) {
-    if (hidden.has(key)) continue;
-    if (value === '' || value === false || value === null || value === undefined || value === '0' || value === 0) delete record[key];
+  const hidden: string[] | undefined = node.hiddenFields?.length ? node.hiddenFields.map(snakeCase) : undefined;
+  // A new object rather than `delete`: deleting keys turns the record into a slow dictionary object.
+  const kept: Record<string, unknown> = {};
+  for (const key in record) {
+    const value = record[key];
+    if (value === '' || value === false || value === null || value === undefined || value === '0' || value === 0) {
+      if (!hidden?.includes(key)) continue;
+    }
+    kept[key] = value;
   }
-  return record;
+  return kept;
 }
+
+const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 function linkedBase(node: Node, nameKey: 'venue' | 'organizer') {
   return {
@@ -111,13 +118,13 @@ export function venueRecord(node: Node) {
   if (node.geoLat != null) record.geo_lat = node.geoLat;
   if (node.geoLng != null) record.geo_lng = node.geoLng;
   if (node.jsonLd !== undefined) record.json_ld = jsonLd(node.jsonLd);
-  dropEmpty(record, node);
-  if (node.masked) record.venue = [];
-  record.show_map = node.showMap;
-  record.show_map_link = node.showMapLink;
-  record.global_id = node.globalId;
-  record.global_id_lineage = node.globalIdLineage;
-  return record;
+  const kept = dropEmpty(record, node);
+  if (node.masked) kept.venue = [];
+  kept.show_map = node.showMap;
+  kept.show_map_link = node.showMapLink;
+  kept.global_id = node.globalId;
+  kept.global_id_lineage = node.globalIdLineage;
+  return kept;
 }
 
 export function organizerRecord(node: Node) {
@@ -126,9 +133,9 @@ export function organizerRecord(node: Node) {
   if (node.jsonLd !== undefined) record.json_ld = jsonLd(node.jsonLd);
   record.global_id = node.globalId;
   record.global_id_lineage = node.globalIdLineage;
-  dropEmpty(record, node);
-  if (node.masked) record.organizer = [];
-  return record;
+  const kept = dropEmpty(record, node);
+  if (node.masked) kept.organizer = [];
+  return kept;
 }
 
 /** JSON-LD as the original prints it: its texts went through esc_js, which writes a line break as
