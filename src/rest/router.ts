@@ -202,7 +202,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
         const match = findRoute(nsRoutes, routePath, method);
         if (!match) throw noRoute();
         matched = match.compiled;
-        // A body a body parser already read (koa-bodyparser keeps it as rawBody) is reused.
+        // A body that a body parser mounted before this router already read (kept as rawBody) is reused.
         const preRead = (ctx.request as { rawBody?: string }).rawBody;
         const raw = preRead !== undefined ? Buffer.from(preRead) : await readBody(ctx.req, bodyLimit);
         const parsed = await parseBody(raw, ctx.get('content-type') || undefined, ctx.method, method);
