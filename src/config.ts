@@ -18,7 +18,7 @@ export interface Config {
   responseCache: boolean;
   /** Origins whose pages may call the APIs from a browser (CORS_ORIGINS): any ('*'), or these. */
   corsOrigins: '*' | string[];
-  graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number; maxBytes: number };
+  graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number; maxBytes: number; maxBatch: number };
   tasks: {
     workers: number;
     chromiumPath: string;
@@ -156,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 60, 1, 1000),
       maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 5000, 100, 1_000_000),
       maxBytes: integer(env, 'GRAPHQL_MAX_BYTES', 262_144, 1024, 104_857_600),
+      maxBatch: integer(env, 'GRAPHQL_MAX_BATCH', 10, 1, 100),
     },
     tasks: {
       workers: integer(env, 'TASK_WORKERS', 2, 0, 64),

@@ -37,7 +37,11 @@ export function createGraphQLServer(config: Config) {
       return page;
     },
     graphiql: { title: 'Almanac GraphQL', defaultQuery: 'query {\n  events {\n    total\n    items { id title startDate venue { name } }\n  }\n}\n' },
-    context: ({ graphqlContext }) => graphqlContext,
+    // A JSON array of operations runs each one (Apollo's BatchHttpLink), at most GRAPHQL_MAX_BATCH;
+    // the bounds below apply to each operation, and GRAPHQL_MAX_BYTES to the whole body.
+    batching: { limit: config.graphql.maxBatch },
+    // Each operation of a batch gets its own loaders and unlocks (the viewer is the request's).
+    context: ({ graphqlContext }) => ({ ...graphqlContext, cache: new Map(), unlocks: new Map() }),
     plugins: [
       usePersistedQueries(),
       // Bounds on any one request so no single query can take the server down.
