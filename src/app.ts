@@ -14,6 +14,7 @@ import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
 import { schema } from './graphql/schema.js';
 import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from './graphql/graphiql.js';
+import { keptGraphQLGets } from './graphql/kept-gets.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
 import type { Logger } from './http/logger.js';
@@ -99,6 +100,7 @@ export function createApp({ config, db, logger }: AppDeps) {
     ctx.body = encoding === 'br' ? asset.br : encoding === 'gzip' ? asset.gzip : asset.body;
   });
 
+  const keptGets = config.responseCache ? keptGraphQLGets(() => calendarVersion(db.prisma)) : undefined;
   router.all('/graphql', async (ctx) => {
     // A body over the limit is refused before anything reads or parses it.
     if (Number(ctx.get('content-length') || 0) > config.graphql.maxBytes) {
@@ -112,6 +114,8 @@ export function createApp({ config, db, logger }: AppDeps) {
       ctx.body = { errors: [{ message: 'Invalid API key.', extensions: { code: 'UNAUTHENTICATED' } }] };
       return;
     }
+    const kept = await keptGets?.lookup(ctx, viewer?.userId ?? null);
+    if (kept && keptGets!.serve(ctx, kept)) return;
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
       graphqlContext: createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer),
     });
@@ -125,8 +129,13 @@ export function createApp({ config, db, logger }: AppDeps) {
       pipeline(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>), ctx.res).catch(() => undefined);
       return;
     }
-    ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-    if (response.status === 204 || !response.body) ctx.body = null;
+    if (response.status === 204 || !response.body) {
+      ctx.body = null;
+      return;
+    }
+    const body = Buffer.from(await response.arrayBuffer());
+    if (keptGets) keptGets.send(ctx, kept, response, body);
+    else ctx.body = body;
   });
 
   app.use(router.routes());
