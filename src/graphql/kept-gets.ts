@@ -9,7 +9,7 @@
 // at ~3,700 without). Answers carry a strong ETag of their body: If-None-Match gets a 304 while the
 // content is unchanged.
 import type Koa from 'koa';
-import { ResponseCache, etagOf, matchesEtag, type CachedAnswer } from '../rest/response-cache.js';
+import { ResponseCache, etagOf, sendConditionally, type CachedAnswer } from '../rest/response-cache.js';
 
 /** A GET request as kept answers know it: who asks, for what, and the key once it has one. */
 export interface KeptRequest {
@@ -35,13 +35,7 @@ export function keptGraphQLGets(version: () => Promise<number>): KeptGets {
   const answer = (ctx: Koa.Context, kept: CachedAnswer) => {
     ctx.status = kept.status;
     for (const [name, value] of Object.entries(kept.headers)) ctx.set(name, value);
-    ctx.set('ETag', kept.etag);
-    if (matchesEtag(ctx.get('If-None-Match') || undefined, kept.etag)) {
-      ctx.status = 304;
-      ctx.body = null;
-    } else {
-      ctx.body = kept.body;
-    }
+    sendConditionally(ctx, kept.body, kept.etag);
   };
   return {
     async lookup(ctx, viewerId) {

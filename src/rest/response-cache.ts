@@ -28,6 +28,17 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
   });
 }
 
+/** Sends a 200's body with its ETag, or a 304 when the request's If-None-Match names it. */
+export function sendConditionally(ctx: { get(name: string): string; set(name: string, value: string): void; status: number; body: unknown }, body: Buffer, etag: string): void {
+  ctx.set('ETag', etag);
+  if (matchesEtag(ctx.get('If-None-Match') || undefined, etag)) {
+    ctx.status = 304;
+    ctx.body = null;
+  } else {
+    ctx.body = body;
+  }
+}
+
 export class ResponseCache {
   private readonly entries = new Map<string, CachedAnswer>();
   private bytes = 0;

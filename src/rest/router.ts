@@ -13,7 +13,7 @@ import { envelope, filterFields, rootIndex } from './wp-conventions.js';
 import { openApiDocument, type DocInfo } from './openapi.js';
 import { allowHeader, runPipeline } from './pipeline.js';
 import { RestRequestImpl, effectiveMethod, parseBody, phpParseStr, readBody, restRoutePath } from './request.js';
-import { ResponseCache, etagOf, matchesEtag, type CachedAnswer } from './response-cache.js';
+import { ResponseCache, etagOf, sendConditionally, type CachedAnswer } from './response-cache.js';
 import {
   READABLE,
   compileRoutes,
@@ -249,11 +249,5 @@ function render(ctx: Koa.Context, result: CachedAnswer, opts: { authenticated: b
     return;
   }
   // Conditional reads: the same body is the same ETag, so a client that has it gets a 304.
-  ctx.set('ETag', result.etag);
-  if (matchesEtag(ctx.get('If-None-Match') || undefined, result.etag)) {
-    ctx.status = 304;
-    ctx.body = null;
-  } else {
-    ctx.body = result.body;
-  }
+  sendConditionally(ctx, result.body, result.etag);
 }
