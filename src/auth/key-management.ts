@@ -4,17 +4,14 @@
 // process and within the resolver's cache time (5 s) in the others; subscriptions opened with the
 // key end.
 import type { Prisma } from '../db/client.js';
+import { DomainError } from '../domain-error.js';
 import { hashApiKey, newApiKey } from './api-keys.js';
 import { keySignals } from './key-signals.js';
 import type { Viewer } from './viewer.js';
 
 export type KeyErrorCode = 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'invalid';
 
-export class KeyError extends Error {
-  constructor(readonly code: KeyErrorCode, message: string) {
-    super(message);
-  }
-}
+export class KeyError extends DomainError<KeyErrorCode> {}
 
 /** Who acts: a caller of the API, or the command line. */
 export type KeyActor = Viewer | 'system';

@@ -3,7 +3,7 @@
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
-import { invalidInput } from '../graphql/errors.js';
+import { invalidInput } from './errors.js';
 import { canEditAny, isPostStatus, listableStatuses } from './capabilities.js';
 import { isValidDateInput, listDateWindow, type DateWindow } from './dates.js';
 import { existingIdsOfType, isDbId, postTypeOf, type Db } from './posts.js';

@@ -3,7 +3,7 @@
 import type { UrlPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
-import { AppError } from '../graphql/errors.js';
+import { CalendarError } from './errors.js';
 import { createOrReuseLinked, linkedFieldsFromObject, validateLinkedFields, type LinkedPlan } from './linked.js';
 import { existingIdsOfType, type Db, type LinkedType } from './posts.js';
 import { Problems } from './validate.js';
@@ -80,8 +80,8 @@ export async function applyLinks(tx: Db, type: LinkedType, plan: LinkPlan, conte
   if (plan.kind === 'empty') return [];
   if (plan.kind === 'uncreatable') {
     throw type === 'venue'
-      ? new AppError('COULD_NOT_CREATE_VENUE', 'The venue could not be created from the provided data')
-      : new AppError('COULD_NOT_CREATE_ORGANIZER', 'The organizer could not be created from the provided data');
+      ? new CalendarError('COULD_NOT_CREATE_VENUE', 'The venue could not be created from the provided data')
+      : new CalendarError('COULD_NOT_CREATE_ORGANIZER', 'The organizer could not be created from the provided data');
   }
   const ids: number[] = [];
   for (const entry of plan.entries) {

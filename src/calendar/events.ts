@@ -5,7 +5,7 @@ import { outboundPolicy, type UrlPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
-import { AppError, invalidInput } from '../graphql/errors.js';
+import { CalendarError, invalidInput } from './errors.js';
 import { canCreatePosts, canDeletePost, canEditPost, canPublish, canReadPost, scaleBackStatus } from './capabilities.js';
 import { detectCurrency, parseCostInput } from './cost.js';
 import { eventSchedule, isValidDateInput, isValidTimezone, timezoneAbbr } from './dates.js';
@@ -92,10 +92,10 @@ async function validate(db: Db, fields: EventFields, create: boolean, viewer: Vi
   return plans;
 }
 
-function denied(viewer: Viewer | null): AppError {
+function denied(viewer: Viewer | null): CalendarError {
   return viewer
-    ? new AppError('FORBIDDEN', 'Sorry, you are not allowed to do that.')
-    : new AppError('UNAUTHENTICATED', 'Sorry, you are not allowed to do that.');
+    ? new CalendarError('FORBIDDEN', 'Sorry, you are not allowed to do that.')
+    : new CalendarError('UNAUTHENTICATED', 'Sorry, you are not allowed to do that.');
 }
 
 /** Stored status: scale-back for roles that cannot publish; a publish dated in the future is `future`. */
@@ -202,10 +202,10 @@ async function targetEvent(
   if (!mayAct) throw denied(viewer);
   if (!event) {
     if (target.slug !== undefined && unknownSlug === 'invalid') throw invalidInput({ slug: 'Invalid parameter.' });
-    if (target.slug !== undefined) throw new AppError('NOT_FOUND', 'Event with ID 0 does not exist.');
+    if (target.slug !== undefined) throw new CalendarError('NOT_FOUND', 'Event with ID 0 does not exist.');
     const type = await postTypeOf(prisma, target.id!);
-    if (type) throw new AppError('WRONG_TYPE', 'The specified ID is not a valid event.');
-    throw new AppError('NOT_FOUND', `Event with ID ${target.id} does not exist.`);
+    if (type) throw new CalendarError('WRONG_TYPE', 'The specified ID is not a valid event.');
+    throw new CalendarError('NOT_FOUND', `Event with ID ${target.id} does not exist.`);
   }
   return event;
 }
@@ -282,7 +282,7 @@ export async function trashEvent(context: WriteContext, target: { id?: number; s
       return trashed;
     }),
   );
-  if (updated.count === 0) throw new AppError('ALREADY_TRASHED', 'The event is already trashed');
+  if (updated.count === 0) throw new CalendarError('ALREADY_TRASHED', 'The event is already trashed');
   return event.id;
 }
 
@@ -308,16 +308,16 @@ export async function assertEventReadable(
       : await prisma.event.findUnique({ where: { id: target.id! }, select: { id: true, status: true, authorId: true, password: true } });
   if (!event) {
     if (target.slug !== undefined) throw invalidInput({ slug: 'Invalid parameter.' });
-    if (await postTypeOf(prisma, target.id!)) throw new AppError('WRONG_TYPE', 'The specified ID is not a valid event.');
-    throw new AppError('NOT_FOUND', `Event with ID ${target.id} does not exist.`);
+    if (await postTypeOf(prisma, target.id!)) throw new CalendarError('WRONG_TYPE', 'The specified ID is not a valid event.');
+    throw new CalendarError('NOT_FOUND', `Event with ID ${target.id} does not exist.`);
   }
   const readable = event.status !== 'trash' && canReadPost(viewer, event);
   if (target.slug !== undefined && !readable) throw invalidInput({ slug: 'Invalid parameter.' });
-  if (event.status === 'trash') throw new AppError('TRASHED', 'This event is no longer available');
-  if (!readable) throw new AppError('NOT_ACCESSIBLE', 'The requested event is not accessible');
+  if (event.status === 'trash') throw new CalendarError('TRASHED', 'This event is no longer available');
+  if (!readable) throw new CalendarError('NOT_ACCESSIBLE', 'The requested event is not accessible');
   if (!isUnlocked(event, viewer, unlock)) {
     // The id is public (lists show protected events, masked): a page can show the event's title and ask for its password.
-    throw new AppError('PASSWORD_REQUIRED', 'The requested event is not accessible without a password', { id: event.id });
+    throw new CalendarError('PASSWORD_REQUIRED', 'The requested event is not accessible without a password', { id: event.id });
   }
   return event.id;
 }

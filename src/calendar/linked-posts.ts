@@ -7,7 +7,7 @@ import { outboundPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
-import { AppError, invalidInput } from '../graphql/errors.js';
+import { CalendarError, invalidInput } from './errors.js';
 import {
   canCreatePosts,
   canDeleteAny,
@@ -177,7 +177,7 @@ const label = (type: LinkedType) => (type === 'venue' ? 'venue' : 'organizer');
 export async function assertLinkedReadable(db: Db, type: LinkedType, target: LinkedTarget, viewer: Viewer | null): Promise<number> {
   const row = await findTarget(db, type, target);
   if (!row) throw invalidInput({ ['slug' in target ? 'slug' : 'id']: 'Invalid parameter.' });
-  if (!canReadPost(viewer, row)) throw new AppError('NOT_ACCESSIBLE', `The requested ${label(type)} is not accessible`);
+  if (!canReadPost(viewer, row)) throw new CalendarError('NOT_ACCESSIBLE', `The requested ${label(type)} is not accessible`);
   return row.id;
 }
 
@@ -185,10 +185,10 @@ export async function assertLinkedReadable(db: Db, type: LinkedType, target: Lin
 // Writes
 // ---------------------------------------------------------------------------------------------
 
-function denied(viewer: Viewer | null): AppError {
+function denied(viewer: Viewer | null): CalendarError {
   return viewer
-    ? new AppError('FORBIDDEN', 'Sorry, you are not allowed to do that.')
-    : new AppError('UNAUTHENTICATED', 'Sorry, you are not allowed to do that.');
+    ? new CalendarError('FORBIDDEN', 'Sorry, you are not allowed to do that.')
+    : new CalendarError('UNAUTHENTICATED', 'Sorry, you are not allowed to do that.');
 }
 
 /** Checks of the fields linked.ts leaves to the record's own routes (GraphQL-only extras). */
@@ -301,7 +301,7 @@ export async function trashLinkedPost(context: LinkedContext, type: LinkedType, 
       where: { id: row!.id, status: { not: 'trash' } },
       data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, ...floatingDates(row!, 'trash', now) },
     });
-    if (updated.count === 0) throw new AppError('ALREADY_TRASHED', `The ${label(type)} is already trashed`);
+    if (updated.count === 0) throw new CalendarError('ALREADY_TRASHED', `The ${label(type)} is already trashed`);
     await linkTable(tx, type).deleteMany({ where: { [linkColumn(type)]: row!.id } });
     return row!.id;
   }));

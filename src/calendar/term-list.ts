@@ -4,7 +4,7 @@
 // PostgreSQL (MySQL's case-insensitive collation, as the original), and the category rule of
 // hide_empty (an empty parent of a non-empty child stays) needs the tree anyway. A list costs at
 // most five statements whatever its length.
-import { invalidInput } from '../graphql/errors.js';
+import { invalidInput } from './errors.js';
 import { sanitizeSlug } from './slugs.js';
 import {
   caseInsensitiveContains,

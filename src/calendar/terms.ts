@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Viewer } from '../auth/viewer.js';
 import type { Prisma } from '../db/client.js';
-import { AppError, invalidInput } from '../graphql/errors.js';
+import { CalendarError, invalidInput } from './errors.js';
 import { canManageCategories, canManageTags } from './capabilities.js';
 import { isDbId, retryOnConflict } from './posts.js';
 import { sanitizeSlug, uniqueSlugCandidates } from './slugs.js';
@@ -40,8 +40,8 @@ const isString = (value: unknown): value is string => typeof value === 'string' 
 
 const levelOf = (parentId: number | null | undefined) => parentId || null;
 
-function denied(viewer: Viewer | null): AppError {
-  return new AppError(viewer ? 'FORBIDDEN' : 'UNAUTHENTICATED', 'Sorry, you are not allowed to do that.');
+function denied(viewer: Viewer | null): CalendarError {
+  return new CalendarError(viewer ? 'FORBIDDEN' : 'UNAUTHENTICATED', 'Sorry, you are not allowed to do that.');
 }
 
 /** Categories: author and up; tags: editor and up (§0.5). */
@@ -53,13 +53,13 @@ function assertCanManage(viewer: Viewer | null, taxonomy: Taxonomy): void {
   if (!canManageTerms(viewer, taxonomy)) throw denied(viewer);
 }
 
-function notHierarchical(): AppError {
-  return new AppError('NOT_HIERARCHICAL', 'Cannot set parent term, taxonomy is not hierarchical.');
+function notHierarchical(): CalendarError {
+  return new CalendarError('NOT_HIERARCHICAL', 'Cannot set parent term, taxonomy is not hierarchical.');
 }
 
-function termExists(taxonomy: Taxonomy, termId: number): AppError {
+function termExists(taxonomy: Taxonomy, termId: number): CalendarError {
   const where = isHierarchical(taxonomy) ? 'with this parent' : 'in this taxonomy';
-  return new AppError('TERM_EXISTS', `A term with the name provided already exists ${where}.`, { termId });
+  return new CalendarError('TERM_EXISTS', `A term with the name provided already exists ${where}.`, { termId });
 }
 
 /** The id of an existing term of `taxonomy`, or null (ids of the other taxonomy do not count). */
@@ -257,7 +257,7 @@ export async function updateTerm(ctx: TermWriteContext, taxonomy: Taxonomy, rawI
       const duplicate = await tx.term.findFirst({ where: { taxonomy, slug, NOT: { id } }, select: { id: true } });
       if (duplicate) {
         if (!emptySlug && levelOf(parent) === levelOf(current.parentId)) {
-          throw new AppError('CONFLICT', `The slug “${slug}” is already in use by another term.`, { termId: duplicate.id });
+          throw new CalendarError('CONFLICT', `The slug “${slug}” is already in use by another term.`, { termId: duplicate.id });
         }
         slug = await uniqueTermSlug(tx, taxonomy, slug, levelOf(parent), id);
       }
@@ -365,7 +365,7 @@ async function termForText(tx: TermDb, taxonomy: Taxonomy, text: string): Promis
     return { id: await insertTerm(tx, taxonomy, { name }), created: true };
   } catch (error) {
     // Created meanwhile by another writer (or a same-level twin the lookup missed): use that term.
-    if (error instanceof AppError && error.extensions.code === 'TERM_EXISTS') return { id: error.extensions.termId as number, created: false };
+    if (error instanceof CalendarError && error.code === 'TERM_EXISTS') return { id: error.details.termId as number, created: false };
     throw error;
   }
 }

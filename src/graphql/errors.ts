@@ -1,37 +1,43 @@
-// Errors that resolvers raise on purpose. Each carries `extensions.code`, one per condition, so a
-// client (and the REST layer) can map it without reading messages. Yoga masks every other error.
+// Errors as the GraphQL API reports them. Each carries `extensions.code`, one per condition, so a
+// client (and the REST layer) can map it without reading messages. Resolvers raise AppError for
+// conditions of the API itself; domain modules raise their own DomainErrors, which become AppErrors
+// here, at the edge, in one place (every field, both yoga and the in-process REST runner). Yoga
+// masks every other error.
 import { GraphQLError } from 'graphql';
+import type { CalendarErrorCode } from '../calendar/errors.js';
+import { DomainError } from '../domain-error.js';
 
-export type ErrorCode =
-  | 'UNAUTHENTICATED' // no valid credentials for an operation that needs them
-  | 'FORBIDDEN' // authenticated, but the role or ownership does not allow it
-  | 'NOT_FOUND' // no record with that id or slug
-  | 'WRONG_TYPE' // the id names a record of another type (e.g. a venue's id where an event's is expected)
-  | 'TRASHED' // the record is in the trash (reads)
-  | 'ALREADY_TRASHED' // delete of a record already in the trash: it is gone
-  | 'NOT_ACCESSIBLE' // exists, but the caller may not read it (draft, private…)
-  | 'PASSWORD_REQUIRED' // password-protected and the right password was not given
-  | 'INVALID_INPUT' // arguments failed validation: extensions.params = {name: reason}
-  | 'TERM_EXISTS' // a term with that name already exists (extensions.termId)
-  | 'NOT_HIERARCHICAL' // parent given for a flat taxonomy
-  | 'INVALID_LINKED_POST' // {id} of a venue/organizer that is not one
-  | 'COULD_NOT_CREATE_VENUE'
-  | 'COULD_NOT_CREATE_ORGANIZER'
-  | 'CONFLICT' // the action does not fit the record's state
-  | 'RATE_LIMITED';
+export type ErrorCode = CalendarErrorCode | 'RATE_LIMITED';
 
 export class AppError extends GraphQLError {
-  constructor(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) {
-    super(message, { extensions: { code, ...extensions } });
+  constructor(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}, at?: GraphQLError) {
+    super(message, { nodes: at?.nodes, source: at?.source, positions: at?.positions, path: at?.path, extensions: { code, ...extensions } });
   }
-}
-
-/** Validation failure with a reason per argument, in the order the arguments were checked. */
-export function invalidInput(params: Record<string, string>, details: Record<string, unknown> = {}): AppError {
-  const names = Object.keys(params);
-  return new AppError('INVALID_INPUT', `Invalid parameter(s): ${names.join(', ')}`, { params, details });
 }
 
 export function errorCode(error: unknown): ErrorCode | undefined {
   return (error as GraphQLError)?.extensions?.code as ErrorCode | undefined;
+}
+
+type DomainErrorClass<E extends DomainError> = abstract new (...args: any[]) => E;
+/** How a domain's errors read in GraphQL: a code and extensions (none: its own code and details). */
+type Translation = { code: ErrorCode; extensions?: Record<string, unknown> };
+const translations: [DomainErrorClass<DomainError>, (error: any) => Translation][] = [];
+
+/** Declares how the errors of one domain read in GraphQL (called by that domain's GraphQL module). */
+export function translateDomainErrors<E extends DomainError>(type: DomainErrorClass<E>, translate: (error: E) => Translation): void {
+  translations.push([type, translate]);
+}
+
+/**
+ * The error as the API reports it: a GraphQL error raised for a DomainError becomes the coded
+ * AppError its domain declared, at the same path; any other error is returned as it is.
+ */
+export function asApiError(error: unknown): unknown {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (!(original instanceof DomainError)) return error;
+  const at = error instanceof GraphQLError ? error : undefined;
+  const translate = translations.find(([type]) => original instanceof type)?.[1];
+  const { code, extensions } = translate ? translate(original) : { code: original.code as ErrorCode, extensions: original.details };
+  return new AppError(code, original.message, extensions ?? {}, at);
 }

@@ -1,6 +1,7 @@
 // Runs GraphQL operations in-process for the REST layers: each document is parsed and validated
 // once, then only executed (no HTTP round trip, no re-parsing per request).
-import { execute, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { asApiError } from './errors.js';
 import type { GraphQLContext } from './context.js';
 
 export type OperationRunner = <T = any>(
@@ -22,6 +23,9 @@ export function createOperationRunner(schema: GraphQLSchema): OperationRunner {
     }
     return document;
   };
-  return async (source, variables, context) =>
-    (await execute({ schema, document: prepare(source), variableValues: variables, contextValue: context })) as ExecutionResult<any>;
+  return async (source, variables, context) => {
+    const result = (await execute({ schema, document: prepare(source), variableValues: variables, contextValue: context })) as ExecutionResult<any>;
+    // Domain errors as the API reports them, as yoga does for HTTP (src/graphql/errors.ts).
+    return result.errors ? { ...result, errors: result.errors.map((error) => asApiError(error) as GraphQLError) } : result;
+  };
 }

@@ -3,10 +3,11 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { GraphQLError } from 'graphql';
 import { createHash } from 'node:crypto';
 import { createInMemoryCache, useResponseCache } from '@graphql-yoga/plugin-response-cache';
-import { createGraphQLError, createYoga, isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { createGraphQLError, createYoga, isAsyncIterable, maskError, type Plugin } from 'graphql-yoga';
 import { calendarVersion } from '../calendar/list-totals.js';
 import type { Config } from '../config.js';
 import type { GraphQLContext } from './context.js';
+import { asApiError } from './errors.js';
 import { externalizeGraphiQL } from './graphiql.js';
 import { usePersistedQueries } from './persisted-queries.js';
 import { schema } from './schema.js';
@@ -28,7 +29,8 @@ export function createGraphQLServer(config: Config) {
     landingPage: false,
     cors: false, // the app's one cross-origin policy applies (src/http/cors.ts)
     logging: false,
-    maskedErrors: true,
+    // Domain errors are reported with their codes; any other error is masked.
+    maskedErrors: { maskError: (error, message, isDev) => maskError(asApiError(error), message, isDev) },
     // GraphiQL's page (~30 MB of strings once loaded) is loaded on its first visit, not at start,
     // and served as a small page with cacheable asset files (src/graphql/graphiql.ts).
     renderGraphiQL: async (options) => {

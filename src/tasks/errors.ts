@@ -1,14 +1,16 @@
 // Errors the task domain raises on purpose; the GraphQL layer maps each code to its own.
+import { DomainError } from '../domain-error.js';
+
 export type TaskErrorCode = 'invalid' | 'not_found' | 'conflict' | 'unauthenticated' | 'limit';
 
-export class TaskError extends Error {
+export class TaskError extends DomainError<TaskErrorCode> {
   constructor(
-    public readonly code: TaskErrorCode,
+    code: TaskErrorCode,
     message: string,
     /** The input field at fault, for `invalid`. */
-    public readonly field?: string,
+    readonly field?: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -2,7 +2,7 @@
 // keys; an administrator anyone's (`userId`). The key itself appears once, in the answer that made it.
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { AppError } from '../../graphql/errors.js';
+import { AppError, translateDomainErrors } from '../../graphql/errors.js';
 import { createKey, KeyError, listKeys, MAX_LABEL, revokeKey, rotateKey, type ApiKeyRecord } from '../key-management.js';
 import type { Viewer } from '../viewer.js';
 
@@ -35,23 +35,15 @@ function caller(ctx: GraphQLContext): Viewer {
   return ctx.viewer;
 }
 
-/** Runs a key-management call, its KeyErrors as coded GraphQL errors. */
-async function keyDomain<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof KeyError)) throw error;
-    const code = ({ unauthenticated: 'UNAUTHENTICATED', forbidden: 'FORBIDDEN', not_found: 'NOT_FOUND', conflict: 'CONFLICT', invalid: 'INVALID_INPUT' } as const)[error.code];
-    throw new AppError(code, error.message, code === 'INVALID_INPUT' ? { params: { label: error.message } } : {});
-  }
-}
+const KEY_CODES = { unauthenticated: 'UNAUTHENTICATED', forbidden: 'FORBIDDEN', not_found: 'NOT_FOUND', conflict: 'CONFLICT', invalid: 'INVALID_INPUT' } as const;
+translateDomainErrors(KeyError, (error) => ({ code: KEY_CODES[error.code], extensions: error.code === 'invalid' ? { params: { label: error.message } } : {} }));
 
 builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKey],
     description: "The caller's API keys, newest first, revoked ones included; administrators may name another user. Errors: UNAUTHENTICATED, FORBIDDEN.",
     args: { userId: t.arg.int({ description: 'Whose keys (default: the caller). Administrators only, for someone else.' }) },
-    resolve: (_root, args, ctx) => keyDomain(() => listKeys(ctx.prisma, caller(ctx), args.userId ?? undefined)),
+    resolve: (_root, args, ctx) => listKeys(ctx.prisma, caller(ctx), args.userId ?? undefined),
   }),
 }));
 
@@ -63,18 +55,18 @@ builder.mutationFields((t) => ({
       label: t.arg.string({ description: `What the key is for (at most ${MAX_LABEL} characters).` }),
       userId: t.arg.int({ description: 'For whom (default: the caller). Administrators only, for someone else.' }),
     },
-    resolve: (_root, args, ctx) => keyDomain(() => createKey(ctx.prisma, caller(ctx), { userId: args.userId ?? undefined, label: args.label ?? undefined })),
+    resolve: (_root, args, ctx) => createKey(ctx.prisma, caller(ctx), { userId: args.userId ?? undefined, label: args.label ?? undefined }),
   }),
   rotateApiKey: t.field({
     type: NewApiKey,
     description: 'Replaces a key: a new one with the same owner and label, the old one revoked at once. Errors: UNAUTHENTICATED, NOT_FOUND, CONFLICT (already revoked).',
     args: { id: t.arg.int({ required: true, description: 'The key id.' }) },
-    resolve: (_root, args, ctx) => keyDomain(() => rotateKey(ctx.prisma, caller(ctx), args.id)),
+    resolve: (_root, args, ctx) => rotateKey(ctx.prisma, caller(ctx), args.id),
   }),
   revokeApiKey: t.field({
     type: ApiKey,
     description: "Revokes a key: requests with it fail from now on (other server processes: within 5 s) and its open subscriptions end. Revoking a revoked key changes nothing. Errors: UNAUTHENTICATED, NOT_FOUND (no such key, or another user's to a non-administrator).",
     args: { id: t.arg.int({ required: true, description: 'The key id.' }) },
-    resolve: (_root, args, ctx) => keyDomain(() => revokeKey(ctx.prisma, caller(ctx), args.id)),
+    resolve: (_root, args, ctx) => revokeKey(ctx.prisma, caller(ctx), args.id),
   }),
 }));

@@ -2,7 +2,7 @@
 // URL, watch its progress (importJob), resume one that stopped.
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { AppError, type ErrorCode } from '../../graphql/errors.js';
+import { AppError, translateDomainErrors, type ErrorCode } from '../../graphql/errors.js';
 import { runImportInBackground } from '../import/background.js';
 import { ImportError, type ImportErrorCode } from '../import/errors.js';
 import { claimImportJob, createImportJob, findImportJob, listImportJobs, parseHeaders, type ImportJobView } from '../import/jobs.js';
@@ -17,15 +17,15 @@ const CODES: Record<ImportErrorCode, ErrorCode> = {
   source_invalid: 'INVALID_INPUT',
 };
 
-/** Runs an import call, its ImportErrors as coded GraphQL errors. */
-async function importDomain<T>(ctx: GraphQLContext, work: () => Promise<T>): Promise<T> {
+translateDomainErrors(ImportError, (error) => ({
+  code: CODES[error.code],
+  extensions: error.code === 'invalid' || error.code === 'denied' ? { params: { source: error.message } } : {},
+}));
+
+/** Imports need a key (which one may import is the domain's rule). */
+function importer(ctx: GraphQLContext) {
   if (!ctx.viewer) throw new AppError('UNAUTHENTICATED', 'Importing needs an administrator API key (header x-api-key).');
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof ImportError)) throw error;
-    throw new AppError(CODES[error.code], error.message, error.code === 'invalid' || error.code === 'denied' ? { params: { source: error.message } } : {});
-  }
+  return ctx.viewer;
 }
 
 const ImportKind = builder.enumType('ImportKind', {
@@ -87,13 +87,13 @@ builder.queryFields((t) => ({
     type: ImportJob,
     description: 'One import job: poll it to watch an import. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND.',
     args: { id: t.arg.int({ required: true, description: 'The job id.' }) },
-    resolve: (_root, args, ctx) => importDomain(ctx, () => findImportJob(ctx.prisma, ctx.viewer, args.id)),
+    resolve: (_root, args, ctx) => findImportJob(ctx.prisma, importer(ctx), args.id),
   }),
   importJobs: t.field({
     type: [ImportJob],
     description: 'Import jobs, newest first. Administrators only.',
     args: { first: t.arg.int({ defaultValue: 20, description: 'How many (1–100).' }) },
-    resolve: (_root, args, ctx) => importDomain(ctx, () => listImportJobs(ctx.prisma, ctx.viewer, args.first ?? 20)),
+    resolve: (_root, args, ctx) => listImportJobs(ctx.prisma, importer(ctx), args.first ?? 20),
   }),
 }));
 
@@ -110,24 +110,22 @@ builder.mutationFields((t) => ({
       windowStart: t.arg.string({ description: 'ICAL: occurrences of recurring events from this date (default: a year ago).' }),
       windowEnd: t.arg.string({ description: 'ICAL: … until this date (default: two years ahead).' }),
     },
-    resolve: (_root, args, ctx) =>
-      importDomain(ctx, async () => {
-        const window = { ...(args.windowStart ? { start: args.windowStart } : {}), ...(args.windowEnd ? { end: args.windowEnd } : {}) };
-        const job = await createImportJob(ctx.prisma, ctx.viewer, { kind: args.kind, source: args.source, headers: parseHeaders(args.headers ?? []), window });
-        const claimed = await claimImportJob(ctx.prisma, ctx.viewer, job.id);
-        runImportInBackground(ctx, job.id);
-        return claimed;
-      }),
+    resolve: async (_root, args, ctx) => {
+      const window = { ...(args.windowStart ? { start: args.windowStart } : {}), ...(args.windowEnd ? { end: args.windowEnd } : {}) };
+      const job = await createImportJob(ctx.prisma, importer(ctx), { kind: args.kind, source: args.source, headers: parseHeaders(args.headers ?? []), window });
+      const claimed = await claimImportJob(ctx.prisma, ctx.viewer, job.id);
+      runImportInBackground(ctx, job.id);
+      return claimed;
+    },
   }),
   resumeImport: t.field({
     type: ImportJob,
     description: 'Continues a failed or interrupted import where it stopped. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT (running or complete).',
     args: { id: t.arg.int({ required: true, description: 'The job id.' }) },
-    resolve: (_root, args, ctx) =>
-      importDomain(ctx, async () => {
-        const claimed = await claimImportJob(ctx.prisma, ctx.viewer, args.id);
-        runImportInBackground(ctx, args.id);
-        return claimed;
-      }),
+    resolve: async (_root, args, ctx) => {
+      const claimed = await claimImportJob(ctx.prisma, importer(ctx), args.id);
+      runImportInBackground(ctx, args.id);
+      return claimed;
+    },
   }),
 }));

@@ -1,5 +1,6 @@
 // The import's own errors, mapped to GraphQL codes (and command-line messages) at the edge, and the
 // one way an import reads its source.
+import { DomainError } from '../../domain-error.js';
 import { guardedRequest, OutboundDenied, type GuardedOptions, type GuardedResponse } from '../../http/guarded-request.js';
 import type { UrlPolicy } from '../../http/url-policy.js';
 
@@ -12,15 +13,7 @@ export type ImportErrorCode =
   | 'source_unavailable' // the source did not answer (network, 5xx): worth resuming later
   | 'source_invalid'; // the source answered something that is not what an import reads
 
-export class ImportError extends Error {
-  constructor(
-    readonly code: ImportErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ImportError';
-  }
-}
+export class ImportError extends DomainError<ImportErrorCode> {}
 
 /**
  * A source's answer through the outbound policy, its failures as ImportErrors: refused by the policy

@@ -5,7 +5,7 @@
 import type { Viewer } from '../../auth/viewer.js';
 import type { Config } from '../../config.js';
 import type { Prisma } from '../../db/client.js';
-import { AppError, errorCode } from '../../graphql/errors.js';
+import { CalendarError } from '../errors.js';
 import { createEvent, trashEvent, updateEvent, type EventFields } from '../events.js';
 import { createLinkedPost, updateLinkedPost } from '../linked-posts.js';
 import type { LinkedFields } from '../linked.js';
@@ -116,7 +116,7 @@ export class Importer {
       await this.remember(kind, remoteId, id);
       this.count(kind, link?.id ? 'updated' : 'created');
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
+      if (!(error instanceof CalendarError)) throw error;
       this.count(kind, 'failed');
       this.warn(`${label}: ${describe(error)}`);
     }
@@ -129,9 +129,9 @@ export class Importer {
     try {
       return await write(fields);
     } catch (error) {
-      const params = (error as AppError).extensions?.params as Record<string, string> | undefined;
+      const params = error instanceof CalendarError && error.code === 'INVALID_INPUT' ? (error.details.params as Record<string, string> | undefined) : undefined;
       const image = (fields as { image?: unknown }).image;
-      if (errorCode(error) !== 'INVALID_INPUT' || !params?.image || Object.keys(params).length !== 1 || !image) throw error;
+      if (!params?.image || Object.keys(params).length !== 1 || !image) throw error;
       this.warn(`${label}: image ${String(image)} could not be reached; imported without it`);
       return write({ ...fields, image: undefined });
     }
@@ -150,8 +150,8 @@ export class Importer {
           return await createTerm(context, TAXONOMY[kind], input);
         } catch (error) {
           // The same name at the same level is the same term (one import adopted it before, or the site had it).
-          if (errorCode(error) !== 'TERM_EXISTS') throw error;
-          const id = (error as AppError).extensions.termId as number;
+          if (!(error instanceof CalendarError) || error.code !== 'TERM_EXISTS') throw error;
+          const id = error.details.termId as number;
           await updateTerm(context, TAXONOMY[kind], id, input);
           return id;
         }
@@ -248,7 +248,7 @@ export class Importer {
   }
 }
 
-function describe(error: AppError): string {
-  const params = error.extensions.params as Record<string, string> | undefined;
+function describe(error: CalendarError): string {
+  const params = error.details.params as Record<string, string> | undefined;
   return params ? `${error.message} (${Object.entries(params).map(([name, reason]) => `${name}: ${reason}`).join('; ')})` : error.message;
 }

@@ -1,5 +1,5 @@
 // Glue between the task domain and GraphQL: who the caller is, and domain errors as GraphQL errors.
-import { AppError } from '../../graphql/errors.js';
+import { AppError, translateDomainErrors } from '../../graphql/errors.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { TaskError } from '../errors.js';
 import type { Owner } from '../tasks.js';
@@ -10,19 +10,11 @@ export function ownerOf(ctx: GraphQLContext): Owner {
   return { userId: ctx.viewer.userId, keyId: ctx.viewer.keyId };
 }
 
-/** Runs a domain call, turning its TaskErrors into coded GraphQL errors. */
-export async function domain<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof TaskError)) throw error;
-    if (error.code === 'invalid') throw new AppError('INVALID_INPUT', error.message, { params: { [error.field ?? 'input']: error.message } });
-    if (error.code === 'not_found') throw new AppError('NOT_FOUND', error.message);
-    if (error.code === 'conflict') throw new AppError('CONFLICT', error.message);
-    if (error.code === 'limit') throw new AppError('RATE_LIMITED', error.message);
-    throw new AppError('UNAUTHENTICATED', error.message);
-  }
-}
+const TASK_CODES = { invalid: 'INVALID_INPUT', not_found: 'NOT_FOUND', conflict: 'CONFLICT', limit: 'RATE_LIMITED', unauthenticated: 'UNAUTHENTICATED' } as const;
+translateDomainErrors(TaskError, (error) => ({
+  code: TASK_CODES[error.code],
+  extensions: error.code === 'invalid' ? { params: { [error.field ?? 'input']: error.message } } : {},
+}));
 
 /**
  * Batches loads made while one GraphQL list resolves (all in the same tick) into one query, per

@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder.js';
 import { buildRunGif, countScreenshots, recordingUrl, runByToken, screenshotUrl, stepScreenshot } from '../recording.js';
 import { findRun, listSteps, pendingToolCall, stopRun, submitToolInput } from '../runs.js';
 import { UNFINISHED, type RunStatus } from '../statuses.js';
-import { domain, iso, ownerOf } from './resolve.js';
+import { iso, ownerOf } from './resolve.js';
 import { TaskRecording, TaskRun, TaskStep, ToolCall } from './refs.js';
 
 const parse = (text: string | null) => (text == null ? null : JSON.parse(text));
@@ -157,7 +157,7 @@ builder.mutationFields((t) => ({
       taskId: t.arg.id({ required: true, description: 'The task id.' }),
       runId: t.arg.id({ description: 'The run id (default: the latest run).' }),
     },
-    resolve: (_root, args, ctx) => domain(() => stopRun(ctx.prisma, ownerOf(ctx), String(args.taskId), args.runId == null ? null : String(args.runId))),
+    resolve: (_root, args, ctx) => stopRun(ctx.prisma, ownerOf(ctx), String(args.taskId), args.runId == null ? null : String(args.runId)),
   }),
   submitToolInput: t.field({
     type: TaskRun,
@@ -169,13 +169,11 @@ builder.mutationFields((t) => ({
       toolCallId: t.arg.id({ description: 'When given, must be the id of the call the run waits on.' }),
     },
     resolve: (_root, args, ctx) =>
-      domain(() =>
-        submitToolInput(ctx.prisma, ownerOf(ctx), {
-          taskId: String(args.taskId),
-          runId: args.runId == null ? null : String(args.runId),
-          input: args.input,
-          toolCallId: args.toolCallId == null ? null : String(args.toolCallId),
-        }),
-      ),
+      submitToolInput(ctx.prisma, ownerOf(ctx), {
+        taskId: String(args.taskId),
+        runId: args.runId == null ? null : String(args.runId),
+        input: args.input,
+        toolCallId: args.toolCallId == null ? null : String(args.toolCallId),
+      }),
   }),
 }));

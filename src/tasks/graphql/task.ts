@@ -6,7 +6,7 @@ import { readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
 import type { WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
 import { AppError } from '../../graphql/errors.js';
-import { batchLoader, domain, iso, ownerOf } from './resolve.js';
+import { batchLoader, iso, ownerOf } from './resolve.js';
 import { PAGE_ARGS_DOC, Task, TaskRun, type ListShape } from './refs.js';
 
 const TaskRunPage = builder.objectRef<ListShape<any>>('TaskRunPage').implement({
@@ -83,13 +83,12 @@ Task.implement({
         page: t.arg.int({ defaultValue: 1, description: PAGE_ARGS_DOC.page }),
         limit: t.arg.int({ defaultValue: MAX_PAGE_SIZE, description: PAGE_ARGS_DOC.limit }),
       },
-      resolve: (task, args, ctx) =>
-        domain(async () => {
-          const page = args.page ?? 1;
-          const limit = args.limit ?? MAX_PAGE_SIZE;
-          checkPage(page, limit);
-          return { ...(await listRuns(ctx.prisma, task.id, page, limit)), page, limit };
-        }),
+      resolve: async (task, args, ctx) => {
+        const page = args.page ?? 1;
+        const limit = args.limit ?? MAX_PAGE_SIZE;
+        checkPage(page, limit);
+        return { ...(await listRuns(ctx.prisma, task.id, page, limit)), page, limit };
+      },
     }),
   }),
 });
@@ -102,13 +101,12 @@ builder.queryFields((t) => ({
       page: t.arg.int({ defaultValue: 1, description: PAGE_ARGS_DOC.page }),
       limit: t.arg.int({ defaultValue: MAX_PAGE_SIZE, description: PAGE_ARGS_DOC.limit }),
     },
-    resolve: (_root, args, ctx) =>
-      domain(async () => {
-        const page = args.page ?? 1;
-        const limit = args.limit ?? MAX_PAGE_SIZE;
-        checkPage(page, limit);
-        return { ...(await listTasks(ctx.prisma, ownerOf(ctx), page, limit)), page, limit };
-      }),
+    resolve: async (_root, args, ctx) => {
+      const page = args.page ?? 1;
+      const limit = args.limit ?? MAX_PAGE_SIZE;
+      checkPage(page, limit);
+      return { ...(await listTasks(ctx.prisma, ownerOf(ctx), page, limit)), page, limit };
+    },
   }),
   task: t.field({
     type: Task,
@@ -153,12 +151,12 @@ builder.mutationFields((t) => ({
     type: Task,
     description: 'Stores a browser task and schedules its first run; answers at once, without waiting for the browser or the LLM.',
     args: { input: t.arg({ type: CreateTaskInput, required: true, description: 'The task.' }) },
-    resolve: (_root, args, ctx) => domain(() => createTask(ctx.prisma, ctx.config, ownerOf(ctx), args.input)),
+    resolve: (_root, args, ctx) => createTask(ctx.prisma, ctx.config, ownerOf(ctx), args.input),
   }),
   stopTask: t.field({
     type: Task,
     description: 'Makes the task inactive and stops its unfinished runs.',
     args: { id: t.arg.id({ required: true, description: 'The task id.' }) },
-    resolve: (_root, args, ctx) => domain(() => stopTask(ctx.prisma, ownerOf(ctx), String(args.id))),
+    resolve: (_root, args, ctx) => stopTask(ctx.prisma, ownerOf(ctx), String(args.id)),
   }),
 }));
