@@ -8,11 +8,12 @@ const ENDPOINT = '/graphql';
 /** The key was refused (HTTP 401): the caller signs out. */
 export class AuthError extends Error {}
 
-/** An error GraphQL reported, with its extensions.code (NOT_FOUND, CONFLICT…). */
+/** An error GraphQL reported, with its extensions.code (NOT_FOUND, CONFLICT…) and, for INVALID_INPUT, the reason per field. */
 export class ApiError extends Error {
-  constructor(message, code) {
+  constructor(message, code, params) {
     super(message);
     this.code = code;
+    this.params = params;
   }
 }
 
@@ -40,7 +41,7 @@ export async function gql(query, variables = {}, key = storedKey()) {
   if (response.status === 401) throw await refusal(response);
   const body = await response.json().catch(() => null);
   if (!body) throw new ApiError(`Almanac answered with HTTP ${response.status}.`, 'HTTP');
-  if (body.errors?.length) throw new ApiError(body.errors[0].message, body.errors[0].extensions?.code);
+  if (body.errors?.length) throw new ApiError(body.errors[0].message, body.errors[0].extensions?.code, body.errors[0].extensions?.params);
   return body.data;
 }
 

@@ -1,6 +1,7 @@
-// The task console: sign in with an API key, follow the key's tasks and a run live (GraphQL
-// subscriptions over server-sent events: the page never polls), answer the agent's tool calls,
-// stop a run. Routes live in the URL hash: #/task/<taskId> and #/task/<taskId>/run/<runId>.
+// The task console: sign in with an API key, create tasks and run them again, follow the key's
+// tasks and a run live (GraphQL subscriptions over server-sent events: the page never polls),
+// answer the agent's tool calls, stop a run, watch its recording and download its data. Routes live
+// in the URL hash: #/new, #/task/<taskId> and #/task/<taskId>/run/<runId>.
 
 import { AuthError, forgetKey, gql, storeKey, storedKey, subscribe } from './api.js';
 import { el, time } from './dom.js';
@@ -18,8 +19,37 @@ const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
     toolCall { id name parameters }
     toolCalls { id name input }
     steps { index url title action arguments reasoning result screenshotUrl }
+    recording { status url }
   }
 }`;
+const CREATE = `mutation ConsoleCreate($input: CreateTaskInput!) { createTask(input: $input) { id } }`;
+const RERUN = `mutation ConsoleRerun($id: ID!) { rerunTask(id: $id) { id taskId } }`;
+/** The product brief's form_input tool: the agent asks the person at the console for information. */
+const FORM_INPUT = {
+  type: 'function',
+  function: {
+    name: 'form_input',
+    description: 'Ask the user for information',
+    parameters: {
+      type: 'object',
+      properties: {
+        heading: { type: 'string', description: 'Heading of the form' },
+        description: { type: 'string', description: 'Description of the form' },
+        fields: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              type: { type: 'string', description: 'Input field type' },
+              label: { type: 'string', description: 'Label text' },
+              options: { type: 'array', items: { type: 'string' }, description: 'Choices, for a select field' },
+            },
+          },
+        },
+      },
+    },
+  },
+};
 const CHECK = `query ConsoleCheck { tasks(limit: 1) { total } }`;
 const STOP = `mutation ConsoleStop($taskId: ID!, $runId: ID) { stopTaskRun(taskId: $taskId, runId: $runId) { id } }`;
 const ANSWER = `mutation ConsoleAnswer($taskId: ID!, $runId: ID, $input: String!, $toolCallId: ID) {
@@ -187,6 +217,7 @@ function markCurrent() {
 // ——— routing ———
 
 function parseRoute() {
+  if (location.hash === '#/new') return { creating: true, taskId: null, runId: null };
   const match = /^#\/task\/([^/]+)(?:\/run\/([^/]+))?$/.exec(location.hash);
   if (!match) return { taskId: null, runId: null };
   return { taskId: decodeURIComponent(match[1]), runId: match[2] ? decodeURIComponent(match[2]) : null };
@@ -194,7 +225,17 @@ function parseRoute() {
 
 async function route() {
   if (!storedKey()) return;
-  const { taskId, runId } = parseRoute();
+  const { creating, taskId, runId } = parseRoute();
+  $('new-task').hidden = !creating;
+  if (creating) {
+    closeRun();
+    view.taskId = view.task = null;
+    markCurrent();
+    $('run-view').hidden = true;
+    $('run-placeholder').hidden = true;
+    $('new-task-title').focus();
+    return;
+  }
   if (taskId !== view.taskId || !view.task) {
     closeRun();
     view.taskId = taskId;
@@ -281,6 +322,7 @@ function closeRun() {
   $('run-live').textContent = '';
   $('run-connection').textContent = '';
   $('stop-run').hidden = true;
+  $('rerun-task').hidden = true;
   for (const id of ['run-id', 'run-created', 'run-started', 'run-finished']) $(id).replaceChildren();
 }
 
@@ -320,6 +362,7 @@ function renderRun(run) {
   // Controls that go away when the run ends: focus moves on to the result rather than being lost.
   const focusGoes = document.activeElement === stop || $('tool-call').contains(document.activeElement);
   stop.hidden = ended(run);
+  $('rerun-task').hidden = !ended(run);
   renderSteps(run);
   if (ended(run) && !view.resultShown) {
     view.resultShown = true;
@@ -426,8 +469,34 @@ function renderResult(run) {
   else if (typeof run.output === 'string') parts.push(el('p', { class: 'output' }, run.output));
   else parts.push(el('pre', { class: 'output' }, JSON.stringify(run.output, null, 2)));
   parts.push(dataTable(run.dataTable ?? []));
+  const recording = run.recording?.status === 'completed' && sameOrigin(run.recording.url);
+  if (recording) {
+    parts.push(
+      el('h4', {}, 'Recording'),
+      el('figure', { class: 'recording' }, el('img', { src: recording, alt: `Recording of the run: the page at each of its ${run.steps.length} steps` }), el('figcaption', {}, el('a', { href: recording, download: `run-${run.id}.gif` }, 'Download the recording (GIF)'))),
+    );
+  }
   body.replaceChildren(...parts);
   $('result').hidden = false;
+}
+
+/** A spreadsheet cell that cannot run as a formula (=, +, -, @ lead one in Excel and Calc). */
+const csvCell = (text) => {
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
+
+/** The data table as CSV (RFC 4180, CRLF) and JSON files to download. */
+function downloads(rows, columns, cell) {
+  const csv = [columns, ...rows.map((row) => columns.map((column) => cell(row[column])))].map((line) => line.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  const file = (text, type) => URL.createObjectURL(new Blob([text], { type }));
+  const name = `run-${view.run?.id ?? 'data'}`;
+  return el(
+    'p',
+    { class: 'downloads' },
+    el('a', { href: file(csv, 'text/csv;charset=utf-8'), download: `${name}.csv` }, 'Download CSV'),
+    el('a', { href: file(JSON.stringify(rows, null, 2), 'application/json'), download: `${name}.json` }, 'Download JSON'),
+  );
 }
 
 function dataTable(rows) {
@@ -445,7 +514,7 @@ function dataTable(rows) {
     el('tbody', {}, ...objects.map((row) => el('tr', {}, ...columns.map((column) => el('td', {}, cell(row[column])))))),
   );
   // Scrollable by keyboard when wider than the page.
-  return el('div', { class: 'table-wrap', role: 'region', 'aria-labelledby': captionId, tabindex: '0' }, table);
+  return el('div', {}, el('div', { class: 'table-wrap', role: 'region', 'aria-labelledby': captionId, tabindex: '0' }, table), downloads(objects, columns, cell));
 }
 
 $('stop-run').addEventListener('click', async () => {
@@ -460,6 +529,77 @@ $('stop-run').addEventListener('click', async () => {
   } catch (error) {
     if (error instanceof AuthError) return expired();
     $('run-message').textContent = error.code === 'CONFLICT' ? 'The run had already ended.' : `The run could not be stopped: ${error.message}`;
+  } finally {
+    button.removeAttribute('aria-disabled');
+  }
+});
+
+$('rerun-task').addEventListener('click', async () => {
+  const button = $('rerun-task');
+  const taskId = view.taskId;
+  if (!taskId || button.getAttribute('aria-disabled') === 'true') return;
+  button.setAttribute('aria-disabled', 'true');
+  $('run-message').textContent = '';
+  try {
+    const run = (await gql(RERUN, { id: taskId })).rerunTask;
+    await loadTask(taskId, false);
+    location.hash = `#/task/${encodeURIComponent(taskId)}/run/${encodeURIComponent(run.id)}`;
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    $('run-message').textContent = `The task could not be run again: ${error.message}`;
+  } finally {
+    button.removeAttribute('aria-disabled');
+  }
+});
+
+// ——— a new task ———
+
+const NEW_TASK_FIELDS = { task: 'new-task-text', startUrl: 'new-task-url', maxSteps: 'new-task-steps' };
+
+function fieldError(name, message) {
+  const input = $(NEW_TASK_FIELDS[name]);
+  $(`${NEW_TASK_FIELDS[name]}-error`).textContent = message;
+  if (message) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+}
+
+$('new-task').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const button = form.querySelector('button[type="submit"]');
+  if (button.getAttribute('aria-disabled') === 'true') return;
+  for (const name of Object.keys(NEW_TASK_FIELDS)) fieldError(name, '');
+  $('new-task-error').textContent = '';
+  const task = $('new-task-text').value.trim();
+  const startUrl = $('new-task-url').value.trim();
+  const steps = $('new-task-steps').value.trim();
+  const problems = [];
+  if (!task) problems.push(['task', 'Say what the agent should do.']);
+  if (startUrl && !/^https?:\/\/\S+$/i.test(startUrl)) problems.push(['startUrl', 'Give an address that starts with http:// or https://.']);
+  if (steps && !(/^\d+$/.test(steps) && Number(steps) >= 1 && Number(steps) <= 500)) problems.push(['maxSteps', 'Give a whole number from 1 to 500.']);
+  if (problems.length) {
+    for (const [name, message] of problems) fieldError(name, message);
+    $(NEW_TASK_FIELDS[problems[0][0]]).focus();
+    return;
+  }
+  const input = { task, tools: $('new-task-form-input').checked ? [FORM_INPUT] : [] };
+  if (startUrl) input.startUrl = startUrl;
+  if (steps) input.maxSteps = Number(steps);
+  button.setAttribute('aria-disabled', 'true');
+  try {
+    const created = (await gql(CREATE, { input })).createTask;
+    form.reset();
+    location.hash = `#/task/${encodeURIComponent(created.id)}`;
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    // A refused field is named by the API (extensions.params): show the reason beside it.
+    const field = Object.keys(error.params ?? {}).find((name) => NEW_TASK_FIELDS[name]);
+    if (field) {
+      fieldError(field, error.params[field]);
+      $(NEW_TASK_FIELDS[field]).focus();
+    } else {
+      $('new-task-error').textContent = `The task could not be created: ${error.message}`;
+    }
   } finally {
     button.removeAttribute('aria-disabled');
   }

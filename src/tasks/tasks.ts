@@ -28,8 +28,7 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
     if (owner.keyId === undefined) throw new TaskError('invalid', 'webhookUrl needs a request made with an API key (it signs the deliveries)', 'webhookUrl');
     await ensureWebhookSecret(prisma, owner.keyId);
   }
-  // Without an LLM the run cannot start: it is stored already ended, with the settings to set.
-  const run = config.tasks.llmBaseUrl ? newRunData() : { ...newRunData(), ...ending('failed', NO_LLM_ERROR) };
+  const run = firstRunData(config);
   const task = await prisma.task.create({
     data: {
       id: randomUUID(),
@@ -45,6 +44,24 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
   });
   if (config.tasks.llmBaseUrl) taskSignals.emit('queued');
   return task;
+}
+
+/** A new run's row. Without an LLM the run cannot start: it is stored already ended, with the settings to set. */
+const firstRunData = (config: Config) => (config.tasks.llmBaseUrl ? newRunData() : { ...newRunData(), ...ending('failed', NO_LLM_ERROR) });
+
+/**
+ * Runs the caller's task again, with the settings it was created with: a new run, scheduled now
+ * (under the same run limits as a new task); a stopped task becomes active again.
+ */
+export async function rerunTask(prisma: Prisma, config: Config, owner: Owner, id: string) {
+  await requireTask(prisma, owner, id);
+  await checkRunLimits(prisma, config, owner);
+  const [run] = await prisma.$transaction([
+    prisma.taskRun.create({ data: { ...firstRunData(config), taskId: id } }),
+    prisma.task.update({ where: { id }, data: { status: 'active' } }),
+  ]);
+  if (config.tasks.llmBaseUrl) taskSignals.emit('queued');
+  return run;
 }
 
 /** A user's runs in progress and runs started in the last 24 hours stay under the configured limits (0: none). */

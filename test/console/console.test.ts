@@ -2,7 +2,7 @@
 // headers, a refused key, signing in, following a run live, answering a form_input form and seeing
 // the result, answering another tool, stopping a run. Screenshots of the main states are saved in
 // test-artifacts/console/.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
@@ -39,7 +39,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
   });
 
   async function openConsole(hash = ''): Promise<ConsolePage> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
     page.setDefaultTimeout(45_000);
     const requests: ConsolePage['requests'] = [];
@@ -230,6 +230,95 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       const graphql = requests.filter((r) => r.url.endsWith('/graphql'));
       expect(graphql.length, JSON.stringify(graphql)).toBeLessThanOrEqual(6);
       expect(requests.every((r) => r.url.startsWith(servers.api.url) || r.url.startsWith('data:')), JSON.stringify(requests)).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 240_000);
+
+  it('creates a task from the console, runs it again, shows its recording and data downloads, and fits a 390 px screen', async () => {
+    fx.llm.define('console-new', [
+      (c) => ({
+        call: 'done',
+        args: {
+          output: c.page.includes('/signin') ? 'Started at the sign-in page' : `Started elsewhere: ${c.page.slice(0, 200)}`,
+          dataTable: [
+            { Guest: 'Ada Lovelace', Note: 'Says "hello", twice' },
+            { Guest: '=HYPERLINK("http://example.com")', Note: 'formula-looking' },
+          ],
+        },
+      }),
+    ]);
+    const { page, problems, close } = await openConsole();
+    try {
+      await signIn(page, ADMIN_KEY);
+      await page.getByRole('link', { name: 'New task' }).click();
+      const form = page.getByRole('form', { name: 'New task' });
+      await form.waitFor();
+      await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('new-task-title');
+      // Mistakes are named beside their field, and the focus goes to the first one.
+      await form.getByRole('button', { name: 'Create and run' }).click();
+      await poll(() => page.locator('#new-task-text-error').textContent()).toBe('Say what the agent should do.');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-task-text');
+      expect(await form.getByLabel('What should the agent do?').getAttribute('aria-invalid')).toBe('true');
+      const text = taskText('console-new', 'Collect the guest list');
+      await form.getByLabel('What should the agent do?').fill(text);
+      await form.getByLabel(/Start page/).fill('not a url');
+      await form.getByLabel(/Step budget/).fill('0');
+      await form.getByRole('button', { name: 'Create and run' }).click();
+      await poll(() => page.locator('#new-task-url-error').textContent()).toMatch(/http:\/\/ or https:\/\//);
+      expect(await page.locator('#new-task-steps-error').textContent()).toMatch(/1 to 500/);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-task-url');
+      await shot(page, 'new-task-errors');
+      await form.getByLabel(/Start page/).fill(`${fx.pages.url}/signin`);
+      await form.getByLabel(/Step budget/).fill('5');
+      // The keyboard is enough: Enter on the button submits.
+      await form.getByRole('button', { name: 'Create and run' }).focus();
+      await page.keyboard.press('Enter');
+
+      // The new task opens, runs at once and appears in the list.
+      await poll(() => page.url()).toMatch(/#\/task\/[\w-]+$/);
+      const taskId = /#\/task\/([\w-]+)$/.exec(page.url())![1];
+      await poll(() => page.getByRole('link', { name: /Collect the guest list/ }).count()).toBe(1);
+      await poll(() => page.locator('#run-badge').textContent(), 90_000).toBe('Completed');
+      const result = page.getByRole('region', { name: 'Result' });
+      expect(await result.locator('.output').textContent()).toBe('Started at the sign-in page');
+      const firstRequest = fx.llm.requestsOf(text)[0].body;
+      expect(firstRequest.tools.map((tool: any) => tool.function.name)).toContain('form_input');
+
+      // The data table downloads as CSV (quoted, formulas neutralised) and JSON.
+      const download = async (name: string) => {
+        const [file] = await Promise.all([page.waitForEvent('download'), result.getByRole('link', { name }).click()]);
+        return [file.suggestedFilename(), readFileSync((await file.path())!, 'utf8')];
+      };
+      const [csvName, csv] = await download('Download CSV');
+      expect(csvName).toMatch(/^run-[\w-]+\.csv$/);
+      expect(csv).toBe('Guest,Note\r\nAda Lovelace,"Says ""hello"", twice"\r\n"\'=HYPERLINK(""http://example.com"")",formula-looking\r\n');
+      const [, json] = await download('Download JSON');
+      expect(JSON.parse(json)).toEqual([
+        { Guest: 'Ada Lovelace', Note: 'Says "hello", twice' },
+        { Guest: '=HYPERLINK("http://example.com")', Note: 'formula-looking' },
+      ]);
+      // The recording plays inline, served by Almanac.
+      const recording = result.locator('.recording img');
+      await recording.scrollIntoViewIfNeeded();
+      await poll(() => recording.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      expect(await recording.getAttribute('alt')).toMatch(/^Recording of the run/);
+      await shot(page, 'new-task-completed');
+
+      // Run again: a second run of the same task, opened and followed live.
+      const firstRun = await page.locator('#run-id').textContent();
+      await page.getByRole('button', { name: 'Run again' }).click();
+      await poll(() => page.locator('#run-list li').count()).toBe(2);
+      await poll(() => page.locator('#run-id').textContent()).not.toBe(firstRun);
+      expect(page.url()).toContain(`#/task/${taskId}/run/`);
+      await poll(() => page.locator('#run-badge').textContent(), 90_000).toBe('Completed');
+      expect(fx.llm.requestsOf(text).length).toBe(2);
+
+      // A phone-sized screen: nothing wider than the screen, the heading wraps.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await shot(page, 'narrow-390');
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -1,7 +1,7 @@
-// Task: the type, its queries (tasks, task) and mutations (createTask, stopTask).
+// Task: the type, its queries (tasks, task) and mutations (createTask, rerunTask, stopTask).
 import { builder } from '../../graphql/builder.js';
 import { listRuns } from '../runs.js';
-import { checkPage, createTask, findTask, listTasks, MAX_PAGE_SIZE, stopTask, taskOptions } from '../tasks.js';
+import { checkPage, createTask, findTask, listTasks, MAX_PAGE_SIZE, rerunTask, stopTask, taskOptions } from '../tasks.js';
 import { readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
 import type { WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
@@ -152,6 +152,12 @@ builder.mutationFields((t) => ({
     description: 'Stores a browser task and schedules its first run; answers at once, without waiting for the browser or the LLM.',
     args: { input: t.arg({ type: CreateTaskInput, required: true, description: 'The task.' }) },
     resolve: (_root, args, ctx) => createTask(ctx.prisma, ctx.config, ownerOf(ctx), args.input),
+  }),
+  rerunTask: t.field({
+    type: TaskRun,
+    description: 'Runs the task again with the settings it was created with, and answers the new run; a stopped task becomes active again. Errors: NOT_FOUND, RATE_LIMITED (the run limits).',
+    args: { id: t.arg.id({ required: true, description: 'The task id.' }) },
+    resolve: (_root, args, ctx) => rerunTask(ctx.prisma, ctx.config, ownerOf(ctx), String(args.id)),
   }),
   stopTask: t.field({
     type: Task,
