@@ -15,7 +15,7 @@ const TASK = `query ConsoleTask($id: ID!) {
 }`;
 const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
   taskRun(taskId: $taskId, runId: $runId) {
-    id taskId status detailedStatus liveStatus error output dataTable createdAt startedAt finishedAt
+    id taskId status detailedStatus liveStatus error output dataTable createdAt startedAt finishedAt tokensUsed
     toolCall { id name parameters }
     toolCalls { id name input }
     steps { index url title action arguments reasoning result screenshotUrl }
@@ -323,7 +323,7 @@ function closeRun() {
   $('run-connection').textContent = '';
   $('stop-run').hidden = true;
   $('rerun-task').hidden = true;
-  for (const id of ['run-id', 'run-created', 'run-started', 'run-finished']) $(id).replaceChildren();
+  for (const id of ['run-id', 'run-created', 'run-started', 'run-finished', 'run-steps', 'run-tokens']) $(id).replaceChildren();
 }
 
 function openRun(runId) {
@@ -355,6 +355,9 @@ function renderRun(run) {
   if (!before) $('run-created').replaceChildren(time(run.createdAt));
   if (before?.startedAt !== run.startedAt) $('run-started').replaceChildren(time(run.startedAt));
   if (before?.finishedAt !== run.finishedAt) $('run-finished').replaceChildren(time(run.finishedAt));
+  // What the run has cost so far: steps taken and the LLM's tokens (as its `usage` reports them).
+  $('run-steps').textContent = String(run.steps.length);
+  $('run-tokens').textContent = run.tokensUsed.toLocaleString();
   const link = $('run-list').querySelector(`a[data-run-id="${CSS.escape(run.id)}"] .badge`);
   if (link) setBadge(link, run);
 

@@ -247,6 +247,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
             { Guest: '=HYPERLINK("http://example.com")', Note: 'formula-looking' },
           ],
         },
+        tokens: 321,
       }),
     ]);
     const { page, problems, close } = await openConsole();
@@ -283,6 +284,9 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await poll(() => page.locator('#run-badge').textContent(), 90_000).toBe('Completed');
       const result = page.getByRole('region', { name: 'Result' });
       expect(await result.locator('.output').textContent()).toBe('Started at the sign-in page');
+      // What the run cost: its steps and the tokens the LLM reported.
+      expect(await page.locator('#run-steps').textContent()).toBe('1');
+      expect(await page.locator('#run-tokens').textContent()).toBe('321');
       const firstRequest = fx.llm.requestsOf(text)[0].body;
       expect(firstRequest.tools.map((tool: any) => tool.function.name)).toContain('form_input');
 
