@@ -130,7 +130,8 @@ export function createApp({ config, db, logger }: AppDeps) {
       return;
     }
     if (response.status === 204 || !response.body) {
-      ctx.body = null;
+      // An empty body keeps yoga's status (a null body would make Koa answer 204 instead of, say, 406).
+      ctx.body = response.status === 204 ? null : '';
       return;
     }
     const body = Buffer.from(await response.arrayBuffer());

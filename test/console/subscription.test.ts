@@ -20,6 +20,16 @@ describe.each(DATABASE_KINDS)('task subscriptions over SSE on %s', (kind) => {
   const fx = useTaskFixtures();
   const servers = useConsoleServers(kind, fx);
 
+  it('answers a subscription asked for in a format it cannot stream (multipart/mixed) with 406, naming server-sent events', async () => {
+    const response = await fetch(`${servers.api.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0,application/json', 'x-api-key': ADMIN_KEY },
+      body: JSON.stringify({ query: 'subscription { tasks { id } }' }),
+    });
+    expect(response.status).toBe(406);
+    expect(response.headers.get('accept')).toContain('text/event-stream');
+  });
+
   it('streams a run as it goes (on PostgreSQL, executed by another server): progress, the tool call, the input, the result; then completes', async () => {
     const ask = { heading: 'Sign in', description: 'Who are you?', fields: [{ type: 'text', label: 'Your name' }] };
     fx.llm.define('sub-form', [
