@@ -155,7 +155,7 @@ async function insertTerm(tx: TermDb, taxonomy: Taxonomy, term: NewTerm): Promis
   const level = levelOf(term.parentId);
   const givenSlug = term.slug ? sanitizeSlug(term.slug) : '';
   const slugProvided = givenSlug !== '';
-  let slug = slugProvided ? givenSlug : sanitizeSlug(term.name);
+  const slug = slugProvided ? givenSlug : sanitizeSlug(term.name);
   const sameLevel = (
     await tx.term.findMany({
       where: { taxonomy, parentId: level, ...caseInsensitiveIn(tx, 'name', [term.name]) },

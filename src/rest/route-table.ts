@@ -198,7 +198,7 @@ export function compileRoutes(routes: readonly Route[], namespace: string): Comp
     try {
       pattern = new RegExp(`^${source}$`, 'i');
     } catch (error) {
-      throw new Error(`route ${route.path}: invalid path regex (${(error as Error).message})`);
+      throw new Error(`route ${route.path}: invalid path regex (${(error as Error).message})`, { cause: error });
     }
     if (!route.endpoints.length) throw new Error(`route ${route.path}: no endpoints`);
     const endpoints = route.endpoints.map((endpoint) => {

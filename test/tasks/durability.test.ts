@@ -9,7 +9,7 @@ import type { RunningServer } from '../../src/server.js';
 import { claimNextRun } from '../../src/tasks/queue.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases.js';
 import { ADMIN_KEY } from '../support/server.js';
-import { clientFor, createTask, ended, eventually, FAST_TASK_ENV, runResult, startAlmanac, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
+import { clientFor, createTask, ended, eventually, runResult, startAlmanac, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
 
 /** A scenario whose step 1 hangs the first time it is asked (so the run is mid-step), then finishes. */
 function defineInterruptible(fx: ReturnType<typeof useTaskFixtures>, name: string) {
