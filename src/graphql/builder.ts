@@ -10,7 +10,7 @@ export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   PrismaTypes: PrismaTypes;
   DefaultFieldNullability: false;
-  Scalars: { JSON: { Input: unknown; Output: unknown } };
+  Scalars: { JSON: { Input: unknown; Output: unknown }; DateTime: { Input: Date; Output: Date } };
 }>({
   plugins: [PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
@@ -49,4 +49,25 @@ builder.scalarType('JSON', {
   serialize: (value) => value,
   parseValue: (value) => value,
 });
+builder.scalarType('DateTime', {
+  description: 'An instant, written as an ISO 8601 string in UTC with milliseconds (2026-11-25T08:00:00.000Z).',
+  serialize: (value) => value.toISOString(),
+  parseValue: (value) => {
+    const date = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? new Date(value) : null;
+    if (!date || Number.isNaN(date.getTime())) throw new TypeError('DateTime must be an ISO 8601 date and time, e.g. 2026-11-25T08:00:00Z');
+    return date;
+  },
+});
+
+/**
+ * An enum of a closed set whose values keep the spelling the API has always sent ("tool_call",
+ * "active"): the type tells clients the set, the wire format is unchanged for existing clients.
+ */
+export function closedSet<const V extends string>(name: string, description: string, values: Record<V, string>) {
+  return builder.enumType(name, {
+    description,
+    values: Object.fromEntries(Object.entries<string>(values).map(([value, about]) => [value, { value, description: about }])) as Record<V, { value: V; description: string }>,
+  });
+}
+
 builder.mutationType({ description: 'Change Almanac. Writes need an API key whose role allows them.' });

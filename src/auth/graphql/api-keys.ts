@@ -6,7 +6,6 @@ import { AppError, translateDomainErrors } from '../../graphql/errors.js';
 import { createKey, KeyError, listKeys, MAX_LABEL, revokeKey, rotateKey, type ApiKeyRecord } from '../key-management.js';
 import type { Viewer } from '../viewer.js';
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 const ApiKey = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
   description: 'An API key, without its secret: only its first characters, label and dates.',
@@ -16,9 +15,9 @@ const ApiKey = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
     login: t.exposeString('login', { description: "That user's login." }),
     prefix: t.exposeString('prefix', { description: 'The first 8 characters of the key, to tell keys apart.' }),
     label: t.exposeString('label', { description: 'What the key is for, as given.' }),
-    createdAt: t.string({ description: 'When the key was made (ISO 8601, UTC).', resolve: (key) => iso(key.createdAt)! }),
-    lastUsedAt: t.string({ nullable: true, description: 'When a request last used the key, to the minute (null: never).', resolve: (key) => iso(key.lastUsedAt) }),
-    revokedAt: t.string({ nullable: true, description: 'When the key was revoked (null: it works).', resolve: (key) => iso(key.revokedAt) }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the key was made.', resolve: (key) => key.createdAt }),
+    lastUsedAt: t.field({ type: 'DateTime', nullable: true, description: 'When a request last used the key, to the minute (null: never).', resolve: (key) => key.lastUsedAt }),
+    revokedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the key was revoked (null: it works).', resolve: (key) => key.revokedAt }),
   }),
 });
 

@@ -45,4 +45,3 @@ export function batchLoader<K, V>(ctx: GraphQLContext, name: string, load: (keys
   return loader;
 }
 
-export const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);

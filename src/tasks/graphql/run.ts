@@ -3,9 +3,9 @@
 import { builder } from '../../graphql/builder.js';
 import { buildRunGif, countScreenshots, recordingUrl, runByToken, screenshotUrl, stepScreenshot } from '../recording.js';
 import { findRun, listSteps, pendingToolCall, stopRun, submitToolInput } from '../runs.js';
-import { UNFINISHED, type RunStatus } from '../statuses.js';
-import { iso, ownerOf } from './resolve.js';
-import { TaskRecording, TaskRun, TaskStep, ToolCall } from './refs.js';
+import { UNFINISHED, type DetailedStatus, type RunStatus } from '../statuses.js';
+import { ownerOf } from './resolve.js';
+import { DetailedStatusEnum, RecordingStatusEnum, RunStatusEnum, TaskRecording, TaskRun, TaskStep, ToolCall } from './refs.js';
 
 const parse = (text: string | null) => (text == null ? null : JSON.parse(text));
 
@@ -16,8 +16,8 @@ ToolCall.implement({
     name: t.exposeString('name', { description: 'The function name.' }),
     parameters: t.field({ type: 'JSON', description: 'The arguments the agent chose (matching the tool\'s JSON Schema).', resolve: (c) => JSON.parse(c.arguments) }),
     input: t.exposeString('input', { nullable: true, description: "The client's answer; null while waiting." }),
-    createdAt: t.string({ description: 'When the agent made the call (ISO 8601).', resolve: (c) => iso(c.createdAt)! }),
-    answeredAt: t.string({ nullable: true, description: 'When the input arrived (ISO 8601).', resolve: (c) => iso(c.answeredAt) }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the agent made the call.', resolve: (c) => c.createdAt }),
+    answeredAt: t.field({ type: 'DateTime', nullable: true, description: 'When the input arrived.', resolve: (c) => c.answeredAt }),
   }),
 });
 
@@ -32,7 +32,7 @@ TaskStep.implement({
     result: t.exposeString('result', { description: 'What happened, as the agent was told.' }),
     tokens: t.exposeInt('tokens', { description: "Tokens the LLM reported for deciding this step (0 when it reports none)." }),
     reasoning: t.exposeString('reasoning', { description: 'What the model said before choosing the action (its reasoning, at most 4,000 characters); "" when it said nothing.' }),
-    createdAt: t.string({ description: 'When the step was recorded (ISO 8601).', resolve: (s) => iso(s.createdAt)! }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the step was recorded.', resolve: (s) => s.createdAt }),
     screenshotUrl: t.string({
       nullable: true,
       description: 'A PNG of the page the agent saw (usable without an API key), or null.',
@@ -44,7 +44,7 @@ TaskStep.implement({
 TaskRecording.implement({
   description: 'The animated GIF of a run\'s screenshots.',
   fields: (t) => ({
-    status: t.exposeString('status', { description: '"completed" when url is set (it grows while the run runs), "scheduled" while no screenshot exists yet, "error" when the run ended without one.' }),
+    status: t.field({ type: RecordingStatusEnum, description: 'Whether there is a recording yet.', resolve: (r) => r.status as 'completed' }),
     url: t.exposeString('url', { nullable: true, description: 'Where the GIF is served (no API key needed: the URL carries a token).' }),
     error: t.exposeString('error', { nullable: true, description: 'Why there is no recording.' }),
   }),
@@ -55,10 +55,8 @@ TaskRun.implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The run id.' }),
     taskId: t.exposeID('taskId', { description: 'The task it runs.' }),
-    status: t.exposeString('status', { description: 'scheduled, running, completed or error.' }),
-    detailedStatus: t.exposeString('detailedStatus', {
-      description: 'queued, starting_browser, thinking, acting, tool_call (waiting for the client), completed, failed, stopped, timed_out or interrupted.',
-    }),
+    status: t.field({ type: RunStatusEnum, description: 'The state of the run, for clients.', resolve: (run) => run.status as RunStatus }),
+    detailedStatus: t.field({ type: DetailedStatusEnum, description: 'The state of the run, for people (tool_call: waiting for the client).', resolve: (run) => run.detailedStatus as DetailedStatus }),
     liveStatus: t.exposeString('liveStatus', { description: 'What the agent is doing now, for people.' }),
     toolCall: t.field({
       type: ToolCall,
@@ -69,9 +67,9 @@ TaskRun.implement({
     output: t.field({ type: 'JSON', nullable: true, description: "The agent's final answer (string or object).", resolve: (run) => parse(run.output) }),
     dataTable: t.field({ type: ['JSON'], description: 'Rows the agent extracted (objects).', resolve: (run) => JSON.parse(run.dataTable) }),
     error: t.exposeString('error', { nullable: true, description: 'Why the run failed or was stopped ("stopped").' }),
-    createdAt: t.string({ description: 'When the run was created (ISO 8601).', resolve: (run) => iso(run.createdAt)! }),
-    startedAt: t.string({ nullable: true, description: 'When a worker first took it (ISO 8601).', resolve: (run) => iso(run.startedAt) }),
-    finishedAt: t.string({ nullable: true, description: 'When it ended (ISO 8601).', resolve: (run) => iso(run.finishedAt) }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the run was created.', resolve: (run) => run.createdAt }),
+    startedAt: t.field({ type: 'DateTime', nullable: true, description: 'When a worker first took it.', resolve: (run) => run.startedAt }),
+    finishedAt: t.field({ type: 'DateTime', nullable: true, description: 'When it ended.', resolve: (run) => run.finishedAt }),
     tokensUsed: t.int({
       description: "Tokens the LLM reported for the run so far (the sum of its steps'): with steps and startedAt/finishedAt, what the run cost.",
       resolve: async (run, _args, ctx) => (await ctx.prisma.taskStep.aggregate({ where: { runId: run.id }, _sum: { tokens: true } }))._sum.tokens ?? 0,

@@ -6,8 +6,8 @@ import { readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
 import type { WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
 import { AppError } from '../../graphql/errors.js';
-import { batchLoader, iso, ownerOf } from './resolve.js';
-import { PAGE_ARGS_DOC, Task, TaskRun, type ListShape } from './refs.js';
+import { batchLoader, ownerOf } from './resolve.js';
+import { DeliveryStatusEnum, PAGE_ARGS_DOC, Task, TaskRun, TaskStatusEnum, type ListShape } from './refs.js';
 
 const TaskRunPage = builder.objectRef<ListShape<any>>('TaskRunPage').implement({
   description: "One page of a task's runs, newest first.",
@@ -35,13 +35,13 @@ const WebhookDelivery = builder.objectRef<WebhookDeliveryRow>('WebhookDelivery')
     id: t.exposeID('id', { description: 'The delivery id (header X-Almanac-Delivery).' }),
     runId: t.exposeID('runId', { description: 'The run the event is about.' }),
     event: t.exposeString('event', { description: 'tool_call, completed or error.' }),
-    status: t.exposeString('status', { description: 'pending (retrying), delivered, or failed (given up after the last retry).' }),
+    status: t.field({ type: DeliveryStatusEnum, description: 'Where the delivery stands.', resolve: (d) => d.status as 'pending' }),
     attempts: t.exposeInt('attempts', { description: 'POSTs made so far.' }),
     lastStatus: t.exposeInt('lastStatus', { nullable: true, description: "The receiver's last HTTP status (null: no answer)." }),
     lastError: t.exposeString('lastError', { description: 'Why the last attempt failed ("" when it did not).' }),
     body: t.field({ type: 'JSON', description: 'The JSON body sent.', resolve: (d) => JSON.parse(d.body) }),
-    createdAt: t.string({ description: 'When the event happened (ISO 8601).', resolve: (d) => iso(d.createdAt)! }),
-    deliveredAt: t.string({ nullable: true, description: 'When the receiver accepted it (ISO 8601).', resolve: (d) => iso(d.deliveredAt) }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the event happened.', resolve: (d) => d.createdAt }),
+    deliveredAt: t.field({ type: 'DateTime', nullable: true, description: 'When the receiver accepted it.', resolve: (d) => d.deliveredAt }),
   }),
 });
 
@@ -52,7 +52,7 @@ Task.implement({
     task: t.exposeString('task', { description: 'The instructions, as given (trimmed).' }),
     readableName: t.string({ description: 'A one-line name for lists: the first line, at most 80 characters.', resolve: (task) => readableName(task.task) }),
     agent: t.exposeString('agent', { description: 'The kind of agent; BROWSER_AGENT.' }),
-    status: t.exposeString('status', { description: '"active", or "inactive" once stopped.' }),
+    status: t.field({ type: TaskStatusEnum, description: '"active", or "inactive" once stopped.', resolve: (task) => task.status as 'active' }),
     tools: t.field({ type: ['JSON'], description: 'The caller tools (OpenAI-style function tools) the agent may call.', resolve: (task) => JSON.parse(task.tools) }),
     maxSteps: t.int({ description: 'Step budget of each run.', resolve: (task) => taskOptions(task).maxSteps }),
     timeoutSeconds: t.int({ description: 'Time limit of each run, in seconds (time spent waiting for tool input not counted).', resolve: (task) => taskOptions(task).timeoutSeconds }),
@@ -63,7 +63,7 @@ Task.implement({
       description: "The task's webhook deliveries, newest first (at most 100): what was sent, and how the receiver answered.",
       resolve: (task, _args, ctx) => ctx.prisma.webhookDelivery.findMany({ where: { taskId: task.id }, orderBy: { createdAt: 'desc' }, take: 100 }),
     }),
-    createdAt: t.string({ description: 'When the task was created (ISO 8601, UTC).', resolve: (task) => iso(task.createdAt)! }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the task was created.', resolve: (task) => task.createdAt }),
     latestRun: t.field({
       type: TaskRun,
       nullable: true,
