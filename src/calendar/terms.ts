@@ -302,9 +302,9 @@ export async function deleteTerm<T = unknown>(
 /**
  * TEC translate_terms_to_ids (§6.6), for event create/update inside the caller's transaction.
  * `items`: an array or a comma-separated string (strings inside an array are split on commas too).
- * A number is an existing id of the taxonomy (else skipped); a string is an existing term's slug or
- * name (any case), else — digits aside, which fall back to the id — a new term with that name is
- * created (no permission check, as in TEC). Blanks are ignored, duplicates collapsed, order of
+ * A number, or a string of digits, is an existing id of the taxonomy (else its slug or name, else
+ * skipped); any other string is an existing term's slug or name (any case), else a new term with
+ * that name is created (no permission check, as in TEC). Blanks are ignored, duplicates collapsed, order of
  * first appearance kept. Never a validation error. A unique-slug clash with a concurrent writer
  * throws, so the caller's retryOnConflict reruns its transaction.
  */
@@ -346,6 +346,12 @@ async function tagNamedExactly(tx: TermDb, name: string): Promise<number> {
 }
 
 async function termForText(tx: TermDb, taxonomy: Taxonomy, text: string): Promise<{ id: number; created: boolean } | null> {
+  // Digits name an id first (PHP's is_numeric in TEC's translate_terms_to_ids), whether they came
+  // as a JSON number or a string: a tag the quirk below named "12" does not capture references to tag 12.
+  if (/^\d+$/.test(text)) {
+    const id = await existingIdOf(tx, taxonomy, Number(text));
+    if (id !== null) return { id, created: false };
+  }
   const slug = sanitizeSlug(text);
   const names = [...new Set([text, sanitizeTermName(text)])];
   const rows = await tx.term.findMany({
@@ -355,10 +361,7 @@ async function termForText(tx: TermDb, taxonomy: Taxonomy, text: string): Promis
   });
   const match = rows.find((row) => slug !== '' && row.slug === slug) ?? rows.find((row) => names.some((n) => n.toLowerCase() === row.name.toLowerCase()));
   if (match) return { id: match.id, created: false };
-  if (/^\d+$/.test(text)) {
-    const id = await existingIdOf(tx, taxonomy, Number(text));
-    return id === null ? null : { id, created: false };
-  }
+  if (/^\d+$/.test(text)) return null; // an unknown id is skipped, never created as a name
   const name = sanitizeTermName(text);
   if (!name) return null;
   try {

@@ -225,6 +225,16 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect([event.featured, event.show_map, event.show_map_link, event.sticky]).toEqual([true, true, true, false]);
     });
 
+    it("links a tag named by name as a tag named after its id (the original's quirk), and a tag given by id as that tag, even once such a tag exists", async () => {
+      const byName = await create({ title: 'Tag by name', start_date: '2026-12-14 20:00', end_date: '2026-12-14 21:00', tags: ['outdoor'] });
+      expect(byName.tags.map((t: any) => t.name)).toEqual([String(fx.tag)]);
+      // Now a tag named like the id exists: a reference by id, as a JSON number or as digits, is still the tag itself.
+      for (const tags of [[fx.tag], [String(fx.tag)], String(fx.tag)]) {
+        const byId = await create({ title: 'Tag by id', start_date: '2026-12-14 20:00', end_date: '2026-12-14 21:00', tags });
+        expect(byId.tags.map((t: any) => [t.id, t.name])).toEqual([[fx.tag, 'outdoor']]);
+      }
+    });
+
     it('makes all-day events whole days, defaults the website to the permalink, ignores output-only fields', async () => {
       const event = await create({ title: 'Holiday Market', start_date: '2026-12-20', end_date: '2026-12-21', all_day: true, id: 1, url: 'x', rest_url: 'y', cost_details: 'z' });
       expect([event.start_date, event.end_date, event.all_day, event.timezone, event.timezone_abbr]).toEqual(['2026-12-20 00:00:00', '2026-12-21 23:59:59', true, 'UTC', 'UTC']);
