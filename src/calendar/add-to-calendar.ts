@@ -39,10 +39,13 @@ function details(event: CalendarLinkEvent): string {
 
 export const icalUrl = (event: Pick<CalendarLinkEvent, 'url'>) => `${event.url}ical/`;
 
+/** The UTC end a calendar can take: an event saved with its end before its start ends when it starts. */
+const utcEnd = (event: CalendarLinkEvent) => (event.endUtc < event.startUtc ? event.startUtc : event.endUtc);
+
 export function googleCalendarUrl(event: CalendarLinkEvent): string {
   const dates = event.allDay
     ? `${basicDate(event.startLocal)}/${basicDate(dayAfter(event.endLocal))}`
-    : `${basicUtc(event.startUtc)}/${basicUtc(event.endUtc)}`;
+    : `${basicUtc(event.startUtc)}/${basicUtc(utcEnd(event))}`;
   const params = new URLSearchParams({ action: 'TEMPLATE', text: event.title, dates, details: details(event), location: event.location, trp: 'false', sprop: `website:${event.url}` });
   // Google shows the times in the event's own zone when it is a named one.
   if (event.timezone.includes('/')) params.set('ctz', event.timezone);
@@ -56,7 +59,7 @@ export function outlookUrl(event: CalendarLinkEvent): string {
     rru: 'addevent',
     subject: event.title,
     startdt: event.allDay ? event.startLocal.slice(0, 10) : iso(event.startUtc),
-    enddt: event.allDay ? dayAfter(event.endLocal) : iso(event.endUtc),
+    enddt: event.allDay ? dayAfter(event.endLocal) : iso(utcEnd(event)),
     allday: String(event.allDay),
     body: details(event),
     location: event.location,

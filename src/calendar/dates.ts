@@ -813,7 +813,8 @@ function wallOf(dt: DateTime): Wall {
 
 /**
  * Event start/end from create/update input: parse start and end in the event zone; all_day →
- * 00:00:00 of start day, 23:59:59 of end day; end before start → end = start. Returns local
+ * 00:00:00 of start day, 23:59:59 of end day; end before start → local end = start (the UTC end
+ * stays the end given). Returns local
  * walls and UTC walls; null when either date is unparseable or outside the years 0001–9999.
  *
  * Like the original, the stored local time is the wall time *as parsed*: a string carrying its
@@ -843,11 +844,10 @@ export function eventSchedule(input: {
     endWall = parseWall(endOfDay(endWall, cutoff))!;
   }
   const startAt = wallToDateTime(startWall, zone);
-  let endAt = wallToDateTime(endWall, zone);
-  if (endAt < startAt) {
-    endWall = startWall; // no error: the event gets zero duration
-    endAt = startAt;
-  }
+  const endAt = wallToDateTime(endWall, zone);
+  // No error for an end before the start: the local end becomes the start, but the UTC end keeps
+  // the end given, as the original stores them (its _EventEndDateUTC is computed before the clamp).
+  if (endAt < startAt) endWall = startWall;
   const walls = {
     startLocal: wallString(startWall),
     endLocal: wallString(endWall),

@@ -375,12 +375,12 @@ describe('eventSchedule', () => {
     expect(s).toMatchObject({ startLocal: '2026-12-20 04:30:00', endLocal: '2026-12-22 04:29:59' });
   });
 
-  it('sets the end to the start when the end comes first (no error)', () => {
+  it('sets the local end to the start when the end comes first (no error); the UTC end keeps the end given, as the original stores it', () => {
     expect(eventSchedule({ start: '2026-12-05 19:00:00', end: '2026-12-01 10:00:00', timezone: 'America/Chicago', allDay: false, now: SAMPLE_NOW })).toEqual({
       startLocal: '2026-12-05 19:00:00',
       endLocal: '2026-12-05 19:00:00',
       startUtc: '2026-12-06 01:00:00',
-      endUtc: '2026-12-06 01:00:00',
+      endUtc: '2026-12-01 16:00:00',
     });
   });
 
