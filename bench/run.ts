@@ -37,7 +37,16 @@ const events = Number(options.events);
 const seconds = Number(options.seconds);
 const connections = Number(options.connections);
 const database = options.database as 'sqlite' | 'postgresql';
-if (options.help || !Number.isInteger(events) || events < 1 || !(seconds > 0) || !Number.isInteger(connections) || connections < 1 || !['sqlite', 'postgresql'].includes(database) || !['both', 'off', 'on'].includes(options.cache!)) {
+if (
+  options.help ||
+  !Number.isInteger(events) ||
+  events < 1 ||
+  !(seconds > 0) ||
+  !Number.isInteger(connections) ||
+  connections < 1 ||
+  !['sqlite', 'postgresql'].includes(database) ||
+  !['both', 'off', 'on'].includes(options.cache!)
+) {
   console.error(usage);
   process.exit(options.help ? 0 : 2);
 }
@@ -48,7 +57,10 @@ const dir = mkdtempSync(join(tmpdir(), 'almanac-bench-'));
 const pgName = `almanac_bench_${process.pid}`;
 const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
 const databaseUrl = database === 'sqlite' ? `file:${join(dir, 'bench.db')}` : `postgresql://${PG.user}@${PG.host}:${PG.port}/${pgName}`;
-const psql = (sql: string) => execFileSync('psql', ['-h', PG.host, '-p', PG.port, '-U', PG.user, '-d', 'postgres', '-qAtc', sql], { stdio: ['ignore', 'pipe', 'pipe'] });
+const psql = (sql: string) =>
+  execFileSync('psql', ['-h', PG.host, '-p', PG.port, '-U', PG.user, '-d', 'postgres', '-qAtc', sql], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 /** Process-group ids of the children still running (each child leads its own group). */
 const groups = new Set<number>();
@@ -76,7 +88,11 @@ function cleanUp() {
   }
 }
 process.on('exit', cleanUp);
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const) {
   process.once(signal, () => {
     console.error(`\nbench: ${signal}, stopping`);
     process.exit(code);
@@ -180,7 +196,10 @@ const routesFor = (totalPages: number): Target[] => {
     { name: 'GraphQL events page (50, nested), GET', path: `/graphql?query=${encodeURIComponent(NESTED_QUERY)}` },
     { name: 'REST /events?per_page=50', path: `${NS}/events?per_page=50` },
     { name: 'REST /events/{id}', path: `${NS}/events/${seeded.upcomingEventId}` },
-    { name: `REST /events?categories=${seeded.categorySlug}&per_page=50`, path: `${NS}/events?categories=${seeded.categorySlug}&per_page=50` },
+    {
+      name: `REST /events?categories=${seeded.categorySlug}&per_page=50`,
+      path: `${NS}/events?categories=${seeded.categorySlug}&per_page=50`,
+    },
     { name: `REST /events?search=${seeded.searchWord}`, path: `${NS}/events?search=${seeded.searchWord}` },
     { name: `REST /events?page=${deepPage}`, path: `${NS}/events?page=${deepPage}` },
     { name: 'REST /venues', path: `${NS}/venues` },
@@ -195,7 +214,14 @@ const MODES = (
 ).filter((mode) => options.cache === 'both' || (options.cache === 'on') === (mode.env.RESPONSE_CACHE === 'true'));
 // The server as `npm start` runs it: the build (`npm run bench` builds first).
 const SERVER = ['--enable-source-maps', 'dist/main.js'];
-const serverEnv = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SITE_URL: 'http://bench.test', TASK_WORKERS: '0' };
+const serverEnv = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATABASE_URL: databaseUrl,
+  LOG_LEVEL: 'info',
+  SITE_URL: 'http://bench.test',
+  TASK_WORKERS: '0',
+};
 
 async function request(base: string, target: Target): Promise<number> {
   const response = await fetch(base + target.path, {
@@ -216,7 +242,10 @@ async function request(base: string, target: Target): Promise<number> {
 // by 200 ms for its lines to land. Kept answers are keyed by the second: both requests are sent
 // at the start of one second, and again (up to three times) while they straddle two.
 const statements = new Map<string, number>();
-const countSql = (file: string) => readText(file).split('\n').filter((line) => line.startsWith('SQL ')).length;
+const countSql = (file: string) =>
+  readText(file)
+    .split('\n')
+    .filter((line) => line.startsWith('SQL ')).length;
 for (const mode of MODES) {
   const traced = await start(`traced${mode.label ? '-kept' : ''}`, SERVER, { ...serverEnv, ...mode.env, ALMANAC_TRACE_SQL: '1' });
   try {
@@ -260,22 +289,37 @@ interface Row {
 const rows: Row[] = [];
 
 async function measure(name: string, base: string, pid: number, target: Target, sql: number): Promise<void> {
-  const args = { url: base + target.path, method: target.method ?? 'GET', body: target.body, headers: target.body ? { 'content-type': 'application/json' } : undefined, connections };
+  const args = {
+    url: base + target.path,
+    method: target.method ?? 'GET',
+    body: target.body,
+    headers: target.body ? { 'content-type': 'application/json' } : undefined,
+    connections,
+  };
   await autocannon({ ...args, duration: 2 }); // warm-up
   let rss = rssMb(pid);
   const sampler = setInterval(() => (rss = Math.max(rss, rssMb(pid))), 250);
   const result = await autocannon({ ...args, duration: seconds });
   clearInterval(sampler);
   rss = Math.max(rss, rssMb(pid));
-  if (result.non2xx || result.errors || result.timeouts) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (result.non2xx || result.errors || result.timeouts)
+    throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
   rows.push({ name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, sql, rss });
-  console.log(`${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${sql} SQL/req, ${rss.toFixed(0)} MB`);
+  console.log(
+    `${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${sql} SQL/req, ${rss.toFixed(0)} MB`,
+  );
 }
 
 {
   const floor = await start('floor', ['--import', 'tsx', 'bench/floor.ts', databaseUrl], {});
   try {
-    await measure('floor: one SQL statement builds the 50-event page', `http://127.0.0.1:${floor.port}`, floor.pid, { name: 'floor', path: '/' }, 1);
+    await measure(
+      'floor: one SQL statement builds the 50-event page',
+      `http://127.0.0.1:${floor.port}`,
+      floor.pid,
+      { name: 'floor', path: '/' },
+      1,
+    );
   } finally {
     await stop(floor);
   }
@@ -284,7 +328,8 @@ for (const mode of MODES) {
   const server = await start(`server${mode.label ? '-kept' : ''}`, SERVER, { ...serverEnv, ...mode.env });
   try {
     const base = `http://127.0.0.1:${server.port}`;
-    for (const target of routes) await measure(mode.label + target.name, base, server.pid, target, statements.get(mode.label + target.name)!);
+    for (const target of routes)
+      await measure(mode.label + target.name, base, server.pid, target, statements.get(mode.label + target.name)!);
   } finally {
     await stop(server);
   }
@@ -307,11 +352,16 @@ const lines = [
   '',
   `Node ${process.version}; autocannon, ${seconds} s per route after a 2 s warm-up; ${seedNote}. Server: LOG_LEVEL=info, TASK_WORKERS=0.`,
   'SQL/req: statements of one request (after a first one) on a server run with ALMANAC_TRACE_SQL=1; RSS: the peak of the serving process during the load.',
-  ...(MODES.some((mode) => mode.label) ? ['"kept:" rows: RESPONSE_CACHE=true (the default), answers kept per data version and second; the others RESPONSE_CACHE=false.'] : []),
+  ...(MODES.some((mode) => mode.label)
+    ? ['"kept:" rows: RESPONSE_CACHE=true (the default), answers kept per data version and second; the others RESPONSE_CACHE=false.']
+    : []),
   '',
   '| route | req/s | p50 ms | p99 ms | SQL/req | RSS MB | vs floor |',
   '|---|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.sql} | ${r.rss.toFixed(0)} | ${(r.rps / floorRps).toFixed(2)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.sql} | ${r.rss.toFixed(0)} | ${(r.rps / floorRps).toFixed(2)} |`,
+  ),
 ];
 console.log('\n' + lines.join('\n'));
 const resultsDir = join(root, 'bench', 'results');

@@ -71,7 +71,18 @@ function table(name: string, length: number, columns: Record<string, [ColumnType
 // Names that read like a real calendar; a numeral keeps them (and their slugs) unique at any size.
 const PLACES = ['Riverside', 'Harbour', 'Old Town', 'Midtown', 'Garden', 'Lakeside', 'Northside', 'Market Square', 'Hilltop', 'Union'];
 const SUFFIXES = ['night', 'evening', 'matinee', 'weekend', 'session', 'special', 'showcase'];
-const VENUES = ['Music Hall', 'Public Library', 'Community Centre', 'Arts Theatre', 'City Park Pavilion', 'Brewery Taproom', 'Gallery', 'Town Hall', 'Playhouse', 'Observatory'];
+const VENUES = [
+  'Music Hall',
+  'Public Library',
+  'Community Centre',
+  'Arts Theatre',
+  'City Park Pavilion',
+  'Brewery Taproom',
+  'Gallery',
+  'Town Hall',
+  'Playhouse',
+  'Observatory',
+];
 const CITIES: Array<[city: string, state: string, zip: string, country: string]> = [
   ['Springfield', 'IL', '62701', 'United States'],
   ['Portland', 'OR', '97205', 'United States'],
@@ -79,16 +90,51 @@ const CITIES: Array<[city: string, state: string, zip: string, country: string]>
   ['Toronto', '', 'M5V 2T6', 'Canada'],
   ['Manchester', '', 'M1 1AE', 'United Kingdom'],
 ];
-const ORGANIZERS = ['Arts Council', 'Jazz Society', 'Friends of the Library', 'Makers Guild', 'Film Club', 'Food Co-op', 'Historical Society', 'Running Club', 'Choir', 'Science Circle'];
+const ORGANIZERS = [
+  'Arts Council',
+  'Jazz Society',
+  'Friends of the Library',
+  'Makers Guild',
+  'Film Club',
+  'Food Co-op',
+  'Historical Society',
+  'Running Club',
+  'Choir',
+  'Science Circle',
+];
 const CATEGORIES = ['Music', 'Theatre', 'Film', 'Food & Drink', 'Family', 'Sports', 'Talks', 'Workshops', 'Markets', 'Festivals'];
 const SUBCATEGORIES = [
-  'Jazz', 'Drama', 'Documentary', 'Tasting', 'Kids', 'Running', 'Science', 'Pottery', 'Farmers', 'Folk',
-  'Rock', 'Comedy', 'Animation', 'Street Food', 'Toddlers', 'Cycling', 'History', 'Printmaking', 'Antiques', 'Lantern',
+  'Jazz',
+  'Drama',
+  'Documentary',
+  'Tasting',
+  'Kids',
+  'Running',
+  'Science',
+  'Pottery',
+  'Farmers',
+  'Folk',
+  'Rock',
+  'Comedy',
+  'Animation',
+  'Street Food',
+  'Toddlers',
+  'Cycling',
+  'History',
+  'Printmaking',
+  'Antiques',
+  'Lantern',
 ];
 const TAGS = ['free', 'outdoor', 'all-ages', 'accessible', 'live', 'beginner', 'weekend', 'evening', 'pet-friendly', 'local'];
-const slugify = (text: string) => text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugify = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 /** The i-th name from a list, numbered from its second round on ("Music Hall", …, "Music Hall 2"). */
-const nth = (list: readonly string[], i: number) => (i < list.length ? list[i % list.length] : `${list[i % list.length]} ${Math.floor(i / list.length) + 1}`);
+const nth = (list: readonly string[], i: number) =>
+  i < list.length ? list[i % list.length] : `${list[i % list.length]} ${Math.floor(i / list.length) + 1}`;
 const categoryName = (i: number) => (i < 10 ? nth(CATEGORIES, i) : nth(SUBCATEGORIES, i - 10));
 
 /** The rows to write, given the first free post and term ids. */
@@ -123,7 +169,10 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
   const words = ['jazz', 'market', 'lecture', 'workshop', 'concert', 'festival', 'reading', 'tour', 'fair', 'meetup'];
   // Each on its day at a plausible hour: 09:00 to 21:30, on the hour or the half hour.
   const day0 = Math.floor(start0 / 86_400_000) * 86_400_000;
-  const starts = eventIds.map((_, i) => new Date(day0 + Math.floor(((i / n) * span) / 86_400_000) * 86_400_000 + (9 * 60 + ((i * 7) % 13) * 60 + (i % 2) * 30) * 60_000));
+  const starts = eventIds.map(
+    (_, i) =>
+      new Date(day0 + Math.floor(((i / n) * span) / 86_400_000) * 86_400_000 + (9 * 60 + ((i * 7) % 13) * 60 + (i % 2) * 30) * 60_000),
+  );
   const startWall = starts.map(wall);
   const endWall = starts.map((s) => wall(new Date(s.getTime() + 3 * 3_600_000)));
   const status = (i: number) => (i % 50 === 7 ? 'draft' : i % 97 === 3 ? 'private' : 'publish');
@@ -152,7 +201,10 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
     }),
     table('Venue', venues, {
       id: ['int', (i) => venueIds[i]],
-      ...post((i) => nth(VENUES, i), (i) => slugify(nth(VENUES, i))),
+      ...post(
+        (i) => nth(VENUES, i),
+        (i) => slugify(nth(VENUES, i)),
+      ),
       address: ['text', (i) => `${100 + i} ${PLACES[i % PLACES.length]} Street`],
       city: ['text', (i) => CITIES[i % CITIES.length][0]],
       state: ['text', (i) => CITIES[i % CITIES.length][1]],
@@ -161,7 +213,10 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
     }),
     table('Organizer', organizers, {
       id: ['int', (i) => organizerIds[i]],
-      ...post((i) => nth(ORGANIZERS, i), (i) => slugify(nth(ORGANIZERS, i))),
+      ...post(
+        (i) => nth(ORGANIZERS, i),
+        (i) => slugify(nth(ORGANIZERS, i)),
+      ),
       email: ['text', (i) => `${slugify(nth(ORGANIZERS, i))}@example.com`],
       phone: ['text', () => '555-0100'],
     }),
@@ -177,7 +232,11 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
       id: ['int', (i) => eventIds[i]],
       ...post(eventTitle, eventSlug),
       status: ['text', status],
-      content: ['text', (i) => `<p>An evening of ${word(i)} in the ${PLACES[i % PLACES.length].toLowerCase()} quarter: doors open half an hour before the start, seats are first come, first served.</p>`],
+      content: [
+        'text',
+        (i) =>
+          `<p>An evening of ${word(i)} in the ${PLACES[i % PLACES.length].toLowerCase()} quarter: doors open half an hour before the start, seats are first come, first served.</p>`,
+      ],
       excerpt: ['text', (i) => `A ${word(i)} ${SUFFIXES[i % SUFFIXES.length]}`],
       timezone: ['text', () => 'UTC'],
       timezoneAbbr: ['text', () => 'UTC'],
@@ -242,10 +301,17 @@ function seedSqlite(url: string, size: SeedSize, now: Date) {
     db.pragma('synchronous = OFF'); // this connection only: a benchmark database is disposable
     db.pragma('cache_size = -262144'); // 256 MB, so index pages stay in memory during the load
     db.pragma('foreign_keys = OFF'); // the rows written are consistent by construction
-    const hasColumn = (t: string, c: string) => (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(t) as Array<{ name: string }>).some((r) => r.name === c);
+    const hasColumn = (t: string, c: string) =>
+      (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(t) as Array<{ name: string }>).some((r) => r.name === c);
     const hasTable = (t: string) => Boolean(db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(t));
     const firstFree = (t: string) =>
-      (db.prepare(`SELECT MAX(COALESCE((SELECT MAX("id") FROM "${t}"), 0), COALESCE((SELECT "seq" FROM "sqlite_sequence" WHERE "name" = ?), 0)) + 1 AS id`).get(t) as { id: number }).id;
+      (
+        db
+          .prepare(
+            `SELECT MAX(COALESCE((SELECT MAX("id") FROM "${t}"), 0), COALESCE((SELECT "seq" FROM "sqlite_sequence" WHERE "name" = ?), 0)) + 1 AS id`,
+          )
+          .get(t) as { id: number }
+      ).id;
     const { tables, seeded } = calendar(size, firstFree('Post'), firstFree('Term'), now);
 
     db.transaction(() => {
@@ -257,7 +323,9 @@ function seedSqlite(url: string, size: SeedSize, now: Date) {
       for (const t of tables) {
         const names = Object.keys(t.columns);
         const columns = names.map((name) => t.columns[name].values);
-        const insert = db.prepare(`INSERT INTO "${t.name}" (${names.map((c) => `"${c}"`).join(',')}) VALUES (${names.map(() => '?').join(',')})`);
+        const insert = db.prepare(
+          `INSERT INTO "${t.name}" (${names.map((c) => `"${c}"`).join(',')}) VALUES (${names.map(() => '?').join(',')})`,
+        );
         const row: Value[] = new Array(names.length);
         for (let i = 0; i < t.length; i++) {
           for (let c = 0; c < columns.length; c++) {
@@ -286,10 +354,22 @@ async function seedPostgres(url: string, size: SeedSize, now: Date) {
   await client.connect();
   try {
     const columnsOf = async (t: string) =>
-      new Set((await client.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, [t])).rows.map((r) => r.column_name));
+      new Set(
+        (
+          await client.query<{ column_name: string }>(
+            `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
+            [t],
+          )
+        ).rows.map((r) => r.column_name),
+      );
     const firstFree = async (t: string) =>
       Number(
-        (await client.query<{ id: string }>(`SELECT GREATEST(COALESCE((SELECT MAX("id") FROM "${t}"), 0), COALESCE(pg_sequence_last_value(pg_get_serial_sequence($1, 'id')::regclass), 0)) + 1 AS id`, [`"${t}"`])).rows[0].id,
+        (
+          await client.query<{ id: string }>(
+            `SELECT GREATEST(COALESCE((SELECT MAX("id") FROM "${t}"), 0), COALESCE(pg_sequence_last_value(pg_get_serial_sequence($1, 'id')::regclass), 0)) + 1 AS id`,
+            [`"${t}"`],
+          )
+        ).rows[0].id,
       );
     const { tables, seeded } = calendar(size, await firstFree('Post'), await firstFree('Term'), now);
     const termCount = (await columnsOf('Term')).has('count');
@@ -303,7 +383,10 @@ async function seedPostgres(url: string, size: SeedSize, now: Date) {
         const names = Object.keys(t.columns);
         const sql = `INSERT INTO "${t.name}" (${names.map((c) => `"${c}"`).join(',')}) SELECT * FROM unnest(${names.map((c, k) => `$${k + 1}::${PG_ARRAY[t.columns[c].type]}`).join(',')})`;
         for (let i = 0; i < t.length; i += PG_BATCH) {
-          await client.query(sql, names.map((c) => t.columns[c].values.slice(i, i + PG_BATCH)));
+          await client.query(
+            sql,
+            names.map((c) => t.columns[c].values.slice(i, i + PG_BATCH)),
+          );
         }
       }
       if (termCount) await client.query(TERM_COUNT);

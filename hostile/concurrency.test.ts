@@ -14,7 +14,8 @@ import { ADMIN_KEY, startServerProcess, type ServerProcess } from './support/pro
 const N = 50;
 
 /** Counts of statuses, e.g. {201: 50}. */
-const statuses = (responses: TestResponse[]) => responses.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.status]: (counts[r.status] ?? 0) + 1 }), {});
+const statuses = (responses: TestResponse[]) =>
+  responses.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.status]: (counts[r.status] ?? 0) + 1 }), {});
 
 describe.each(DATABASE_KINDS)('two server processes on one %s database', (kind) => {
   const fx = useTaskFixtures();
@@ -22,13 +23,15 @@ describe.each(DATABASE_KINDS)('two server processes on one %s database', (kind) 
   const servers: ServerProcess[] = [];
   let apis: TestServer[];
   /** Request number i goes to process i % 2, all at once. */
-  const together = (count: number, send: (api: TestServer, i: number) => Promise<TestResponse>) => Promise.all(Array.from({ length: count }, (_, i) => send(apis[i % 2], i)));
+  const together = (count: number, send: (api: TestServer, i: number) => Promise<TestResponse>) =>
+    Promise.all(Array.from({ length: count }, (_, i) => send(apis[i % 2], i)));
   const post = (api: TestServer, path: string, body: unknown) => api.request('POST', `${NS}${path}`, { body, key: ADMIN_KEY });
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     // One after the other: the first applies the migrations. Each runs one task worker with the fake LLM.
-    for (const name of ['a', 'b']) servers.push(await startServerProcess(`${kind}-${name}`, { ...fx.env, DATABASE_URL: database.url, TASK_WORKERS: '1' }));
+    for (const name of ['a', 'b'])
+      servers.push(await startServerProcess(`${kind}-${name}`, { ...fx.env, DATABASE_URL: database.url, TASK_WORKERS: '1' }));
     apis = servers.map((server) => clientFor(server.url));
   });
   afterAll(async () => {
@@ -38,12 +41,16 @@ describe.each(DATABASE_KINDS)('two server processes on one %s database', (kind) 
 
   it(`gives ${N} parallel creates of one title ${N} events with distinct slugs`, async () => {
     const title = `Same Title ${kind}`;
-    const responses = await together(N, (api) => post(api, '/events', { title, start_date: daysFromNow(40), end_date: daysFromNow(40, '12:00:00') }));
+    const responses = await together(N, (api) =>
+      post(api, '/events', { title, start_date: daysFromNow(40), end_date: daysFromNow(40, '12:00:00') }),
+    );
     console.log(`[${kind}] ${N} parallel creates of "${title}" on 2 processes: ${JSON.stringify(statuses(responses))}`);
     expect(statuses(responses)).toEqual({ 201: N });
     const slugs = new Set(responses.map((r) => r.json.slug));
     expect(slugs.size).toBe(N);
-    const stored = await withDatabase(database.url, (db) => db.prisma.event.findMany({ where: { title }, select: { id: true, slug: true } }));
+    const stored = await withDatabase(database.url, (db) =>
+      db.prisma.event.findMany({ where: { title }, select: { id: true, slug: true } }),
+    );
     expect(stored).toHaveLength(N);
     expect(new Set(stored.map((e) => e.slug))).toEqual(slugs);
     expect(new Set(stored.map((e) => e.id))).toEqual(new Set(responses.map((r) => r.json.id)));
@@ -68,13 +75,18 @@ describe.each(DATABASE_KINDS)('two server processes on one %s database', (kind) 
   const isDelete = (i: number) => i % 5 === 4;
 
   it('trashes an event once when updates and deletes race: one 200, 410 for every other delete', async () => {
-    const event = (await post(apis[0], '/events', { title: 'Raced', start_date: daysFromNow(41), end_date: daysFromNow(41, '12:00:00') })).json;
+    const event = (await post(apis[0], '/events', { title: 'Raced', start_date: daysFromNow(41), end_date: daysFromNow(41, '12:00:00') }))
+      .json;
     const responses = await together(2 * N, (api, i) =>
-      isDelete(i) ? api.request('DELETE', `${NS}/events/${event.id}`, { key: ADMIN_KEY }) : post(api, `/events/${event.id}`, { title: `Raced ${i}`, cost: String(i) }),
+      isDelete(i)
+        ? api.request('DELETE', `${NS}/events/${event.id}`, { key: ADMIN_KEY })
+        : post(api, `/events/${event.id}`, { title: `Raced ${i}`, cost: String(i) }),
     );
     const deletes = responses.filter((_, i) => isDelete(i));
     const updates = responses.filter((_, i) => !isDelete(i));
-    console.log(`[${kind}] ${deletes.length} deletes racing ${updates.length} updates of one event: deletes ${JSON.stringify(statuses(deletes))}, updates ${JSON.stringify(statuses(updates))}`);
+    console.log(
+      `[${kind}] ${deletes.length} deletes racing ${updates.length} updates of one event: deletes ${JSON.stringify(statuses(deletes))}, updates ${JSON.stringify(statuses(updates))}`,
+    );
     expect(statuses(deletes)).toEqual({ 200: 1, 410: deletes.length - 1 });
     for (const gone of deletes.filter((r) => r.status === 410)) expect(gone.json.code).toBe('event-is-in-trash');
     // An update changes only what it names (the status stays), whether it lands before or after the trash.
@@ -90,11 +102,15 @@ describe.each(DATABASE_KINDS)('two server processes on one %s database', (kind) 
   it('deletes a tag once when updates and deletes race; every other answer is a 4xx', async () => {
     const tag = (await post(apis[0], '/tags', { name: `Doomed ${kind}` })).json;
     const responses = await together(2 * N, (api, i) =>
-      isDelete(i) ? api.request('DELETE', `${NS}/tags/${tag.id}`, { key: ADMIN_KEY }) : post(api, `/tags/${tag.id}`, { description: `try ${i}` }),
+      isDelete(i)
+        ? api.request('DELETE', `${NS}/tags/${tag.id}`, { key: ADMIN_KEY })
+        : post(api, `/tags/${tag.id}`, { description: `try ${i}` }),
     );
     const deletes = responses.filter((_, i) => isDelete(i));
     const updates = responses.filter((_, i) => !isDelete(i));
-    console.log(`[${kind}] ${deletes.length} deletes racing ${updates.length} updates of one tag: deletes ${JSON.stringify(statuses(deletes))}, updates ${JSON.stringify(statuses(updates))}`);
+    console.log(
+      `[${kind}] ${deletes.length} deletes racing ${updates.length} updates of one tag: deletes ${JSON.stringify(statuses(deletes))}, updates ${JSON.stringify(statuses(updates))}`,
+    );
     expect(deletes.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of [...deletes, ...updates].filter((r) => r.status !== 200)) {
       // Terms are deleted for good: afterwards the id names nothing (400 rest_invalid_param on id).
@@ -105,13 +121,19 @@ describe.each(DATABASE_KINDS)('two server processes on one %s database', (kind) 
   });
 
   it('takes exactly one answer when the same tool call is answered many times at once', async () => {
-    fx.llm.define('ask-once', [{ call: 'form_input', args: { heading: 'Your name?' } }, (c) => ({ call: 'done', args: { output: `hello ${c.lastToolResult}` } })]);
+    fx.llm.define('ask-once', [
+      { call: 'form_input', args: { heading: 'Your name?' } },
+      (c) => ({ call: 'done', args: { output: `hello ${c.lastToolResult}` } }),
+    ]);
     const task = taskText('ask-once');
     const taskId = await createTask(apis[0], { task, tools: [FORM_INPUT_TOOL] });
     const waiting = await waitForRun(apis[0], taskId, (r) => r.detailedStatus === 'tool_call', { timeoutMs: 90_000 });
     const toolCallId = waiting.toolCall!.toolCallId;
     const responses = await together(N, (api, i) =>
-      api.request('POST', `/api/v1/task/${taskId}/run/tool-input`, { key: ADMIN_KEY, body: { input: `answer ${i}`, ...(i % 3 ? { toolCallId } : {}) } }),
+      api.request('POST', `/api/v1/task/${taskId}/run/tool-input`, {
+        key: ADMIN_KEY,
+        body: { input: `answer ${i}`, ...(i % 3 ? { toolCallId } : {}) },
+      }),
     );
     console.log(`[${kind}] ${N} parallel answers to one tool call on 2 processes: ${JSON.stringify(statuses(responses))}`);
     expect(statuses(responses)).toEqual({ 200: 1, 409: N - 1 });
@@ -125,6 +147,7 @@ describe.each(DATABASE_KINDS)('two server processes on one %s database', (kind) 
   });
 
   it('answered no 5xx and logged no error', () => {
-    for (const server of servers) expect(server.errorLogs().map((line) => JSON.parse(line).err?.message?.slice(-200) ?? line.slice(0, 600))).toEqual([]);
+    for (const server of servers)
+      expect(server.errorLogs().map((line) => JSON.parse(line).err?.message?.slice(-200) ?? line.slice(0, 600))).toEqual([]);
   });
 });

@@ -133,7 +133,9 @@ describe.each(DATABASE_KINDS)('kill -9 on %s', (kind) => {
         `with TASK_MAX_RESUMES=0 → ${interrupted.run.status}/${interrupted.run.detailedStatus}`,
     );
     // Nothing left running anywhere.
-    const unfinished = await withDatabase(database.url, (db) => db.prisma.taskRun.count({ where: { status: { in: ['scheduled', 'running'] } } }));
+    const unfinished = await withDatabase(database.url, (db) =>
+      db.prisma.taskRun.count({ where: { status: { in: ['scheduled', 'running'] } } }),
+    );
     expect(unfinished).toBe(0);
   });
 });

@@ -91,7 +91,9 @@ describe.each(DATABASE_KINDS)('hostile input on %s', (kind) => {
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(server.sqlStatements() - statements, `${name}: SQL statements`).toBe(0);
         const sorted = [...times].sort((a, b) => a - b);
-        lines.push(`  ${name.padEnd(15)} median ${median(times).toFixed(2)} ms (min ${sorted[0].toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)}) over ${TIMED_TRIES}, 0 SQL statements`);
+        lines.push(
+          `  ${name.padEnd(15)} median ${median(times).toFixed(2)} ms (min ${sorted[0].toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)}) over ${TIMED_TRIES}, 0 SQL statements`,
+        );
         expect(median(times), name).toBeLessThan(10);
       }
       console.log(`[${kind}] hostile GraphQL refused:\n${lines.join('\n')}`);
@@ -108,7 +110,9 @@ describe.each(DATABASE_KINDS)('hostile input on %s', (kind) => {
     });
     report('REST', tally, seconds);
     expect(tally.total).toBeGreaterThanOrEqual(5000);
-    expect(tally.failures.map((f) => `${f.request.method} ${f.request.path.slice(0, 200)} → ${f.response.status || f.response.error}`)).toEqual([]);
+    expect(
+      tally.failures.map((f) => `${f.request.method} ${f.request.path.slice(0, 200)} → ${f.response.status || f.response.error}`),
+    ).toEqual([]);
   });
 
   it('answers no 5xx to malformed GraphQL requests', async () => {
@@ -119,7 +123,12 @@ describe.each(DATABASE_KINDS)('hostile input on %s', (kind) => {
     });
     report('GraphQL', tally, seconds);
     expect(tally.total).toBeGreaterThanOrEqual(1000);
-    expect(tally.failures.map((f) => `${f.request.method} ${f.request.path.slice(0, 200)} ${String(f.request.body).slice(0, 200)} → ${f.response.status || f.response.error}`)).toEqual([]);
+    expect(
+      tally.failures.map(
+        (f) =>
+          `${f.request.method} ${f.request.path.slice(0, 200)} ${String(f.request.body).slice(0, 200)} → ${f.response.status || f.response.error}`,
+      ),
+    ).toEqual([]);
   });
 
   it('answers no 5xx to malformed task API requests', async () => {
@@ -131,7 +140,12 @@ describe.each(DATABASE_KINDS)('hostile input on %s', (kind) => {
     });
     report('task API', tally, seconds);
     expect(tally.total).toBeGreaterThanOrEqual(500);
-    expect(tally.failures.map((f) => `${f.request.method} ${f.request.path.slice(0, 200)} ${String(f.request.body).slice(0, 200)} → ${f.response.status || f.response.error}`)).toEqual([]);
+    expect(
+      tally.failures.map(
+        (f) =>
+          `${f.request.method} ${f.request.path.slice(0, 200)} ${String(f.request.body).slice(0, 200)} → ${f.response.status || f.response.error}`,
+      ),
+    ).toEqual([]);
   });
 
   it('still serves the event list, and logged no unexpected error', async () => {
@@ -140,7 +154,9 @@ describe.each(DATABASE_KINDS)('hostile input on %s', (kind) => {
     expect(list.json.events).toBeInstanceOf(Array);
     expect(server.alive()).toBe(true);
     const total = Object.values(tallies).reduce((sum, t) => sum + t.total, 0);
-    console.log(`[${kind}] after ${total.toLocaleString('en')} hostile requests: GET /wp-json/tribe/events/v1/events → ${list.status}; error log lines: ${server.errorLogs().length}`);
+    console.log(
+      `[${kind}] after ${total.toLocaleString('en')} hostile requests: GET /wp-json/tribe/events/v1/events → ${list.status}; error log lines: ${server.errorLogs().length}`,
+    );
     expect(server.errorLogs().map((line) => line.slice(0, 500))).toEqual([]);
   });
 

@@ -65,7 +65,12 @@ try {
     else {
       const kind = values.from !== undefined ? 'tec' : 'ical';
       const window = { ...(values.since ? { start: values.since } : {}), ...(values.until ? { end: values.until } : {}) };
-      const made = await createImportJob(db.prisma, viewer, { kind, source: (values.from ?? values.ical)!, headers: parseHeaders(values.header!), window }, { allowFiles: true });
+      const made = await createImportJob(
+        db.prisma,
+        viewer,
+        { kind, source: (values.from ?? values.ical)!, headers: parseHeaders(values.header!), window },
+        { allowFiles: true },
+      );
       job = await claimImportJob(db.prisma, viewer, made.id);
     }
     const tty = process.stderr.isTTY;
@@ -76,7 +81,11 @@ try {
       process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${formatProgress(view)}, ${rate} records/s${tty ? '' : '\n'}`);
     };
     show(job);
-    const done = await runImportJob({ prisma: db.prisma, config }, job.id, { allowFiles: true, onProgress: show, signal: controller.signal });
+    const done = await runImportJob({ prisma: db.prisma, config }, job.id, {
+      allowFiles: true,
+      onProgress: show,
+      signal: controller.signal,
+    });
     if (tty) process.stderr.write('\n');
     console.log(formatProgress(done));
     for (const warning of done.warnings) console.log(`  warning: ${warning}`);

@@ -15,13 +15,25 @@ const { values, positionals } = parseArgs({
 });
 const [command] = positionals;
 const id = Number(values.id);
-if (!['list', 'create', 'rotate', 'revoke'].includes(command) || (command === 'create' && !values.login) || (['rotate', 'revoke'].includes(command) && !Number.isSafeInteger(id))) {
+if (
+  !['list', 'create', 'rotate', 'revoke'].includes(command) ||
+  (command === 'create' && !values.login) ||
+  (['rotate', 'revoke'].includes(command) && !Number.isSafeInteger(id))
+) {
   console.error(USAGE);
   process.exit(2);
 }
 
 const row = (key: ApiKeyRecord) =>
-  [key.id, key.login, `${key.prefix}…`, key.label || '-', key.createdAt.toISOString(), key.lastUsedAt?.toISOString() ?? 'never', key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active'].join('\t');
+  [
+    key.id,
+    key.login,
+    `${key.prefix}…`,
+    key.label || '-',
+    key.createdAt.toISOString(),
+    key.lastUsedAt?.toISOString() ?? 'never',
+    key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active',
+  ].join('\t');
 
 const config = loadConfig();
 await deployMigrations(config.databaseUrl);
@@ -39,7 +51,10 @@ try {
   } else if (command === 'revoke') {
     console.log(row(await revokeKey(db.prisma, 'system', id)));
   } else {
-    const made = command === 'create' ? await createKey(db.prisma, 'system', { userId, label: values.label }) : await rotateKey(db.prisma, 'system', id);
+    const made =
+      command === 'create'
+        ? await createKey(db.prisma, 'system', { userId, label: values.label })
+        : await rotateKey(db.prisma, 'system', id);
     console.log(row(made.record));
     console.log(`API key (shown once): ${made.key}`);
   }

@@ -14,10 +14,17 @@ const source = readFileSync('prisma/schema.prisma', 'utf8');
 // Generation takes ~12 s and `npm start` runs it first: skip it when the clients on disk were made
 // from this very schema, script and locked dependencies (a stamp beside them; --force regenerates).
 const inputs = ['package-lock.json', 'scripts/prisma-generate.mjs'].map((file) => readFileSync(file, 'utf8'));
-const stamp = createHash('sha256').update([...inputs, source].join('\n')).digest('hex');
+const stamp = createHash('sha256')
+  .update([...inputs, source].join('\n'))
+  .digest('hex');
 const STAMP = 'src/generated/.stamp';
 const outputs = ['src/generated/sqlite/client.ts', 'src/generated/postgresql/client.ts', 'src/generated/pothos-types.ts'];
-if (!process.argv.includes('--force') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp && outputs.every((f) => existsSync(f))) {
+if (
+  !process.argv.includes('--force') &&
+  existsSync(STAMP) &&
+  readFileSync(STAMP, 'utf8') === stamp &&
+  outputs.every((f) => existsSync(f))
+) {
   console.log('prisma-generate: clients are up to date');
   process.exit(0);
 }

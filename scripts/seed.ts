@@ -27,4 +27,6 @@ console.log(
   `seed: ${events.toLocaleString('en')} events, ${seeded.venueIds.length} venues, ${seeded.organizerIds.length} organizers, ` +
     `${seeded.categoryIds.length} categories, ${seeded.tagIds.length} tags in ${(seeded.loadMs / 1000).toFixed(1)} s`,
 );
-console.log(`seed: ${seeded.upcomingListed.toLocaleString('en')} upcoming published events; one of them: ${config.siteUrl}/event/${seeded.upcomingSlug}/ical/`);
+console.log(
+  `seed: ${seeded.upcomingListed.toLocaleString('en')} upcoming published events; one of them: ${config.siteUrl}/event/${seeded.upcomingSlug}/ical/`,
+);

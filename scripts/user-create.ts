@@ -7,7 +7,12 @@ import { openDatabase } from '../src/db/client.js';
 import { deployMigrations } from '../src/db/migrations.js';
 
 const { values } = parseArgs({
-  options: { login: { type: 'string' }, role: { type: 'string', default: 'subscriber' }, email: { type: 'string' }, name: { type: 'string' } },
+  options: {
+    login: { type: 'string' },
+    role: { type: 'string', default: 'subscriber' },
+    email: { type: 'string' },
+    name: { type: 'string' },
+  },
 });
 if (!values.login || !(ROLES as readonly string[]).includes(values.role!)) {
   console.error(`usage: npm run user:create -- --login NAME --role ${ROLES.join('|')} [--email E] [--name "Display Name"]`);

@@ -105,7 +105,14 @@ export function createApp({ config, db, logger }: AppDeps) {
     // A body over the limit is refused before anything reads or parses it.
     if (Number(ctx.get('content-length') || 0) > config.graphql.maxBytes) {
       ctx.status = 413;
-      ctx.body = { errors: [{ message: `The request body is larger than ${config.graphql.maxBytes} bytes (GRAPHQL_MAX_BYTES).`, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] };
+      ctx.body = {
+        errors: [
+          {
+            message: `The request body is larger than ${config.graphql.maxBytes} bytes (GRAPHQL_MAX_BYTES).`,
+            extensions: { code: 'PAYLOAD_TOO_LARGE' },
+          },
+        ],
+      };
       return;
     }
     const viewer = await keys.resolve(credentialsFromHeaders(ctx.req.headers));

@@ -169,7 +169,10 @@ export function loadConfig(env: Env = process.env): Config {
       runTimeoutMs: integer(env, 'TASK_RUN_TIMEOUT_MS', 600_000, 1000, 86_400_000),
       toolInputTimeoutMs: integer(env, 'TASK_TOOL_INPUT_TIMEOUT_MS', 1_800_000, 1000, 604_800_000),
       allowPrivateNetwork: flag(env, 'TASK_ALLOW_PRIVATE_NETWORK', false),
-      allowedHosts: (env.TASK_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+      allowedHosts: (env.TASK_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
       actionTimeoutMs: integer(env, 'TASK_ACTION_TIMEOUT_MS', 15_000, 100, 600_000),
       maxConsecutiveFailures: integer(env, 'TASK_MAX_CONSECUTIVE_FAILURES', 3, 1, 100),
       maxRepeatedActions: integer(env, 'TASK_MAX_REPEATED_ACTIONS', 3, 2, 100),

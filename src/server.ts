@@ -27,7 +27,13 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   if (applied.length) logger.info({ applied }, 'migrations applied');
   const db = await openDatabase(config.databaseUrl);
   if (config.adminKey) {
-    await createUserWithKey(db.prisma, { login: 'admin', role: 'administrator', key: config.adminKey, label: 'ALMANAC_ADMIN_KEY', reuse: true });
+    await createUserWithKey(db.prisma, {
+      login: 'admin',
+      role: 'administrator',
+      key: config.adminKey,
+      label: 'ALMANAC_ADMIN_KEY',
+      reuse: true,
+    });
   }
   const { app, keys } = createApp({ config, db, logger });
   const server = createServer(app.callback());

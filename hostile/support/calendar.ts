@@ -61,12 +61,24 @@ export async function seedFixtures(api: TestServer, key: string): Promise<Fixtur
   // Bystanders the fuzz never names by id or slug: their links and term counts must come through.
   const hall = await created(api, '/venues', { venue: 'Bystander Hall' }, key);
   const host = await created(api, '/organizers', { organizer: 'Bystander Host' }, key);
-  const [music, loud] = [await created(api, '/categories', { name: 'Bystander Music' }, key), await created(api, '/tags', { name: 'bystander-loud' }, key)];
+  const [music, loud] = [
+    await created(api, '/categories', { name: 'Bystander Music' }, key),
+    await created(api, '/tags', { name: 'bystander-loud' }, key),
+  ];
   for (const [i, status] of ['publish', 'publish', 'publish', 'draft', 'pending'].entries()) {
     await created(
       api,
       '/events',
-      { title: `Bystander ${i}`, start_date: daysFromNow(20 + i), end_date: daysFromNow(20 + i, '12:00:00'), status, venue: hall.id, organizer: [host.id], categories: [music.id], tags: [loud.id] },
+      {
+        title: `Bystander ${i}`,
+        start_date: daysFromNow(20 + i),
+        end_date: daysFromNow(20 + i, '12:00:00'),
+        status,
+        venue: hall.id,
+        organizer: [host.id],
+        categories: [music.id],
+        tags: [loud.id],
+      },
       key,
     );
   }

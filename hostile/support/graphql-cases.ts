@@ -19,7 +19,8 @@ function deepFragments(depth: number): string {
   return `{ ${selection} }`;
 }
 
-export const aliasQuery = (count: number, field = '__typename') => `{ ${Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
+export const aliasQuery = (count: number, field = '__typename') =>
+  `{ ${Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
 
 /** The three documents whose refusal is timed: each must be turned away before it runs. */
 export const REFUSED = {
@@ -30,7 +31,13 @@ export const REFUSED = {
 
 const DOCUMENTS: Record<string, string[]> = {
   depth: [deepQuery(13), deepQuery(50), deepQuery(200), deepQuery(1000), deepFragments(60), deepFragments(2000)],
-  aliases: [aliasQuery(61), aliasQuery(200, 'events { total }'), aliasQuery(1000), aliasQuery(10_000), aliasQuery(10_000, 'events { total }')],
+  aliases: [
+    aliasQuery(61),
+    aliasQuery(200, 'events { total }'),
+    aliasQuery(1000),
+    aliasQuery(10_000),
+    aliasQuery(10_000, 'events { total }'),
+  ],
   'fragment cycle': [
     REFUSED['fragment cycle'],
     'query { ...A } fragment A on Query { ...A }',
@@ -71,7 +78,8 @@ const DOCUMENTS: Record<string, string[]> = {
   ],
 };
 
-const VARIABLE_DOC = 'query($id: Int, $page: PageInput, $filter: EventFilter) { event(id: $id) { id } events(page: $page, filter: $filter) { total } }';
+const VARIABLE_DOC =
+  'query($id: Int, $page: PageInput, $filter: EventFilter) { event(id: $id) { id } events(page: $page, filter: $filter) { total } }';
 const MUTATION_DOC = 'mutation($input: CreateEventInput!) { createEvent(input: $input) { id } }';
 
 /** Request bodies that are not a GraphQL request (or many). */
@@ -93,7 +101,14 @@ const BODIES: string[] = [
   JSON.stringify({ query: '{ __typename }', variables: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`v${i}`, i])) }),
 ];
 
-const CONTENT_TYPES = ['application/graphql', 'text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data', ''];
+const CONTENT_TYPES = [
+  'application/graphql',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/xml',
+  'multipart/form-data',
+  '',
+];
 
 function multipart(parts: Array<[string, string, string?]>): string {
   return `${parts.map(([name, value, file]) => `--x\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${file}"` : ''}\r\n\r\n${value}\r\n`).join('')}--x--\r\n`;
@@ -101,10 +116,25 @@ function multipart(parts: Array<[string, string, string?]>): string {
 
 const MULTIPART: string[] = [
   multipart([['operations', '{bad']]),
-  multipart([['operations', '{"query":"{ __typename }"}'], ['map', '{bad']]),
-  multipart([['operations', '{"query":"{ __typename }"}'], ['map', '{"0":5}'], ['0', 'x', 'a.txt']]),
-  multipart([['operations', '{"query":"{ __typename }","variables":{}}'], ['map', '{"0":["variables.__proto__.polluted"]}'], ['0', 'x', 'a.txt']]),
-  multipart([['operations', '{"query":"{ __typename }","variables":{}}'], ['map', '{"0":["constructor.prototype.polluted"]}'], ['0', 'x', 'a.txt']]),
+  multipart([
+    ['operations', '{"query":"{ __typename }"}'],
+    ['map', '{bad'],
+  ]),
+  multipart([
+    ['operations', '{"query":"{ __typename }"}'],
+    ['map', '{"0":5}'],
+    ['0', 'x', 'a.txt'],
+  ]),
+  multipart([
+    ['operations', '{"query":"{ __typename }","variables":{}}'],
+    ['map', '{"0":["variables.__proto__.polluted"]}'],
+    ['0', 'x', 'a.txt'],
+  ]),
+  multipart([
+    ['operations', '{"query":"{ __typename }","variables":{}}'],
+    ['map', '{"0":["constructor.prototype.polluted"]}'],
+    ['0', 'x', 'a.txt'],
+  ]),
   multipart([['map', '{}']]),
 ];
 
@@ -132,8 +162,16 @@ const GET_QUERIES: string[] = [
 export function graphqlCases(headers: Record<string, string>): RawRequest[] {
   const out: RawRequest[] = [];
   const post = (family: string, body: string, contentType = 'application/json', extra: Partial<RawRequest> = {}) =>
-    out.push({ method: 'POST', path: '/graphql', headers: { ...headers, ...(contentType ? { 'content-type': contentType } : {}) }, body, family, ...extra });
-  const get = (family: string, query: string) => out.push({ method: 'GET', path: `/graphql${query ? `?${query}` : ''}`, headers: { ...headers, accept: 'application/json' }, family });
+    out.push({
+      method: 'POST',
+      path: '/graphql',
+      headers: { ...headers, ...(contentType ? { 'content-type': contentType } : {}) },
+      body,
+      family,
+      ...extra,
+    });
+  const get = (family: string, query: string) =>
+    out.push({ method: 'GET', path: `/graphql${query ? `?${query}` : ''}`, headers: { ...headers, accept: 'application/json' }, family });
 
   for (const [family, documents] of Object.entries(DOCUMENTS)) {
     for (const document of documents) {
@@ -143,9 +181,13 @@ export function graphqlCases(headers: Record<string, string>): RawRequest[] {
   }
   // Variables of every hostile shape, for each variable of the document, and for a mutation's input.
   for (const value of HOSTILE_VALUES) {
-    for (const name of ['id', 'page', 'filter']) post('variables', `{"query":${JSON.stringify(VARIABLE_DOC)},"variables":{"${name}":${toJson(value)}}}`);
+    for (const name of ['id', 'page', 'filter'])
+      post('variables', `{"query":${JSON.stringify(VARIABLE_DOC)},"variables":{"${name}":${toJson(value)}}}`);
     post('variables', `{"query":${JSON.stringify(MUTATION_DOC)},"variables":{"input":${toJson(value)}}}`);
-    post('variables', `{"query":${JSON.stringify(MUTATION_DOC)},"variables":{"input":{"title":${toJson(value)},"startDate":${toJson(value)},"endDate":"2031-01-01"}}}`);
+    post(
+      'variables',
+      `{"query":${JSON.stringify(MUTATION_DOC)},"variables":{"input":{"title":${toJson(value)},"startDate":${toJson(value)},"endDate":"2031-01-01"}}}`,
+    );
   }
   for (const body of BODIES) post('body', body);
   for (const type of CONTENT_TYPES) post('content-type', JSON.stringify({ query: '{ events { total } }' }), type);
@@ -161,6 +203,7 @@ export function graphqlCases(headers: Record<string, string>): RawRequest[] {
   post('megabyte', megabyte, 'application/json', { chunked: true });
   post('megabyte', JSON.stringify({ query: `{ event(slug: "${'x'.repeat(MEGABYTE)}") { id } }` }), 'application/json', { chunked: true });
   // Other methods on the endpoint.
-  for (const method of ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']) out.push({ method, path: '/graphql', headers, body: method === 'HEAD' ? undefined : '{}', family: 'method' });
+  for (const method of ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'])
+    out.push({ method, path: '/graphql', headers, body: method === 'HEAD' ? undefined : '{}', family: 'method' });
   return out;
 }

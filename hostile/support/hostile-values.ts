@@ -95,7 +95,10 @@ export function valuesFor(type: string | string[] | undefined, name: string): un
 export function toJson(value: unknown): string {
   if (value instanceof Literal) return value.json;
   if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
-  if (value && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`).join(',')}}`;
+  if (value && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }
 
@@ -109,7 +112,9 @@ export function percentEncode(text: string): string {
   return text.replace(/[\s\S]/gu, (ch) => {
     const code = ch.charCodeAt(0);
     if (ch.length === 1 && code >= 0xd800 && code <= 0xdfff) {
-      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     }
     return encodeURIComponent(ch);
   });

@@ -36,7 +36,10 @@ export function parseJson(text: string): any {
 /** One client per server: keep-alive connections, at most `sockets` at a time. */
 export class RawClient {
   private agent: http.Agent;
-  constructor(readonly base: string, sockets = 8) {
+  constructor(
+    readonly base: string,
+    sockets = 8,
+  ) {
     this.agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   }
 
@@ -52,17 +55,27 @@ export class RawClient {
         resolve(response);
       };
       const headers: OutgoingHttpHeaders = { ...request.headers };
-      const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
+      const body =
+        request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
       if (body && request.chunked) headers['transfer-encoding'] = 'chunked';
       else if (body && headers['content-length'] === undefined) headers['content-length'] = body.length;
-      const req = http.request({ host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: elapsed() }));
-        res.on('error', (error) => done({ status: 0, headers: {}, text: '', ms: elapsed(), error: (error as NodeJS.ErrnoException).code ?? error.message }));
-      });
+      const req = http.request(
+        { host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent: this.agent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: elapsed() }),
+          );
+          res.on('error', (error) =>
+            done({ status: 0, headers: {}, text: '', ms: elapsed(), error: (error as NodeJS.ErrnoException).code ?? error.message }),
+          );
+        },
+      );
       req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
-      req.on('error', (error: NodeJS.ErrnoException) => done({ status: 0, headers: {}, text: '', ms: elapsed(), error: error.code ?? error.message }));
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        done({ status: 0, headers: {}, text: '', ms: elapsed(), error: error.code ?? error.message }),
+      );
       if (body && request.chunked) {
         // Several chunks, so that the server really reads a chunked stream.
         for (let i = 0; i < body.length; i += 65_536) req.write(body.subarray(i, i + 65_536));
@@ -121,7 +134,10 @@ export class Tally {
   /** One line per family: how many, median and slowest answer. */
   timings(): string {
     return [...this.byFamily]
-      .map(([family, ms]) => `  ${family.padEnd(14)} ${String(ms.length).padStart(6)} requests, median ${median(ms).toFixed(1)} ms, max ${Math.max(...ms).toFixed(0)} ms`)
+      .map(
+        ([family, ms]) =>
+          `  ${family.padEnd(14)} ${String(ms.length).padStart(6)} requests, median ${median(ms).toFixed(1)} ms, max ${Math.max(...ms).toFixed(0)} ms`,
+      )
       .join('\n');
   }
 

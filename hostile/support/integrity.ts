@@ -84,7 +84,8 @@ export async function unreadableRecords(db: Database, api: TestServer, key: stri
     const response = await api.request('GET', `${ns}/${route}/${id}?context=edit`, { key });
     if (status === 'trash' && route === 'events') {
       // TRASHED: the original's 403 event-no-longer-available.
-      if (response.status !== 403 || response.json?.code !== 'event-no-longer-available') problems.push(`${route}/${id} (trash): ${response.status} ${response.text.slice(0, 200)}`);
+      if (response.status !== 403 || response.json?.code !== 'event-no-longer-available')
+        problems.push(`${route}/${id} (trash): ${response.status} ${response.text.slice(0, 200)}`);
     } else if (response.status !== 200 || response.json?.id !== id) {
       problems.push(`${route}/${id} (${status}): ${response.status} ${response.text.slice(0, 200)}`);
     }

@@ -106,8 +106,16 @@ export function restCases(fixtures: Fixtures, caller: Caller, seed: number): Raw
   const send = (pair: Pair, family: string, args: Record<string, unknown>, transport: Transport, extra: Partial<RawRequest> = {}) => {
     const path = pathOf(pair);
     if (transport === 'query') push(family, { method: pair.method, path: `${path}?${formEncode(args)}`, ...extra });
-    else if (transport === 'json') push(family, { method: pair.method, path, headers: { 'content-type': 'application/json' }, body: jsonEncode(args), ...extra });
-    else push(family, { method: pair.method, path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: formEncode(args), ...extra });
+    else if (transport === 'json')
+      push(family, { method: pair.method, path, headers: { 'content-type': 'application/json' }, body: jsonEncode(args), ...extra });
+    else
+      push(family, {
+        method: pair.method,
+        path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: formEncode(args),
+        ...extra,
+      });
   };
 
   for (const pair of pairsOf(table)) {
@@ -127,7 +135,8 @@ export function restCases(fixtures: Fixtures, caller: Caller, seed: number): Raw
 
     // Hostile ids and slugs in the path.
     if (pair.param === 'id') {
-      for (const id of half(HOSTILE_IDS)) push('path', { method: pair.method, path: pathOf(pair, encodeURIComponent(id instanceof Literal ? id.json : String(id))) });
+      for (const id of half(HOSTILE_IDS))
+        push('path', { method: pair.method, path: pathOf(pair, encodeURIComponent(id instanceof Literal ? id.json : String(id))) });
     } else if (pair.param === 'slug') {
       for (const slug of half(HOSTILE_SLUGS)) push('path', { method: pair.method, path: pathOf(pair, slug) });
     }
@@ -152,9 +161,15 @@ export function restCases(fixtures: Fixtures, caller: Caller, seed: number): Raw
 
     // Bodies: malformed JSON, JSON under other content types, 1 MB values, past the 2 MiB limit.
     if (BODY_METHODS.has(pair.method) || pair.method === 'DELETE') {
-      for (const body of half(BAD_JSON)) push('body', { method: pair.method, path: pathOf(pair), headers: { 'content-type': 'application/json' }, body });
+      for (const body of half(BAD_JSON))
+        push('body', { method: pair.method, path: pathOf(pair), headers: { 'content-type': 'application/json' }, body });
       for (const type of half(CONTENT_TYPES)) {
-        push('content-type', { method: pair.method, path: pathOf(pair), headers: type ? { 'content-type': type } : {}, body: jsonEncode({ ...required, [first]: 'x' }) });
+        push('content-type', {
+          method: pair.method,
+          path: pathOf(pair),
+          headers: type ? { 'content-type': type } : {},
+          body: jsonEncode({ ...required, [first]: 'x' }),
+        });
       }
       const text = names.find((name) => pair.args[name].type === 'string') ?? first;
       const big = 'x'.repeat(MEGABYTE);
@@ -195,5 +210,7 @@ export function credentialCases(): RawRequest[] {
     { 'x-api-key': 'k'.repeat(40_000) },
   ];
   const paths = ['', '/events', '/events/1', '/venues', '/categories'].map((path) => `${REST_ROOT}/${REST_NAMESPACES[0]}${path}`);
-  return headers.flatMap((h) => paths.flatMap((path) => ['GET', 'POST'].map((method) => ({ method, path, headers: h, family: 'credentials' }))));
+  return headers.flatMap((h) =>
+    paths.flatMap((path) => ['GET', 'POST'].map((method) => ({ method, path, headers: h, family: 'credentials' }))),
+  );
 }

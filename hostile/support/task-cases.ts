@@ -10,7 +10,21 @@ const PREFIX = '/api/v1';
 
 /** Path ids: unknown, malformed, traversing, huge. `known` is a real task id of the caller's. */
 function hostileIds(known: string): string[] {
-  return [known, '00000000-0000-0000-0000-000000000000', '0', '-1', '9223372036854775808', '..', '%2e%2e%2f', '%00', '%ff', '%', `${known}%00`, 'x'.repeat(5000), '%F0%9F%98%80'];
+  return [
+    known,
+    '00000000-0000-0000-0000-000000000000',
+    '0',
+    '-1',
+    '9223372036854775808',
+    '..',
+    '%2e%2e%2f',
+    '%00',
+    '%ff',
+    '%',
+    `${known}%00`,
+    'x'.repeat(5000),
+    '%F0%9F%98%80',
+  ];
 }
 
 const TOOL = (name: unknown, extra: Record<string, unknown> = {}) => ({ type: 'function', function: { name, ...extra } });
@@ -51,41 +65,83 @@ export const HOSTILE_TOOLS: unknown[] = [
 /** Every hostile task API request for one caller. `taskId` is a task the administrator created. */
 export function taskCases(headers: Record<string, string>, taskId: string, seed: number): RawRequest[] {
   const out: RawRequest[] = [];
-  const push = (family: string, request: Omit<RawRequest, 'family'>) => out.push({ ...request, family, headers: { ...headers, ...request.headers } });
+  const push = (family: string, request: Omit<RawRequest, 'family'>) =>
+    out.push({ ...request, family, headers: { ...headers, ...request.headers } });
   const json = { 'content-type': 'application/json' };
   let n = seed;
   for (const route of TASK_ROUTES) {
     const names = route.path.match(/:[A-Za-z]+/g) ?? [];
-    const pathWith = (value?: string) =>
-      PREFIX + route.path.replace(/:[A-Za-z]+/g, (name) => (value ?? (name === ':taskId' ? taskId : '1')));
+    const pathWith = (value?: string) => PREFIX + route.path.replace(/:[A-Za-z]+/g, (name) => value ?? (name === ':taskId' ? taskId : '1'));
     // Hostile path ids.
     for (const name of names) {
-      for (const id of hostileIds(taskId)) push('path', { method: route.method, path: PREFIX + route.path.replace(name, id).replace(/:[A-Za-z]+/g, taskId === id ? '1' : taskId) });
+      for (const id of hostileIds(taskId))
+        push('path', {
+          method: route.method,
+          path: PREFIX + route.path.replace(name, id).replace(/:[A-Za-z]+/g, taskId === id ? '1' : taskId),
+        });
     }
     // Each query argument, hostile values, alone and duplicated.
     for (const name of Object.keys(route.query ?? {})) {
-      for (let k = 0; k < 6; k++) push('query', { method: route.method, path: `${pathWith()}?${formEncode({ [name]: HOSTILE_VALUES[(n++ * 5) % HOSTILE_VALUES.length] })}` });
+      for (let k = 0; k < 6; k++)
+        push('query', {
+          method: route.method,
+          path: `${pathWith()}?${formEncode({ [name]: HOSTILE_VALUES[(n++ * 5) % HOSTILE_VALUES.length] })}`,
+        });
       push('query', { method: route.method, path: `${pathWith()}?${name}=1&${name}=-1&${name}%5B%5D=x&${name}%5Ba%5D%5Bb%5D=1` });
     }
     if (route.body) {
       const names = Object.keys(route.body);
-      const required = Object.fromEntries(names.filter((name) => route.body![name].required).map((name) => [name, `Hostile ${name} (#${n})`]));
+      const required = Object.fromEntries(
+        names.filter((name) => route.body![name].required).map((name) => [name, `Hostile ${name} (#${n})`]),
+      );
       // Each body argument, hostile values, beside a plausible required one or alone.
       for (const name of names) {
         const values = name === 'tools' ? [...HOSTILE_TOOLS, ...HOSTILE_VALUES.slice(0, 8)] : HOSTILE_VALUES;
         const count = name === 'tools' ? values.length : 10;
         for (let k = 0; k < count; k++) {
           const value = values[name === 'tools' ? k : (n++ * 3) % values.length];
-          push('body', { method: route.method, path: pathWith(), headers: json, body: jsonEncode(k % 2 ? { [name]: value } : { ...required, [name]: value }) });
+          push('body', {
+            method: route.method,
+            path: pathWith(),
+            headers: json,
+            body: jsonEncode(k % 2 ? { [name]: value } : { ...required, [name]: value }),
+          });
         }
       }
       push('body', { method: route.method, path: pathWith(), headers: json, body: jsonEncode({ ...required, task: 'x'.repeat(10_001) }) });
-      push('body', { method: route.method, path: pathWith(), headers: json, body: jsonEncode({ ...required, extra: { nested: [1, { deeper: true }] } }) });
+      push('body', {
+        method: route.method,
+        path: pathWith(),
+        headers: json,
+        body: jsonEncode({ ...required, extra: { nested: [1, { deeper: true }] } }),
+      });
       for (const body of BAD_JSON) push('json', { method: route.method, path: pathWith(), headers: json, body });
-      for (const type of CONTENT_TYPES) push('content-type', { method: route.method, path: pathWith(), headers: type ? { 'content-type': type } : {}, body: formEncode(required) });
-      push('size', { method: route.method, path: pathWith(), headers: json, body: jsonEncode({ ...required, input: 'i'.repeat(MEGABYTE - 100) }) });
-      push('size', { method: route.method, path: pathWith(), headers: json, body: jsonEncode({ ...required, task: 't'.repeat(2 * MEGABYTE) }) });
-      push('size', { method: route.method, path: pathWith(), headers: json, body: jsonEncode({ ...required, task: 't'.repeat(2 * MEGABYTE) }), chunked: true });
+      for (const type of CONTENT_TYPES)
+        push('content-type', {
+          method: route.method,
+          path: pathWith(),
+          headers: type ? { 'content-type': type } : {},
+          body: formEncode(required),
+        });
+      push('size', {
+        method: route.method,
+        path: pathWith(),
+        headers: json,
+        body: jsonEncode({ ...required, input: 'i'.repeat(MEGABYTE - 100) }),
+      });
+      push('size', {
+        method: route.method,
+        path: pathWith(),
+        headers: json,
+        body: jsonEncode({ ...required, task: 't'.repeat(2 * MEGABYTE) }),
+      });
+      push('size', {
+        method: route.method,
+        path: pathWith(),
+        headers: json,
+        body: jsonEncode({ ...required, task: 't'.repeat(2 * MEGABYTE) }),
+        chunked: true,
+      });
     }
     // The methods this path does not serve.
     for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].filter((m) => m !== route.method)) {
@@ -93,7 +149,17 @@ export function taskCases(headers: Record<string, string>, taskId: string, seed:
     }
   }
   // Paths no route has.
-  for (const path of ['', '/', '/task', '/task/', '/tasks/x', `/task/${taskId}`, `/task/${taskId}/run`, '/..%2f..%2fetc%2fpasswd', `/${percentEncode('😀')}`]) {
+  for (const path of [
+    '',
+    '/',
+    '/task',
+    '/task/',
+    '/tasks/x',
+    `/task/${taskId}`,
+    `/task/${taskId}/run`,
+    '/..%2f..%2fetc%2fpasswd',
+    `/${percentEncode('😀')}`,
+  ]) {
     push('path', { method: 'GET', path: PREFIX + path });
   }
   return out;

@@ -76,7 +76,10 @@ export class ApiKeyResolver {
   private cache = new Map<string, { viewer: Viewer | null; until: number }>();
   // A key revoked in this process stops working at once (other processes: within ttlMs).
   private forget = (hash: string) => void this.cache.delete(hash);
-  constructor(private prisma: Prisma, private ttlMs = 5000) {
+  constructor(
+    private prisma: Prisma,
+    private ttlMs = 5000,
+  ) {
     keySignals.on('revoked', this.forget);
   }
 

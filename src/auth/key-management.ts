@@ -28,8 +28,26 @@ export interface ApiKeyRecord {
 }
 
 export const MAX_LABEL = 200;
-const select = { id: true, userId: true, prefix: true, label: true, createdAt: true, lastUsedAt: true, revokedAt: true, user: { select: { login: true } } } as const;
-type Row = { id: number; userId: number; prefix: string; label: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null; user: { login: string } };
+const select = {
+  id: true,
+  userId: true,
+  prefix: true,
+  label: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  user: { select: { login: true } },
+} as const;
+type Row = {
+  id: number;
+  userId: number;
+  prefix: string;
+  label: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  user: { login: string };
+};
 const record = ({ user, ...row }: Row): ApiKeyRecord => ({ ...row, login: user.login });
 
 function actingFor(actor: KeyActor, userId: number | undefined): number | 'any' {
@@ -58,16 +76,25 @@ function checkLabel(label: string | undefined): string {
 /** Keys of a user (the actor's own by default; the system with no user: everyone's), newest first. */
 export async function listKeys(prisma: Prisma, actor: KeyActor, userId?: number): Promise<ApiKeyRecord[]> {
   const owner = actingFor(actor, userId);
-  const rows = await prisma.apiKey.findMany({ where: owner === 'any' ? {} : { userId: owner }, select, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const rows = await prisma.apiKey.findMany({
+    where: owner === 'any' ? {} : { userId: owner },
+    select,
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
   return rows.map(record);
 }
 
 /** A new key for a user (the actor by default). The key itself is in the answer, and nowhere else. */
-export async function createKey(prisma: Prisma, actor: KeyActor, input: { userId?: number; label?: string }): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createKey(
+  prisma: Prisma,
+  actor: KeyActor,
+  input: { userId?: number; label?: string },
+): Promise<{ key: string; record: ApiKeyRecord }> {
   const owner = actingFor(actor, input.userId);
   if (owner === 'any') throw new KeyError('invalid', 'Name the user the key is for.');
   const label = checkLabel(input.label);
-  if (!(await prisma.user.findUnique({ where: { id: owner }, select: { id: true } }))) throw new KeyError('not_found', `No user with id ${owner}.`);
+  if (!(await prisma.user.findUnique({ where: { id: owner }, select: { id: true } })))
+    throw new KeyError('not_found', `No user with id ${owner}.`);
   const key = newApiKey();
   const row = await prisma.apiKey.create({ data: { userId: owner, hash: hashApiKey(key), prefix: key.slice(0, 8), label }, select });
   return { key, record: record(row) };

@@ -46,7 +46,15 @@ export function googleCalendarUrl(event: CalendarLinkEvent): string {
   const dates = event.allDay
     ? `${basicDate(event.startLocal)}/${basicDate(dayAfter(event.endLocal))}`
     : `${basicUtc(event.startUtc)}/${basicUtc(utcEnd(event))}`;
-  const params = new URLSearchParams({ action: 'TEMPLATE', text: event.title, dates, details: details(event), location: event.location, trp: 'false', sprop: `website:${event.url}` });
+  const params = new URLSearchParams({
+    action: 'TEMPLATE',
+    text: event.title,
+    dates,
+    details: details(event),
+    location: event.location,
+    trp: 'false',
+    sprop: `website:${event.url}`,
+  });
   // Google shows the times in the event's own zone when it is a named one.
   if (event.timezone.includes('/')) params.set('ctz', event.timezone);
   return `https://calendar.google.com/calendar/render?${params}`;
@@ -68,7 +76,12 @@ export function outlookUrl(event: CalendarLinkEvent): string {
 }
 
 /** A venue as one line: name, street, city, state or province, postal code, country. */
-export function venueLine(venue: { name: string; address: string; city: string; region: string; zip: string; country: string } | null | undefined): string {
+export function venueLine(
+  venue: { name: string; address: string; city: string; region: string; zip: string; country: string } | null | undefined,
+): string {
   if (!venue) return '';
-  return [venue.name, venue.address, venue.city, venue.region, venue.zip, venue.country].map((part) => (part ?? '').trim()).filter(Boolean).join(', ');
+  return [venue.name, venue.address, venue.city, venue.region, venue.zip, venue.country]
+    .map((part) => (part ?? '').trim())
+    .filter(Boolean)
+    .join(', ');
 }

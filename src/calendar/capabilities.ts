@@ -51,8 +51,7 @@ export const canManageCategories = (viewer: Viewer): boolean => canPublish(viewe
 /** Tag writes: `manage_categories` (editor+) AND "create events". */
 export const canManageTags = (viewer: Viewer): boolean => atLeast(viewer, 'editor') && canCreatePosts(viewer);
 
-const isOwner = (viewer: Viewer, post: PostAccess): boolean =>
-  viewer !== null && post.authorId > 0 && viewer.userId === post.authorId;
+const isOwner = (viewer: Viewer, post: PostAccess): boolean => viewer !== null && post.authorId > 0 && viewer.userId === post.authorId;
 
 /** Whether the post counts as published for ownership checks (a trashed post keeps its old status). */
 function isPublished(post: PostAccess): boolean {

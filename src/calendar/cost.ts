@@ -137,8 +137,7 @@ export function formatCost(
   }
   const sym = symbol || defaults.symbol;
   const pos = position || defaults.position;
-  const show = (n: NumberToken): string =>
-    escHtml(n.value === 0 ? 'Free' : pos === 'postfix' ? `${n.text}${sym}` : `${sym}${n.text}`);
+  const show = (n: NumberToken): string => escHtml(n.value === 0 ? 'Free' : pos === 'postfix' ? `${n.text}${sym}` : `${sym}${n.text}`);
   const low = show(min);
   const high = show(max);
   return low === high ? low : `${low} \u2013 ${high}`;

@@ -84,35 +84,87 @@ function zoneOrNull(tz: string | undefined): Zone | null {
  * reads tzdb, so this table follows tzdb.
  */
 const ABBR_TABLE: Record<string, [string, string]> = {
-  UTC: ['UTC', 'UTC'], 'Etc/UTC': ['UTC', 'UTC'], 'Etc/UCT': ['UTC', 'UTC'], UCT: ['UTC', 'UTC'],
-  Universal: ['UTC', 'UTC'], 'Etc/Universal': ['UTC', 'UTC'], Zulu: ['UTC', 'UTC'], 'Etc/Zulu': ['UTC', 'UTC'],
-  GMT: ['GMT', 'GMT'], 'Etc/GMT': ['GMT', 'GMT'], 'Etc/GMT0': ['GMT', 'GMT'], Greenwich: ['GMT', 'GMT'],
-  'Europe/London': ['GMT', 'BST'], 'Europe/Dublin': ['GMT', 'IST'], 'Europe/Lisbon': ['WET', 'WEST'],
-  'Europe/Moscow': ['MSK', 'MSD'], 'Europe/Simferopol': ['MSK', 'MSK'],
-  'Africa/Johannesburg': ['SAST', 'SAST'], 'Africa/Lagos': ['WAT', 'WAT'], 'Africa/Nairobi': ['EAT', 'EAT'],
+  UTC: ['UTC', 'UTC'],
+  'Etc/UTC': ['UTC', 'UTC'],
+  'Etc/UCT': ['UTC', 'UTC'],
+  UCT: ['UTC', 'UTC'],
+  Universal: ['UTC', 'UTC'],
+  'Etc/Universal': ['UTC', 'UTC'],
+  Zulu: ['UTC', 'UTC'],
+  'Etc/Zulu': ['UTC', 'UTC'],
+  GMT: ['GMT', 'GMT'],
+  'Etc/GMT': ['GMT', 'GMT'],
+  'Etc/GMT0': ['GMT', 'GMT'],
+  Greenwich: ['GMT', 'GMT'],
+  'Europe/London': ['GMT', 'BST'],
+  'Europe/Dublin': ['GMT', 'IST'],
+  'Europe/Lisbon': ['WET', 'WEST'],
+  'Europe/Moscow': ['MSK', 'MSD'],
+  'Europe/Simferopol': ['MSK', 'MSK'],
+  'Africa/Johannesburg': ['SAST', 'SAST'],
+  'Africa/Lagos': ['WAT', 'WAT'],
+  'Africa/Nairobi': ['EAT', 'EAT'],
   'Africa/Cairo': ['EET', 'EEST'],
-  'Asia/Kolkata': ['IST', 'IST'], 'Asia/Calcutta': ['IST', 'IST'],
-  'Asia/Jerusalem': ['IST', 'IDT'], 'Asia/Tel_Aviv': ['IST', 'IDT'], Israel: ['IST', 'IDT'],
-  'Asia/Karachi': ['PKT', 'PKST'], 'Asia/Dubai': ['+04', '+04'], 'Asia/Muscat': ['+04', '+04'],
-  'Asia/Tokyo': ['JST', 'JDT'], Japan: ['JST', 'JDT'], 'Asia/Seoul': ['KST', 'KDT'], 'Asia/Pyongyang': ['KST', 'KST'],
-  'Asia/Shanghai': ['CST', 'CDT'], 'Asia/Chongqing': ['CST', 'CDT'], 'Asia/Harbin': ['CST', 'CDT'], PRC: ['CST', 'CDT'],
-  'Asia/Taipei': ['CST', 'CDT'], 'Asia/Macau': ['CST', 'CDT'], 'Asia/Hong_Kong': ['HKT', 'HKST'],
-  'Asia/Manila': ['PST', 'PDT'], 'Asia/Jakarta': ['WIB', 'WIB'], 'Asia/Pontianak': ['WIB', 'WIB'],
-  'Asia/Makassar': ['WITA', 'WITA'], 'Asia/Jayapura': ['WIT', 'WIT'],
-  'Australia/Sydney': ['AEST', 'AEDT'], 'Australia/Melbourne': ['AEST', 'AEDT'], 'Australia/Hobart': ['AEST', 'AEDT'],
-  'Australia/Canberra': ['AEST', 'AEDT'], 'Australia/ACT': ['AEST', 'AEDT'], 'Australia/NSW': ['AEST', 'AEDT'],
-  'Australia/Brisbane': ['AEST', 'AEST'], 'Australia/Adelaide': ['ACST', 'ACDT'], 'Australia/Broken_Hill': ['ACST', 'ACDT'],
-  'Australia/Darwin': ['ACST', 'ACST'], 'Australia/Perth': ['AWST', 'AWST'],
-  'Pacific/Auckland': ['NZST', 'NZDT'], NZ: ['NZST', 'NZDT'], 'America/St_Johns': ['NST', 'NDT'],
-  'Pacific/Honolulu': ['HST', 'HST'], 'Pacific/Guam': ['ChST', 'ChST'], 'Pacific/Saipan': ['ChST', 'ChST'],
-  'Europe/Guernsey': ['GMT', 'BST'], 'Europe/Isle_of_Man': ['GMT', 'BST'], 'Europe/Jersey': ['GMT', 'BST'],
-  'Europe/Kirov': ['MSK', 'MSK'], 'Europe/Volgograd': ['MSK', 'MSK'], 'America/Havana': ['CST', 'CDT'],
-  'America/Hermosillo': ['MST', 'MST'], 'America/Mazatlan': ['MST', 'MDT'], 'America/Whitehorse': ['MST', 'MST'],
-  'America/Dawson': ['MST', 'MST'], 'America/Adak': ['HST', 'HDT'], 'Pacific/Pago_Pago': ['SST', 'SST'],
+  'Asia/Kolkata': ['IST', 'IST'],
+  'Asia/Calcutta': ['IST', 'IST'],
+  'Asia/Jerusalem': ['IST', 'IDT'],
+  'Asia/Tel_Aviv': ['IST', 'IDT'],
+  Israel: ['IST', 'IDT'],
+  'Asia/Karachi': ['PKT', 'PKST'],
+  'Asia/Dubai': ['+04', '+04'],
+  'Asia/Muscat': ['+04', '+04'],
+  'Asia/Tokyo': ['JST', 'JDT'],
+  Japan: ['JST', 'JDT'],
+  'Asia/Seoul': ['KST', 'KDT'],
+  'Asia/Pyongyang': ['KST', 'KST'],
+  'Asia/Shanghai': ['CST', 'CDT'],
+  'Asia/Chongqing': ['CST', 'CDT'],
+  'Asia/Harbin': ['CST', 'CDT'],
+  PRC: ['CST', 'CDT'],
+  'Asia/Taipei': ['CST', 'CDT'],
+  'Asia/Macau': ['CST', 'CDT'],
+  'Asia/Hong_Kong': ['HKT', 'HKST'],
+  'Asia/Manila': ['PST', 'PDT'],
+  'Asia/Jakarta': ['WIB', 'WIB'],
+  'Asia/Pontianak': ['WIB', 'WIB'],
+  'Asia/Makassar': ['WITA', 'WITA'],
+  'Asia/Jayapura': ['WIT', 'WIT'],
+  'Australia/Sydney': ['AEST', 'AEDT'],
+  'Australia/Melbourne': ['AEST', 'AEDT'],
+  'Australia/Hobart': ['AEST', 'AEDT'],
+  'Australia/Canberra': ['AEST', 'AEDT'],
+  'Australia/ACT': ['AEST', 'AEDT'],
+  'Australia/NSW': ['AEST', 'AEDT'],
+  'Australia/Brisbane': ['AEST', 'AEST'],
+  'Australia/Adelaide': ['ACST', 'ACDT'],
+  'Australia/Broken_Hill': ['ACST', 'ACDT'],
+  'Australia/Darwin': ['ACST', 'ACST'],
+  'Australia/Perth': ['AWST', 'AWST'],
+  'Pacific/Auckland': ['NZST', 'NZDT'],
+  NZ: ['NZST', 'NZDT'],
+  'America/St_Johns': ['NST', 'NDT'],
+  'Pacific/Honolulu': ['HST', 'HST'],
+  'Pacific/Guam': ['ChST', 'ChST'],
+  'Pacific/Saipan': ['ChST', 'ChST'],
+  'Europe/Guernsey': ['GMT', 'BST'],
+  'Europe/Isle_of_Man': ['GMT', 'BST'],
+  'Europe/Jersey': ['GMT', 'BST'],
+  'Europe/Kirov': ['MSK', 'MSK'],
+  'Europe/Volgograd': ['MSK', 'MSK'],
+  'America/Havana': ['CST', 'CDT'],
+  'America/Hermosillo': ['MST', 'MST'],
+  'America/Mazatlan': ['MST', 'MDT'],
+  'America/Whitehorse': ['MST', 'MST'],
+  'America/Dawson': ['MST', 'MST'],
+  'America/Adak': ['HST', 'HDT'],
+  'Pacific/Pago_Pago': ['SST', 'SST'],
   'Pacific/Midway': ['SST', 'SST'],
   // tzdb has no letters for these, though ICU invents some
-  'America/Miquelon': ['-03', '-02'], 'Australia/Eucla': ['+0845', '+0845'], 'Australia/Lord_Howe': ['+1030', '+11'],
-  'Antarctica/Casey': ['+08', '+08'], 'Antarctica/Troll': ['+00', '+02'],
+  'America/Miquelon': ['-03', '-02'],
+  'Australia/Eucla': ['+0845', '+0845'],
+  'Australia/Lord_Howe': ['+1030', '+11'],
+  'Antarctica/Casey': ['+08', '+08'],
+  'Antarctica/Troll': ['+00', '+02'],
 };
 
 /**
@@ -211,9 +263,7 @@ function wallToMillis(w: Wall, zone: Zone): number {
   if (zone.isUniversal) return local - zone.offset(local) * 60_000;
   const before = zone.offset(local - 86_400_000);
   const after = zone.offset(local + 86_400_000);
-  const valid = [before, after]
-    .map((o) => local - o * 60_000)
-    .filter((ts) => zone.offset(ts) * 60_000 === local - ts);
+  const valid = [before, after].map((o) => local - o * 60_000).filter((ts) => zone.offset(ts) * 60_000 === local - ts);
   if (valid.length > 0) return Math.min(...valid);
   return local - before * 60_000;
 }
@@ -328,9 +378,13 @@ function ci(words: string): string {
 
 // Grammar pieces, named after timelib's. Alternatives list the longer spelling first so that
 // the regex engine, which takes the first alternative that fits, finds the longest token.
-const MONTHS = ci('january|february|march|april|may|june|july|august|september|october|november|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec');
+const MONTHS = ci(
+  'january|february|march|april|may|june|july|august|september|october|november|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec',
+);
 const MONTH_ABBR = ci('sept|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec');
-const DAYS = ci('sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tue|wed|thu|fri|sat');
+const DAYS = ci(
+  'sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tue|wed|thu|fri|sat',
+);
 const UNITS = `${ci('(?:msec|millisecond|µsec|microsecond|usec|sec|second|min|minute|hour|day|fortnight|forthnight|month|year)s?|ms|µs|weeks')}|${DAYS}`;
 const REL_TEXT = ci('next|last|previous|this');
 const REL_NUMBER = ci('first|second|third|fourth|fifth|sixth|seventh|eighth|eight|ninth|tenth|eleventh|twelfth');
@@ -358,13 +412,38 @@ const TZ_CORRECTION = '(?:GMT)?([+-])((?:2[0-4]|[01]\\d):?[0-5]\\d:?(?:60|[0-5]\
 const TZ_NAME = '([A-Za-z]+(?:[_/-][A-Za-z0-9_+-]+)+)|\\(?([A-Za-z]{1,6})\\)?';
 
 const MONTH_INDEX: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 const DAY_INDEX: Record<string, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
 const REL_TEXT_AMOUNT: Record<string, number> = {
-  next: 1, last: -1, previous: -1, this: 0,
-  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6,
-  seventh: 7, eight: 8, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12,
+  next: 1,
+  last: -1,
+  previous: -1,
+  this: 0,
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eight: 8,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
 };
 
 /**
@@ -373,14 +452,49 @@ const REL_TEXT_AMOUNT: Record<string, number> = {
  * Unknown abbreviations fail, as in PHP.
  */
 const TZ_ABBR_OFFSET: Record<string, number> = {
-  utc: 0, gmt: 0, ut: 0, uct: 0, wet: 0, west: 60, bst: 60, cet: 60, cest: 120, met: 60, mest: 120,
-  eet: 120, eest: 180, msk: 180, sast: 120, ist: 60, est: -300, edt: -240, cst: -360, cdt: -300,
-  mst: -420, mdt: -360, pst: -480, pdt: -420, akst: -540, akdt: -480, hst: -600, ast: -240, adt: -180,
-  nst: -210, ndt: -150, jst: 540, kst: 540, hkt: 480, sgt: 480, aest: 600, aedt: 660, acst: 570,
-  acdt: 630, awst: 480, nzst: 720, nzdt: 780,
-  ...Object.fromEntries(
-    [...'abcdefghiklm'].map((c, n) => [c, (n + 1) * 60]).concat([...'nopqrstuvwxy'].map((c, n) => [c, -(n + 1) * 60])),
-  ),
+  utc: 0,
+  gmt: 0,
+  ut: 0,
+  uct: 0,
+  wet: 0,
+  west: 60,
+  bst: 60,
+  cet: 60,
+  cest: 120,
+  met: 60,
+  mest: 120,
+  eet: 120,
+  eest: 180,
+  msk: 180,
+  sast: 120,
+  ist: 60,
+  est: -300,
+  edt: -240,
+  cst: -360,
+  cdt: -300,
+  mst: -420,
+  mdt: -360,
+  pst: -480,
+  pdt: -420,
+  akst: -540,
+  akdt: -480,
+  hst: -600,
+  ast: -240,
+  adt: -180,
+  nst: -210,
+  ndt: -150,
+  jst: 540,
+  kst: 540,
+  hkt: 480,
+  sgt: 480,
+  aest: 600,
+  aedt: 660,
+  acst: 570,
+  acdt: 630,
+  awst: 480,
+  nzst: 720,
+  nzdt: 780,
+  ...Object.fromEntries([...'abcdefghiklm'].map((c, n) => [c, (n + 1) * 60]).concat([...'nopqrstuvwxy'].map((c, n) => [c, -(n + 1) * 60]))),
   z: 0,
 };
 
@@ -565,9 +679,7 @@ const RULES: Rule[] = [
   // gnudateshort: 2018-1-5, 18-01-05
   rule(`(\\d{1,4})-${MONTH_NUM}-${DAY}`, (g, st) => setDate(st, fullYear(g[1]!), Number(g[2]), Number(g[3]))),
   // datefull: 5 January 2018, 05-Jan-2018 (no time-combined form: PHP rejects "5 January 10:00")
-  rule(`${DAY}[ \\t.-]*(${MONTHS})${WORD_END}[ \\t.-]*(\\d{1,4})`, (g, st) =>
-    setDate(st, fullYear(g[3]!), monthOf(g[2]!), Number(g[1])),
-  ),
+  rule(`${DAY}[ \\t.-]*(${MONTHS})${WORD_END}[ \\t.-]*(\\d{1,4})`, (g, st) => setDate(st, fullYear(g[3]!), monthOf(g[2]!), Number(g[1]))),
   // pointeddate4 | pointeddate2: 25-12-2026, 25.12.2026, 25.12.26
   rule(`${DAY}[.\\t-]${MONTH_NUM}[.-](\\d{4})`, (g, st) => setDate(st, Number(g[3]), Number(g[2]), Number(g[1]))),
   rule(`${DAY}[.\\t]${MONTH_NUM}\\.(\\d{2})`, (g, st) => setDate(st, fullYear(g[3]!), Number(g[2]), Number(g[1]))),
@@ -622,30 +734,36 @@ const RULES: Rule[] = [
   // monthfull | monthabbr: "January" (day and year from now)
   rule(`(${MONTHS})${WORD_END}`, (g, st) => setDate(st, null, monthOf(g[1]!), null)),
   // tzcorrection | tz
-  rule(TZ_CORRECTION, (g, st) => setZone(st, () => {
-    const minutes = tzCorrectionMinutes(g[1]!, g[2]!);
-    return minutes === null ? null : offsetZone(minutes);
-  })),
+  rule(TZ_CORRECTION, (g, st) =>
+    setZone(st, () => {
+      const minutes = tzCorrectionMinutes(g[1]!, g[2]!);
+      return minutes === null ? null : offsetZone(minutes);
+    }),
+  ),
   rule(`(?:${TZ_NAME})${WORD_END}`, (g, st) => setZone(st, () => zoneFromName(g[1], g[2]))),
   // dateshortwithtimeshort12 | dateshortwithtimelong12: January 5 4:30pm
-  rule(`${DATE_NO_YEAR_SEP}${TIME12_MINUTES}`, (g, st) =>
-    setDate(st, null, monthOf(g[1]!), Number(g[2])) && setTime(st, hour12(g[3]!, g[6]!), Number(g[4]), num(g[5])),
+  rule(
+    `${DATE_NO_YEAR_SEP}${TIME12_MINUTES}`,
+    (g, st) => setDate(st, null, monthOf(g[1]!), Number(g[2])) && setTime(st, hour12(g[3]!, g[6]!), Number(g[4]), num(g[5])),
   ),
   // dateshortwithtimeshort | dateshortwithtimelong: January 5 10:00
-  rule(`${DATE_NO_YEAR_SEP}[tT]?${HOUR24}[:.]${MINUTE}(?:[:.]${SECOND})?`, (g, st) =>
-    setDate(st, null, monthOf(g[1]!), Number(g[2])) && setTime(st, Number(g[3]), Number(g[4]), num(g[5])),
+  rule(
+    `${DATE_NO_YEAR_SEP}[tT]?${HOUR24}[:.]${MINUTE}(?:[:.]${SECOND})?`,
+    (g, st) => setDate(st, null, monthOf(g[1]!), Number(g[2])) && setTime(st, Number(g[3]), Number(g[4]), num(g[5])),
   ),
   // dateshortwithtimelongtz: January 5 10:00:00 EST — any word there is read as a zone
-  rule(`${DATE_NO_YEAR_SEP}[tT]?${HOUR24}[:.]${MINUTE}[:.]${SECOND_LZ}[ \\t]*(?:${TZ_CORRECTION}|(?:${TZ_NAME})${WORD_END})`, (g, st) =>
-    setDate(st, null, monthOf(g[1]!), Number(g[2])) &&
-    setTime(st, Number(g[3]), Number(g[4]), Number(g[5])) &&
-    setZone(st, () => {
-      if (g[6] !== undefined) {
-        const minutes = tzCorrectionMinutes(g[6], g[7]!);
-        return minutes === null ? null : offsetZone(minutes);
-      }
-      return zoneFromName(g[8], g[9]);
-    }),
+  rule(
+    `${DATE_NO_YEAR_SEP}[tT]?${HOUR24}[:.]${MINUTE}[:.]${SECOND_LZ}[ \\t]*(?:${TZ_CORRECTION}|(?:${TZ_NAME})${WORD_END})`,
+    (g, st) =>
+      setDate(st, null, monthOf(g[1]!), Number(g[2])) &&
+      setTime(st, Number(g[3]), Number(g[4]), Number(g[5])) &&
+      setZone(st, () => {
+        if (g[6] !== undefined) {
+          const minutes = tzCorrectionMinutes(g[6], g[7]!);
+          return minutes === null ? null : offsetZone(minutes);
+        }
+        return zoneFromName(g[8], g[9]);
+      }),
   ),
   // relative: "+5 days", "-1 week", "2 hours", "+1 monday" (keeps the time)
   rule(`([+-]*)[ \\t]*(\\d{1,13})[ \\t]*(${UNITS}|${ci('week')})${WORD_END}`, (g, st) => {
@@ -659,10 +777,20 @@ const SEPARATORS = /[ \t\n.,]+/y;
 
 function scan(input: string): ParseState | null {
   const st: ParseState = {
-    y: null, m: null, d: null, h: null, i: null, s: null,
-    haveDate: false, haveTime: 0, zone: null, zoneCount: 0,
+    y: null,
+    m: null,
+    d: null,
+    h: null,
+    i: null,
+    s: null,
+    haveDate: false,
+    haveTime: 0,
+    zone: null,
+    zoneCount: 0,
     rel: { y: 0, m: 0, d: 0, h: 0, i: 0, s: 0 },
-    weekday: null, behavior: 0, firstLast: null,
+    weekday: null,
+    behavior: 0,
+    firstLast: null,
   };
   const text = input.trim(); // PHP trims surrounding whitespace
   let pos = 0;

@@ -62,7 +62,10 @@ export function searchTerms(search: string): { term: string; exclude: boolean }[
 async function resolveTermFilter(db: Db, taxonomy: string, items: string[]): Promise<number[] | null> {
   const clean = items.map((s) => String(s).trim()).filter(Boolean);
   if (!clean.length) return null;
-  const numeric = clean.filter((s) => /^\d+$/.test(s)).map(Number).filter(isDbId);
+  const numeric = clean
+    .filter((s) => /^\d+$/.test(s))
+    .map(Number)
+    .filter(isDbId);
   const terms = await db.term.findMany({
     where: { taxonomy, OR: [{ slug: { in: clean } }, { name: { in: clean } }, { id: { in: numeric } }] },
     select: { id: true, slug: true, name: true },
@@ -134,7 +137,10 @@ export async function eventListQuery(
   for (const name of DATE_FILTERS) if (filter[name] != null) problems.check(name, isValidDateInput(filter[name]));
   if (filter.search != null) problems.check('search', filter.search.trim() !== '');
   const termIds: Record<'categories' | 'tags', number[] | null> = { categories: null, tags: null };
-  for (const [name, taxonomy] of [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const) {
+  for (const [name, taxonomy] of [
+    ['categories', 'tribe_events_cat'],
+    ['tags', 'post_tag'],
+  ] as const) {
     if (filter[name] == null) continue;
     termIds[name] = await resolveTermFilter(db, taxonomy, filter[name]!);
     problems.check(name, termIds[name] !== null);
@@ -152,7 +158,8 @@ export async function eventListQuery(
     problems.check('status', ok);
     if (ok) statuses = asked;
   }
-  if (filter.include != null) problems.check('include', filter.include.length > 0 && filter.include.every((id) => Number.isSafeInteger(id) && id > 0));
+  if (filter.include != null)
+    problems.check('include', filter.include.length > 0 && filter.include.every((id) => Number.isSafeInteger(id) && id > 0));
   if (filter.postParent != null) problems.check('postParent', (await postTypeOf(db, filter.postParent)) === 'event');
   if (problems.any) throw invalidInput(problems.params);
 

@@ -13,7 +13,9 @@ type Entry = { kind: 'id'; id: number } | { kind: 'create'; plan: LinkedPlan };
 export type LinkPlan = { kind: 'empty' } | { kind: 'entries'; entries: Entry[] } | { kind: 'uncreatable' };
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isNumericId = (v: unknown): boolean => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'string' && /^\d+$/.test(v.trim()) && Number.isSafeInteger(Number(v)));
+const isNumericId = (v: unknown): boolean =>
+  (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) ||
+  (typeof v === 'string' && /^\d+$/.test(v.trim()) && Number.isSafeInteger(Number(v)));
 
 function isEmptyValue(v: unknown): boolean {
   if (v === null || v === undefined || v === '' || v === 0 || v === '0' || v === false) return true;
@@ -23,7 +25,14 @@ function isEmptyValue(v: unknown): boolean {
 }
 
 /** Validates one entry; records a problem under `name` when invalid. */
-async function planEntry(db: Db, type: LinkedType, raw: unknown, viewer: Viewer | null, policy: UrlPolicy, ids: Set<number>): Promise<Entry | null> {
+async function planEntry(
+  db: Db,
+  type: LinkedType,
+  raw: unknown,
+  viewer: Viewer | null,
+  policy: UrlPolicy,
+  ids: Set<number>,
+): Promise<Entry | null> {
   if (isNumericId(raw)) return ids.has(Number(raw)) ? { kind: 'id', id: Number(raw) } : null;
   if (!isPlainObject(raw)) return null;
   if (raw.id !== undefined && raw.id !== null && raw.id !== '') {
@@ -51,11 +60,20 @@ function idsIn(raw: unknown): number[] {
  * list of venues, a bare organizer object or a CSV of organizer ids pass validation but cannot be
  * linked — the original answers those with could-not-create-* at write time.
  */
-export async function planLinks(db: Db, type: LinkedType, raw: unknown, viewer: Viewer | null, policy: UrlPolicy): Promise<LinkPlan | null> {
+export async function planLinks(
+  db: Db,
+  type: LinkedType,
+  raw: unknown,
+  viewer: Viewer | null,
+  policy: UrlPolicy,
+): Promise<LinkPlan | null> {
   if (isEmptyValue(raw)) return { kind: 'empty' };
   const ids = await existingIdsOfType(db, idsIn(raw), type);
   if (typeof raw === 'string' && raw.includes(',')) {
-    const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (!items.every((s) => isNumericId(s) && ids.has(Number(s)))) return null;
     return items.length === 1 ? { kind: 'entries', entries: [{ kind: 'id', id: Number(items[0]) }] } : { kind: 'uncreatable' };
   }
@@ -76,7 +94,12 @@ export async function planLinks(db: Db, type: LinkedType, raw: unknown, viewer: 
 }
 
 /** Resolves a plan to linked ids, creating (or reusing) records as needed. Inside the write's transaction. */
-export async function applyLinks(tx: Db, type: LinkedType, plan: LinkPlan, context: { viewer: Viewer | null; config: Config }): Promise<number[]> {
+export async function applyLinks(
+  tx: Db,
+  type: LinkedType,
+  plan: LinkPlan,
+  context: { viewer: Viewer | null; config: Config },
+): Promise<number[]> {
   if (plan.kind === 'empty') return [];
   if (plan.kind === 'uncreatable') {
     throw type === 'venue'

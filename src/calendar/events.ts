@@ -54,7 +54,6 @@ export interface WriteContext {
   config: Config;
 }
 
-
 interface Plans {
   image?: ImagePlan;
   venue?: LinkPlan;
@@ -125,7 +124,10 @@ async function replaceLinks(tx: Db, eventId: number, plans: Plans, fields: Event
     await tx.eventOrganizer.deleteMany({ where: { eventId } });
     if (ids.length) await tx.eventOrganizer.createMany({ data: ids.map((organizerId, position) => ({ eventId, organizerId, position })) });
   }
-  for (const [field, taxonomy] of [['categories', CATEGORY_TAXONOMY], ['tags', TAG_TAXONOMY]] as const) {
+  for (const [field, taxonomy] of [
+    ['categories', CATEGORY_TAXONOMY],
+    ['tags', TAG_TAXONOMY],
+  ] as const) {
     if (fields[field] === undefined) continue;
     const termIds = await resolveEventTerms(tx, taxonomy, fields[field], { wpTagQuirk: fields.wpTagQuirk === true });
     await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
@@ -194,7 +196,8 @@ async function targetEvent(
   /** An unknown slug: the original's updates answer "Event with ID 0 does not exist." (404), its deletes a bad parameter. */
   unknownSlug: 'not_found' | 'invalid' = 'invalid',
 ): Promise<EventRow> {
-  const event = target.slug !== undefined ? await eventBySlug(prisma, target.slug) : await prisma.event.findUnique({ where: { id: target.id! } });
+  const event =
+    target.slug !== undefined ? await eventBySlug(prisma, target.slug) : await prisma.event.findUnique({ where: { id: target.id! } });
   // The caller's right on the record itself, whatever names it (the original checks only the general
   // capability on its by-slug routes: a contributor could trash anyone's event). Unknown records
   // need the general capability, so that what exists is not revealed to those without it.
@@ -258,7 +261,8 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
       const termsBefore = recount ? await termsOf(tx, event.id) : [];
       await tx.event.update({ where: { id: event.id }, data });
       await replaceLinks(tx, event.id, plans, fields, context);
-      if (recount) await refreshTermCounts(tx, [...termsBefore, ...(given('categories') || given('tags') ? await termsOf(tx, event.id) : [])]);
+      if (recount)
+        await refreshTermCounts(tx, [...termsBefore, ...(given('categories') || given('tags') ? await termsOf(tx, event.id) : [])]);
       return event.id;
     }),
   );
@@ -332,4 +336,3 @@ export function isUnlocked(
   if (unlock.password !== undefined && unlock.password === post.password) return true;
   return unlock.editContext === true && canEditPost(viewer, post);
 }
-

@@ -24,7 +24,16 @@ export interface ICalEvent {
   modifiedUtc: string;
   status: string;
   cost: string;
-  venue: { name: string; address: string; city: string; stateprovince: string; zip: string; country: string; geoLat: number | null; geoLng: number | null } | null;
+  venue: {
+    name: string;
+    address: string;
+    city: string;
+    stateprovince: string;
+    zip: string;
+    country: string;
+    geoLat: number | null;
+    geoLng: number | null;
+  } | null;
   organizers: { name: string; email: string }[];
   categories: string[];
   tags: string[];
@@ -41,7 +50,11 @@ export interface ICalOptions {
 
 /** RFC 5545 TEXT: backslash, semicolon and comma escaped, line breaks as \n. */
 export function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 /** A content line folded at 75 octets (RFC 5545 3.1), never inside a UTF-8 sequence. */

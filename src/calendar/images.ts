@@ -36,7 +36,9 @@ export async function planImage(db: Db, raw: unknown, viewer: Viewer | null, pol
 async function headImageType(url: string, policy: UrlPolicy): Promise<string | null> {
   try {
     const response = await guardedHead(policy, url);
-    const type = String(response.headers['content-type'] ?? '').split(';')[0].trim();
+    const type = String(response.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim();
     return response.status === 200 && IMAGE_TYPES.test(type) ? type : null;
   } catch {
     return null;
@@ -53,7 +55,9 @@ export async function applyImagePlan(tx: Db, plan: ImagePlan): Promise<number | 
 }
 
 /** The record's `image` object: false without one (spec §3.6). */
-export function imageRecord(attachment: { id: number; url: string; width: number | null; height: number | null; filesize: number | null; sizes: string } | null) {
+export function imageRecord(
+  attachment: { id: number; url: string; width: number | null; height: number | null; filesize: number | null; sizes: string } | null,
+) {
   if (!attachment) return false;
   const extension = (new URL(attachment.url).pathname.match(/\.([a-z0-9]+)$/i)?.[1] ?? '').toLowerCase();
   const record: Record<string, unknown> = { url: attachment.url, id: attachment.id };

@@ -21,8 +21,26 @@ import {
   scaleBackStatus,
 } from './capabilities.js';
 import { applyImagePlan } from './images.js';
-import { createOrReuseLinked, deriveStateProvince, mapFlag, META_FIELDS, publicationDates, validateLinkedFields, type LinkedFields } from './linked.js';
-import { floatingDates, isDbId, postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
+import {
+  createOrReuseLinked,
+  deriveStateProvince,
+  mapFlag,
+  META_FIELDS,
+  publicationDates,
+  validateLinkedFields,
+  type LinkedFields,
+} from './linked.js';
+import {
+  floatingDates,
+  isDbId,
+  postTypeOf,
+  retryOnConflict,
+  trashedSlug,
+  uniquePostSlug,
+  wallNow,
+  type Db,
+  type LinkedType,
+} from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
 import { isNonEmptyString, isStringOrEmpty, Problems } from './validate.js';
 
@@ -125,9 +143,11 @@ export async function linkedListQuery(
   const and: Record<string, unknown>[] = [];
   const fragments = searchFragments(filter.search ?? '');
   // A record matches when one of its fields holds every fragment.
-  if (fragments.length) and.push({ OR: SEARCH_FIELDS[type].map((field) => ({ AND: fragments.map((f) => containsText(field, f, dbKind)) })) });
+  if (fragments.length)
+    and.push({ OR: SEARCH_FIELDS[type].map((field) => ({ AND: fragments.map((f) => containsText(field, f, dbKind)) })) });
   if (filter.event != null) and.push({ events: { some: { eventId: filter.event } } });
-  if (filter.hasEvents != null) and.push({ events: filter.hasEvents ? { some: { event: COUNTING_EVENT } } : { none: { event: COUNTING_EVENT } } });
+  if (filter.hasEvents != null)
+    and.push({ events: filter.hasEvents ? { some: { event: COUNTING_EVENT } } : { none: { event: COUNTING_EVENT } } });
   if (filter.onlyWithUpcoming) {
     // Upcoming = starting now or later (site-local wall time, as the event list compares), listable, not hidden.
     const now = wallNow(config.siteTimezone, context.now).local;
@@ -141,7 +161,9 @@ export async function linkedListQuery(
         take: config.postsPerPage,
         select: { [link]: { select: { [`${type}Id`]: true } } },
       });
-      const ids = page.flatMap((event) => ((event as Record<string, unknown>)[link] as Record<string, number>[]).map((row) => row[`${type}Id`]));
+      const ids = page.flatMap((event) =>
+        ((event as Record<string, unknown>)[link] as Record<string, number>[]).map((row) => row[`${type}Id`]),
+      );
       and.push({ id: { in: [...new Set(ids)] } });
     } else and.push({ events: { some: { event: upcoming } } });
   }
@@ -199,7 +221,12 @@ function checkExtraFields(fields: LinkedFields, problems: Problems): void {
 }
 
 async function validateFields(db: Db, type: LinkedType, fields: LinkedFields, create: boolean, context: LinkedContext, problems: Problems) {
-  const plan = await validateLinkedFields(db, type, fields, { create, viewer: context.viewer, policy: outboundPolicy(context.config), problems });
+  const plan = await validateLinkedFields(db, type, fields, {
+    create,
+    viewer: context.viewer,
+    policy: outboundPolicy(context.config),
+    problems,
+  });
   checkExtraFields(fields, problems);
   if (problems.any) throw invalidInput(problems.params);
   return plan;
@@ -215,14 +242,19 @@ function storedStatus(requested: string, viewer: Viewer | null, dateUtc: string,
  * Creates a venue/organizer (contributor and up). A non-trashed record with the same name (and the
  * same description, when one is given) is reused instead: its id comes back, still as a create.
  */
-export async function createLinkedPost(context: LinkedContext, type: LinkedType, fields: LinkedFields): Promise<{ id: number; created: boolean }> {
+export async function createLinkedPost(
+  context: LinkedContext,
+  type: LinkedType,
+  fields: LinkedFields,
+): Promise<{ id: number; created: boolean }> {
   const { prisma, viewer } = context;
   const plan = await validateFields(prisma, type, fields, true, context, new Problems());
   if (!canCreatePosts(viewer)) throw denied(viewer);
   return retryOnConflict(() =>
     prisma.$transaction(async (tx) => {
       const result = await createOrReuseLinked(tx, type, plan, context);
-      if (fields.password !== undefined) await table(tx, type).update({ where: { id: result.id }, data: { password: fields.password ?? '' } });
+      if (fields.password !== undefined)
+        await table(tx, type).update({ where: { id: result.id }, data: { password: fields.password ?? '' } });
       return result;
     }),
   );
@@ -246,7 +278,12 @@ function stateProvinceUpdate(current: LinkedRow, fields: LinkedFields): string |
  * Updates a venue/organizer: only the fields given change; "" clears a contact/address field;
  * `name: ""` is invalid; `description: ""` is ignored, as in the original; `status` is scaled back.
  */
-export async function updateLinkedPost(context: LinkedContext, type: LinkedType, target: LinkedTarget, fields: LinkedFields): Promise<number> {
+export async function updateLinkedPost(
+  context: LinkedContext,
+  type: LinkedType,
+  target: LinkedTarget,
+  fields: LinkedFields,
+): Promise<number> {
   const { prisma, viewer, config } = context;
   const problems = new Problems();
   const row = await resolveTarget(prisma, type, target, problems);
@@ -270,7 +307,8 @@ export async function updateLinkedPost(context: LinkedContext, type: LinkedType,
       if (given('status')) data.status = storedStatus(String(fields.status), viewer, (data.dateUtc as string) ?? current.dateUtc, now.utc);
       if (!given('date') && !given('dateUtc')) Object.assign(data, floatingDates(current, data.status as string | undefined, now));
       if (given('image')) data.imageId = await applyImagePlan(tx, plan.image);
-      for (const key of META_FIELDS[type]) if (key !== 'stateprovince' && given(key)) data[key] = fields[key] == null ? '' : String(fields[key]);
+      for (const key of META_FIELDS[type])
+        if (key !== 'stateprovince' && given(key)) data[key] = fields[key] == null ? '' : String(fields[key]);
       if (type === 'venue') {
         const stateprovince = stateProvinceUpdate(current, fields);
         if (stateprovince !== undefined) data.stateprovince = stateprovince;
@@ -293,16 +331,18 @@ export async function trashLinkedPost(context: LinkedContext, type: LinkedType, 
   const row = await resolveTarget(prisma, type, target, problems);
   if (problems.any) throw invalidInput(problems.params);
   if (!(row ? canDeletePost(viewer, row) : canDeleteAny(viewer))) throw denied(viewer);
-  return retryOnConflict(() => prisma.$transaction(async (tx) => {
-    const now = wallNow(config.siteTimezone);
-    // WordPress keeps trashed slugs unique too: "dup__trashed", then "dup__trashed-2".
-    const slug = await uniquePostSlug(tx, type, trashedSlug(String(row!.slug)), row!.id);
-    const updated = await table(tx, type).updateMany({
-      where: { id: row!.id, status: { not: 'trash' } },
-      data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, ...floatingDates(row!, 'trash', now) },
-    });
-    if (updated.count === 0) throw new CalendarError('ALREADY_TRASHED', `The ${label(type)} is already trashed`);
-    await linkTable(tx, type).deleteMany({ where: { [linkColumn(type)]: row!.id } });
-    return row!.id;
-  }));
+  return retryOnConflict(() =>
+    prisma.$transaction(async (tx) => {
+      const now = wallNow(config.siteTimezone);
+      // WordPress keeps trashed slugs unique too: "dup__trashed", then "dup__trashed-2".
+      const slug = await uniquePostSlug(tx, type, trashedSlug(String(row!.slug)), row!.id);
+      const updated = await table(tx, type).updateMany({
+        where: { id: row!.id, status: { not: 'trash' } },
+        data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, ...floatingDates(row!, 'trash', now) },
+      });
+      if (updated.count === 0) throw new CalendarError('ALREADY_TRASHED', `The ${label(type)} is already trashed`);
+      await linkTable(tx, type).deleteMany({ where: { [linkColumn(type)]: row!.id } });
+      return row!.id;
+    }),
+  );
 }

@@ -23,7 +23,12 @@ export async function calendarVersion(db: Pick<Prisma, '$queryRaw'>): Promise<nu
  * the data version read before `where` was built, when building it read the database (term ids,
  * search matches), so that a write in between is never kept under the newer version.
  */
-export async function listTotal(db: Pick<Prisma, '$queryRaw'>, model: 'event' | 'venue' | 'organizer', where: object, version?: number): Promise<number> {
+export async function listTotal(
+  db: Pick<Prisma, '$queryRaw'>,
+  model: 'event' | 'venue' | 'organizer',
+  where: object,
+  version?: number,
+): Promise<number> {
   let totals = totalsByDatabase.get(db);
   if (!totals) totalsByDatabase.set(db, (totals = new Map()));
   version ??= await calendarVersion(db);

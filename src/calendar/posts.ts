@@ -7,7 +7,10 @@ import { nextUniqueSlug } from './slugs.js';
 export type PostType = 'event' | 'venue' | 'organizer' | 'attachment';
 export type LinkedType = 'venue' | 'organizer';
 /** Any Prisma client, or the transaction client inside `$transaction`. */
-export type Db = Pick<Prisma, 'post' | 'event' | 'venue' | 'organizer' | 'attachment' | 'term' | 'eventTerm' | 'eventVenue' | 'eventOrganizer' | 'user'>;
+export type Db = Pick<
+  Prisma,
+  'post' | 'event' | 'venue' | 'organizer' | 'attachment' | 'term' | 'eventTerm' | 'eventVenue' | 'eventOrganizer' | 'user'
+>;
 
 export const PERMALINK_BASE: Record<'event' | 'venue' | 'organizer', string> = { event: 'event', venue: 'venue', organizer: 'organizer' };
 
@@ -48,7 +51,11 @@ const SLUG_LOCK_KEYS: Record<SlugModel, number> = { event: 1, venue: 2, organize
  */
 export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exceptId?: number): Promise<string> {
   if ((db as { _activeProvider?: string })._activeProvider === 'postgresql') {
-    await (db as unknown as Prisma).$executeRawUnsafe('SELECT pg_advisory_xact_lock($1::int, $2::int)', SLUG_LOCK_SPACE, SLUG_LOCK_KEYS[model]);
+    await (db as unknown as Prisma).$executeRawUnsafe(
+      'SELECT pg_advisory_xact_lock($1::int, $2::int)',
+      SLUG_LOCK_SPACE,
+      SLUG_LOCK_KEYS[model],
+    );
   }
   const where = { OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }], ...(exceptId ? { NOT: { id: exceptId } } : {}) };
   const rows: { slug: string }[] = await (db[model] as any).findMany({ where, select: { slug: true } });
@@ -127,9 +134,14 @@ export function insertedDates(dates: { date: string; dateUtc: string }, status: 
  * The publication dates of an update that gives none: a post that is or becomes a draft or pending
  * floats again (its date now, no GMT date); a floating post being published is dated now.
  */
-export function floatingDates(current: { status: string; dateUtc: string }, nextStatus: string | undefined, now: { local: string; utc: string }) {
+export function floatingDates(
+  current: { status: string; dateUtc: string },
+  nextStatus: string | undefined,
+  now: { local: string; utc: string },
+) {
   const status = nextStatus ?? current.status;
-  if (FLOATING_STATUSES.has(status) && (nextStatus !== undefined || current.dateUtc === ZERO_DATE)) return { date: now.local, dateUtc: ZERO_DATE };
+  if (FLOATING_STATUSES.has(status) && (nextStatus !== undefined || current.dateUtc === ZERO_DATE))
+    return { date: now.local, dateUtc: ZERO_DATE };
   if (current.dateUtc === ZERO_DATE) return { date: now.local, dateUtc: now.utc };
   return {};
 }

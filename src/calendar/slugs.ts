@@ -27,7 +27,15 @@ const SINGLE_TO =
   'aUuUuAaIiOoUuUuUu';
 
 const ACCENTS = new Map<string, string>([
-  ['Æ', 'AE'], ['æ', 'ae'], ['Þ', 'TH'], ['þ', 'th'], ['Ĳ', 'IJ'], ['ĳ', 'ij'], ['Œ', 'OE'], ['œ', 'oe'], ['£', ''],
+  ['Æ', 'AE'],
+  ['æ', 'ae'],
+  ['Þ', 'TH'],
+  ['þ', 'th'],
+  ['Ĳ', 'IJ'],
+  ['ĳ', 'ij'],
+  ['Œ', 'OE'],
+  ['œ', 'oe'],
+  ['£', ''],
 ]);
 {
   const from = Array.from(SINGLE_FROM);
@@ -54,8 +62,7 @@ function utf8UriEncode(s: string, limit: number): string {
   const encoder = new TextEncoder();
   let out = '';
   for (const ch of s) {
-    const piece =
-      ch.charCodeAt(0) < 0x80 ? ch : Array.from(encoder.encode(ch), (b) => '%' + b.toString(16).padStart(2, '0')).join('');
+    const piece = ch.charCodeAt(0) < 0x80 ? ch : Array.from(encoder.encode(ch), (b) => '%' + b.toString(16).padStart(2, '0')).join('');
     if (limit && out.length + piece.length > limit) break;
     out += piece;
   }
@@ -65,15 +72,61 @@ function utf8UriEncode(s: string, limit: number): string {
 // Octets handled by sanitize_title_with_dashes() in 'save' context.
 const SAVE_TO_DASH = ['%c2%a0', '%e2%80%93', '%e2%80%94', '&nbsp;', '&#160;', '&ndash;', '&#8211;', '&mdash;', '&#8212;', '/'];
 const SAVE_STRIP = [
-  '%c2%ad', '%c2%a1', '%c2%bf', '%c2%ab', '%c2%bb', '%e2%80%b9', '%e2%80%ba', '%e2%80%98', '%e2%80%99', '%e2%80%9c',
-  '%e2%80%9d', '%e2%80%9a', '%e2%80%9b', '%e2%80%9e', '%e2%80%9f', '%e2%80%a2', '%c2%a9', '%c2%ae', '%c2%b0',
-  '%e2%80%a6', '%e2%84%a2', '%c2%b4', '%cb%8a', '%cc%81', '%cd%81', '%cc%80', '%cc%84', '%cc%8c', '%e2%80%8b',
-  '%e2%80%8c', '%e2%80%8d', '%e2%80%8e', '%e2%80%8f', '%e2%80%aa', '%e2%80%ab', '%e2%80%ac', '%e2%80%ad',
-  '%e2%80%ae', '%ef%bb%bf',
+  '%c2%ad',
+  '%c2%a1',
+  '%c2%bf',
+  '%c2%ab',
+  '%c2%bb',
+  '%e2%80%b9',
+  '%e2%80%ba',
+  '%e2%80%98',
+  '%e2%80%99',
+  '%e2%80%9c',
+  '%e2%80%9d',
+  '%e2%80%9a',
+  '%e2%80%9b',
+  '%e2%80%9e',
+  '%e2%80%9f',
+  '%e2%80%a2',
+  '%c2%a9',
+  '%c2%ae',
+  '%c2%b0',
+  '%e2%80%a6',
+  '%e2%84%a2',
+  '%c2%b4',
+  '%cb%8a',
+  '%cc%81',
+  '%cd%81',
+  '%cc%80',
+  '%cc%84',
+  '%cc%8c',
+  '%e2%80%8b',
+  '%e2%80%8c',
+  '%e2%80%8d',
+  '%e2%80%8e',
+  '%e2%80%8f',
+  '%e2%80%aa',
+  '%e2%80%ab',
+  '%e2%80%ac',
+  '%e2%80%ad',
+  '%e2%80%ae',
+  '%ef%bb%bf',
 ];
 const SAVE_WIDE_SPACES = [
-  '%e2%80%80', '%e2%80%81', '%e2%80%82', '%e2%80%83', '%e2%80%84', '%e2%80%85', '%e2%80%86', '%e2%80%87',
-  '%e2%80%88', '%e2%80%89', '%e2%80%8a', '%e2%80%a8', '%e2%80%a9', '%e2%80%af',
+  '%e2%80%80',
+  '%e2%80%81',
+  '%e2%80%82',
+  '%e2%80%83',
+  '%e2%80%84',
+  '%e2%80%85',
+  '%e2%80%86',
+  '%e2%80%87',
+  '%e2%80%88',
+  '%e2%80%89',
+  '%e2%80%8a',
+  '%e2%80%a8',
+  '%e2%80%a9',
+  '%e2%80%af',
 ];
 
 function replaceAll(s: string, needles: string[], by: string): string {
@@ -85,7 +138,10 @@ function replaceAll(s: string, needles: string[], by: string): string {
 export function sanitizeTitleWithDashes(title: string, context: 'save' | 'query' | 'display' = 'display'): string {
   let t = stripTags(title);
   // Keep escaped octets, drop other percent signs.
-  t = t.replace(/%([a-fA-F0-9][a-fA-F0-9])/g, '---$1---').replace(/%/g, '').replace(/---([a-fA-F0-9][a-fA-F0-9])---/g, '%$1');
+  t = t
+    .replace(/%([a-fA-F0-9][a-fA-F0-9])/g, '---$1---')
+    .replace(/%/g, '')
+    .replace(/---([a-fA-F0-9][a-fA-F0-9])---/g, '%$1');
   // seems_utf8() always holds for JS strings: mb_strtolower per character (no final-sigma rule), then
   // percent-encode, which also caps the slug at 200 characters.
   t = utf8UriEncode(Array.from(t, (c) => c.toLowerCase()).join(''), 200).toLowerCase();
@@ -131,7 +187,9 @@ function safeDecode(s: string): string {
  * `jazz-night`, and `café` looks up `caf%c3%a9` (which is not what `Café` was saved as).
  */
 export function slugForLookup(raw: string): string {
-  const encoded = rawUrlEncode(safeDecode(String(raw ?? ''))).replace(/%2F/g, '/').replace(/%20/g, ' ');
+  const encoded = rawUrlEncode(safeDecode(String(raw ?? '')))
+    .replace(/%2F/g, '/')
+    .replace(/%20/g, ' ');
   const parts = encoded.replace(/^\/+|\/+$/g, '').split('/');
   // Posts of a flat type only match a single path segment; keep the last one like WP keys on it.
   return sanitizeTitleWithDashes(parts[parts.length - 1] ?? '', 'query');
@@ -161,10 +219,7 @@ export function* uniqueSlugCandidates(base: string, n = Infinity): Generator<str
 }
 
 /** wp_unique_post_slug(): the first candidate not `taken` (and not reserved). */
-export async function nextUniqueSlug(
-  base: string,
-  taken: (candidate: string) => boolean | Promise<boolean>,
-): Promise<string> {
+export async function nextUniqueSlug(base: string, taken: (candidate: string) => boolean | Promise<boolean>): Promise<string> {
   for (const candidate of uniqueSlugCandidates(base)) {
     if (candidate === base && RESERVED_SLUGS.includes(base)) continue;
     if (!(await taken(candidate))) return candidate;

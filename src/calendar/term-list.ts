@@ -6,13 +6,7 @@
 // most five statements whatever its length.
 import { invalidInput } from './errors.js';
 import { sanitizeSlug } from './slugs.js';
-import {
-  caseInsensitiveContains,
-  categoryTree,
-  isEventId,
-  resolveTermRefs,
-  type TermDb,
-} from './term-lookup.js';
+import { caseInsensitiveContains, categoryTree, isEventId, resolveTermRefs, type TermDb } from './term-lookup.js';
 import {
   isHierarchical,
   listToArray,
@@ -79,7 +73,13 @@ async function termList(db: TermDb, taxonomy: Taxonomy, raw: unknown): Promise<n
  * invalid one (INVALID_INPUT with params keyed by argument name), like WordPress does before it
  * runs anything else.
  */
-async function plan(db: TermDb, taxonomy: Taxonomy, filter: TermListFilter, pageInput: TermPageInput, defaultPerPage: number): Promise<ListPlan> {
+async function plan(
+  db: TermDb,
+  taxonomy: Taxonomy,
+  filter: TermListFilter,
+  pageInput: TermPageInput,
+  defaultPerPage: number,
+): Promise<ListPlan> {
   const problems = new Problems();
   const out: Partial<ListPlan> = {};
   if (given(pageInput.page)) problems.check('page', isPositiveInt(pageInput.page));
@@ -202,9 +202,7 @@ export async function listTerms<T = unknown>(
   }
   terms.sort(termComparator(p.sortKey, p.sortKey === 'none' ? 'asc' : p.direction, { counts, include: p.include }));
   const pageIds = terms.slice((p.page - 1) * p.perPage, p.page * p.perPage).map((t) => t.id);
-  const loaded = pageIds.length
-    ? await db.term.findMany({ ...(options.query ?? {}), where: { id: { in: pageIds } } } as any)
-    : [];
+  const loaded = pageIds.length ? await db.term.findMany({ ...(options.query ?? {}), where: { id: { in: pageIds } } } as any) : [];
   const byId = new Map((loaded as Array<{ id: number }>).map((row) => [row.id, row]));
   const items = pageIds.map((id) => byId.get(id)).filter((row) => row !== undefined) as T[];
   return { items, total, page: p.page, perPage: p.perPage };

@@ -173,10 +173,13 @@ export function termUrl(siteUrl: string, taxonomy: Taxonomy, slugPath: string[])
 }
 
 /** Slugs from the root down to `id`, following parent links (a broken or looping chain just stops). */
-export function slugPath(tree: Map<number, { slug: string; parentId: number | null }>, term: { slug: string; parentId: number | null }): string[] {
+export function slugPath(
+  tree: Map<number, { slug: string; parentId: number | null }>,
+  term: { slug: string; parentId: number | null },
+): string[] {
   const path = [term.slug];
   const seen = new Set<number>();
-  for (let parent = term.parentId; parent && !seen.has(parent); ) {
+  for (let parent = term.parentId; parent && !seen.has(parent);) {
     seen.add(parent);
     const node = tree.get(parent);
     if (!node) break;

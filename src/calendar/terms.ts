@@ -93,7 +93,10 @@ async function validateFields(db: TermDb, taxonomy: Taxonomy, input: TermInput, 
   let parentId: number | undefined;
   if (create || given(input.name)) {
     // WordPress stores names in a 200-character column: a longer one is refused, not cut or failed on.
-    problems.check('name', isString(input.name) && sanitizeTermName(input.name) !== '' && sanitizeTermName(input.name).length <= MAX_TERM_NAME);
+    problems.check(
+      'name',
+      isString(input.name) && sanitizeTermName(input.name) !== '' && sanitizeTermName(input.name).length <= MAX_TERM_NAME,
+    );
   }
   if (given(input.description)) problems.check('description', isString(input.description));
   if (given(input.slug)) problems.check('slug', isString(input.slug));
@@ -119,13 +122,19 @@ async function takenSlugs(tx: TermDb, base: string, exceptId?: number): Promise<
  * ancestors' slugs as suffixes (`jazz-music`), then `-2`, `-3`… until no term anywhere has it.
  */
 async function uniqueTermSlug(tx: TermDb, taxonomy: Taxonomy, slug: string, parentId: number | null, exceptId?: number): Promise<string> {
-  const clash = await tx.term.findFirst({ where: { taxonomy, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  const clash = await tx.term.findFirst({
+    where: { taxonomy, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (!clash) return slug;
   let base = slug;
   if (isHierarchical(taxonomy) && parentId) {
     let suffix = '';
-    for (let parent: number | null = parentId; parent; ) {
-      const node: { slug: string; parentId: number | null } | null = await tx.term.findUnique({ where: { id: parent }, select: { slug: true, parentId: true } });
+    for (let parent: number | null = parentId; parent;) {
+      const node: { slug: string; parentId: number | null } | null = await tx.term.findUnique({
+        where: { id: parent },
+        select: { slug: true, parentId: true },
+      });
       if (!node) break;
       suffix += `-${node.slug}`;
       if (!(await tx.term.count({ where: { slug: slug + suffix } }))) break;
@@ -169,7 +178,8 @@ async function insertTerm(tx: TermDb, taxonomy: Taxonomy, term: NewTerm): Promis
     if (!slugProvided || nameMatch.slug === slug || slugMatch) {
       if (!isHierarchical(taxonomy)) throw termExists(taxonomy, nameMatch.id);
       // Categories: the same name (exactly) among siblings, or the slug taken by a sibling.
-      if ((!slugProvided || nameMatch.slug === slug) && sameLevel.some((t) => t.name === term.name)) throw termExists(taxonomy, nameMatch.id);
+      if ((!slugProvided || nameMatch.slug === slug) && sameLevel.some((t) => t.name === term.name))
+        throw termExists(taxonomy, nameMatch.id);
       if (slugMatch && levelOf(slugMatch.parentId) === level) throw termExists(taxonomy, slugMatch.id);
     }
   }
@@ -186,7 +196,10 @@ async function insertTerm(tx: TermDb, taxonomy: Taxonomy, term: NewTerm): Promis
     select: { id: true },
   });
   if (idAsSlug) {
-    await tx.term.update({ where: { id: created.id }, data: { slug: await uniqueTermSlug(tx, taxonomy, String(created.id), level, created.id) } });
+    await tx.term.update({
+      where: { id: created.id },
+      data: { slug: await uniqueTermSlug(tx, taxonomy, String(created.id), level, created.id) },
+    });
   }
   return created.id;
 }
@@ -224,7 +237,7 @@ export async function createTerm(ctx: TermWriteContext, taxonomy: Taxonomy, inpu
  */
 async function safeParent(tx: TermDb, id: number, parentId: number): Promise<number | null> {
   const seen = new Set<number>();
-  for (let node: number | null = parentId; node; ) {
+  for (let node: number | null = parentId; node;) {
     if (node === id) return null;
     if (seen.has(node)) break;
     seen.add(node);
@@ -314,7 +327,12 @@ export async function deleteTerm<T = unknown>(
  * event gets a tag named like the id (created if needed) — sample 09 of the recorded responses.
  * Categories are unaffected (WordPress casts their ids). The REST layer asks for it; GraphQL does not.
  */
-export async function resolveEventTerms(tx: TermDb, taxonomy: Taxonomy, items: unknown, options: { wpTagQuirk?: boolean } = {}): Promise<number[]> {
+export async function resolveEventTerms(
+  tx: TermDb,
+  taxonomy: Taxonomy,
+  items: unknown,
+  options: { wpTagQuirk?: boolean } = {},
+): Promise<number[]> {
   // Strings split on commas even inside an array: GraphQL turns "a,b" into ["a,b"].
   const list = (Array.isArray(items) ? items : [items])
     .flatMap((item) => (typeof item === 'string' ? item.split(',').map((part) => part.trim()) : [item]))
@@ -325,9 +343,10 @@ export async function resolveEventTerms(tx: TermDb, taxonomy: Taxonomy, items: u
     if (typeof item === 'number') id = await existingIdOf(tx, taxonomy, item);
     else {
       const found = await termForText(tx, taxonomy, item as string);
-      id = found && options.wpTagQuirk && taxonomy === TAG_TAXONOMY && !found.created && !/^\d+$/.test(item as string)
-        ? await tagNamedExactly(tx, String(found.id))
-        : (found?.id ?? null);
+      id =
+        found && options.wpTagQuirk && taxonomy === TAG_TAXONOMY && !found.created && !/^\d+$/.test(item as string)
+          ? await tagNamedExactly(tx, String(found.id))
+          : (found?.id ?? null);
     }
     if (id !== null && !ids.includes(id)) ids.push(id);
   }
@@ -341,7 +360,11 @@ async function existingIdOf(tx: TermDb, taxonomy: Taxonomy, id: number): Promise
 /** A string item: slug, then name, then (digits only) id, else create it by name. */
 /** The tag whose slug or name is exactly `name`, created when there is none. */
 async function tagNamedExactly(tx: TermDb, name: string): Promise<number> {
-  const found = await tx.term.findFirst({ where: { taxonomy: TAG_TAXONOMY, OR: [{ slug: name }, { name }] }, select: { id: true }, orderBy: { id: 'asc' } });
+  const found = await tx.term.findFirst({
+    where: { taxonomy: TAG_TAXONOMY, OR: [{ slug: name }, { name }] },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+  });
   return found ? found.id : insertTerm(tx, TAG_TAXONOMY, { name });
 }
 
@@ -359,7 +382,9 @@ async function termForText(tx: TermDb, taxonomy: Taxonomy, text: string): Promis
     select: { id: true, slug: true, name: true },
     orderBy: { id: 'asc' },
   });
-  const match = rows.find((row) => slug !== '' && row.slug === slug) ?? rows.find((row) => names.some((n) => n.toLowerCase() === row.name.toLowerCase()));
+  const match =
+    rows.find((row) => slug !== '' && row.slug === slug) ??
+    rows.find((row) => names.some((n) => n.toLowerCase() === row.name.toLowerCase()));
   if (match) return { id: match.id, created: false };
   if (/^\d+$/.test(text)) return null; // an unknown id is skipped, never created as a name
   const name = sanitizeTermName(text);

@@ -201,7 +201,7 @@ export function keepRecent(render: (raw: string) => string, maxChars = 1_000_000
     const size = raw.length + result.length;
     if (size > maxChars / 10) return result; // a rare very long text is not worth evicting others for
     kept.set(raw, result);
-    for (chars += size; chars > maxChars; ) {
+    for (chars += size; chars > maxChars;) {
       const [oldest, value] = kept.entries().next().value!;
       kept.delete(oldest);
       chars -= oldest.length + value.length;
@@ -247,10 +247,30 @@ export function escHtml(s: string): string {
 export const escapeHtmlAttr = escHtml;
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', hellip: '\u2026',
-  ndash: '\u2013', mdash: '\u2014', lsquo: '\u2018', rsquo: '\u2019', ldquo: '\u201c', rdquo: '\u201d',
-  laquo: '\u00ab', raquo: '\u00bb', copy: '\u00a9', reg: '\u00ae', trade: '\u2122', euro: '\u20ac',
-  pound: '\u00a3', times: '\u00d7', deg: '\u00b0', middot: '\u00b7', bull: '\u2022',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  hellip: '\u2026',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  laquo: '\u00ab',
+  raquo: '\u00bb',
+  copy: '\u00a9',
+  reg: '\u00ae',
+  trade: '\u2122',
+  euro: '\u20ac',
+  pound: '\u00a3',
+  times: '\u00d7',
+  deg: '\u00b0',
+  middot: '\u00b7',
+  bull: '\u2022',
 };
 
 /** Decode numeric entities and a handful of common named ones; unknown entities stay as written. */

@@ -34,7 +34,11 @@ async function refusal(response) {
 export async function gql(query, variables = {}, key = storedKey()) {
   let response;
   try {
-    response = await fetch(ENDPOINT, { method: 'POST', headers: headers(key ?? '', 'application/json'), body: JSON.stringify({ query, variables }) });
+    response = await fetch(ENDPOINT, {
+      method: 'POST',
+      headers: headers(key ?? '', 'application/json'),
+      body: JSON.stringify({ query, variables }),
+    });
   } catch (error) {
     throw new ApiError(`Almanac could not be reached (${error.message}).`, 'NETWORK');
   }

@@ -73,7 +73,8 @@ const BUILT_IN = new Set(['navigate', 'click', 'type', 'select', 'scroll', 'back
 const $ = (id) => document.getElementById(id);
 const TITLE = document.title;
 const ended = (run) => run && (run.status === 'completed' || run.status === 'error');
-const statusLabel = (run) => (!run ? 'No runs' : run.status === 'scheduled' ? 'Scheduled' : (DETAILED[run.detailedStatus] ?? run.detailedStatus));
+const statusLabel = (run) =>
+  !run ? 'No runs' : run.status === 'scheduled' ? 'Scheduled' : (DETAILED[run.detailedStatus] ?? run.detailedStatus);
 
 /** A status badge: words first (colour only repeats them). */
 function setBadge(badge, run) {
@@ -129,7 +130,8 @@ $('signin-form').addEventListener('submit', async (event) => {
     input.removeAttribute('aria-invalid');
     enter(true);
   } catch (error) {
-    if (error instanceof AuthError) refuse('That API key was refused: Almanac does not know it, or it was revoked. Check the key and try again.');
+    if (error instanceof AuthError)
+      refuse('That API key was refused: Almanac does not know it, or it was revoked. Check the key and try again.');
     else refuse(`Could not sign in: ${error.message}`);
   } finally {
     button.disabled = false;
@@ -156,11 +158,18 @@ function enter(focus) {
   $('signin').hidden = true;
   $('workspace').hidden = false;
   $('account').hidden = false;
-  view.tasksSub = subscribe(TASKS, {}, {
-    onData: (data) => renderTasks(data.tasks),
-    onState: (state) => ($('live-state').textContent = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Disconnected' }[state]),
-    onAuth: expired,
-  });
+  view.tasksSub = subscribe(
+    TASKS,
+    {},
+    {
+      onData: (data) => renderTasks(data.tasks),
+      onState: (state) =>
+        ($('live-state').textContent = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Disconnected' }[
+          state
+        ]),
+      onAuth: expired,
+    },
+  );
   route();
   if (focus) $('tasks-title').focus();
 }
@@ -263,7 +272,7 @@ async function loadTask(taskId, fresh) {
   try {
     task = (await gql(TASK, { id: taskId })).task;
   } catch (error) {
-    if (error instanceof AuthError) return expired(), false;
+    if (error instanceof AuthError) return (expired(), false);
     if (seq === view.seq) showPlaceholder(`Could not load the task: ${error.message}`);
     return false;
   }
@@ -294,7 +303,13 @@ function renderRunList() {
     const current = view.run?.id === run.id ? view.run : run;
     const badge = el('span', { class: 'badge' });
     setBadge(badge, current);
-    const link = el('a', { href: `#/task/${encodeURIComponent(view.task.id)}/run/${encodeURIComponent(run.id)}`, 'data-run-id': run.id }, time(run.createdAt), ' ', badge);
+    const link = el(
+      'a',
+      { href: `#/task/${encodeURIComponent(view.task.id)}/run/${encodeURIComponent(run.id)}`, 'data-run-id': run.id },
+      time(run.createdAt),
+      ' ',
+      badge,
+    );
     return el('li', {}, link);
   });
   $('run-list').replaceChildren(...items);
@@ -335,12 +350,18 @@ function openRun(runId) {
   }
   view.runId = runId;
   $('run-badge').textContent = 'Loading…';
-  view.runSub = subscribe(RUN, { taskId: view.taskId, runId }, {
-    onData: (data) => data.taskRun.id === view.runId && renderRun(data.taskRun),
-    onError: (error) => ($('run-message').textContent = error.code === 'NOT_FOUND' ? 'There is no such run for this API key.' : `The run could not be followed: ${error.message}`),
-    onState: (state) => ($('run-connection').textContent = state === 'reconnecting' ? '(reconnecting…)' : ''),
-    onAuth: expired,
-  });
+  view.runSub = subscribe(
+    RUN,
+    { taskId: view.taskId, runId },
+    {
+      onData: (data) => data.taskRun.id === view.runId && renderRun(data.taskRun),
+      onError: (error) =>
+        ($('run-message').textContent =
+          error.code === 'NOT_FOUND' ? 'There is no such run for this API key.' : `The run could not be followed: ${error.message}`),
+      onState: (state) => ($('run-connection').textContent = state === 'reconnecting' ? '(reconnecting…)' : ''),
+      onAuth: expired,
+    },
+  );
 }
 
 function renderRun(run) {
@@ -445,7 +466,9 @@ function stepItem(step) {
   const article = el('article', { 'aria-labelledby': titleId });
   article.append(el('h4', { id: titleId }, `Step ${step.index}: `, el('code', {}, step.action)));
   if (step.url) {
-    const where = isWeb(step.url) ? el('a', { href: step.url, target: '_blank', rel: 'noopener noreferrer' }, step.title || step.url) : el('span', {}, step.title || step.url);
+    const where = isWeb(step.url)
+      ? el('a', { href: step.url, target: '_blank', rel: 'noopener noreferrer' }, step.title || step.url)
+      : el('span', {}, step.title || step.url);
     article.append(el('p', { class: 'page' }, el('span', { class: 'label' }, 'Page: '), where));
   }
   // The model's own words before it chose the action: why this step, when a run goes wrong.
@@ -455,9 +478,21 @@ function stepItem(step) {
   if (step.result) article.append(el('p', {}, el('span', { class: 'label' }, 'Result: '), step.result));
   const src = step.screenshotUrl && sameOrigin(step.screenshotUrl);
   if (src) {
-    const image = el('img', { src, alt: `The page at step ${step.index}: ${step.title || step.url || 'untitled'}`, width: '1280', height: '800', loading: 'lazy', decoding: 'async' });
+    const image = el('img', {
+      src,
+      alt: `The page at step ${step.index}: ${step.title || step.url || 'untitled'}`,
+      width: '1280',
+      height: '800',
+      loading: 'lazy',
+      decoding: 'async',
+    });
     article.append(
-      el('figure', {}, el('a', { href: src, target: '_blank', rel: 'noopener' }, image), el('figcaption', {}, 'What the agent saw (select to open full size).')),
+      el(
+        'figure',
+        {},
+        el('a', { href: src, target: '_blank', rel: 'noopener' }, image),
+        el('figcaption', {}, 'What the agent saw (select to open full size).'),
+      ),
     );
   }
   return { li: el('li', { class: 'step' }, article), article, answered: false };
@@ -476,7 +511,12 @@ function renderResult(run) {
   if (recording) {
     parts.push(
       el('h4', {}, 'Recording'),
-      el('figure', { class: 'recording' }, el('img', { src: recording, alt: `Recording of the run: the page at each of its ${run.steps.length} steps` }), el('figcaption', {}, el('a', { href: recording, download: `run-${run.id}.gif` }, 'Download the recording (GIF)'))),
+      el(
+        'figure',
+        { class: 'recording' },
+        el('img', { src: recording, alt: `Recording of the run: the page at each of its ${run.steps.length} steps` }),
+        el('figcaption', {}, el('a', { href: recording, download: `run-${run.id}.gif` }, 'Download the recording (GIF)')),
+      ),
     );
   }
   body.replaceChildren(...parts);
@@ -491,7 +531,9 @@ const csvCell = (text) => {
 
 /** The data table as CSV (RFC 4180, CRLF) and JSON files to download. */
 function downloads(rows, columns, cell) {
-  const csv = [columns, ...rows.map((row) => columns.map((column) => cell(row[column])))].map((line) => line.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  const csv =
+    [columns, ...rows.map((row) => columns.map((column) => cell(row[column])))].map((line) => line.map(csvCell).join(',')).join('\r\n') +
+    '\r\n';
   const file = (text, type) => URL.createObjectURL(new Blob([text], { type }));
   const name = `run-${view.run?.id ?? 'data'}`;
   return el(
@@ -517,7 +559,12 @@ function dataTable(rows) {
     el('tbody', {}, ...objects.map((row) => el('tr', {}, ...columns.map((column) => el('td', {}, cell(row[column])))))),
   );
   // Scrollable by keyboard when wider than the page.
-  return el('div', {}, el('div', { class: 'table-wrap', role: 'region', 'aria-labelledby': captionId, tabindex: '0' }, table), downloads(objects, columns, cell));
+  return el(
+    'div',
+    {},
+    el('div', { class: 'table-wrap', role: 'region', 'aria-labelledby': captionId, tabindex: '0' }, table),
+    downloads(objects, columns, cell),
+  );
 }
 
 $('stop-run').addEventListener('click', async () => {
@@ -531,7 +578,8 @@ $('stop-run').addEventListener('click', async () => {
     await gql(STOP, { taskId: run.taskId, runId: run.id });
   } catch (error) {
     if (error instanceof AuthError) return expired();
-    $('run-message').textContent = error.code === 'CONFLICT' ? 'The run had already ended.' : `The run could not be stopped: ${error.message}`;
+    $('run-message').textContent =
+      error.code === 'CONFLICT' ? 'The run had already ended.' : `The run could not be stopped: ${error.message}`;
   } finally {
     button.removeAttribute('aria-disabled');
   }
@@ -579,7 +627,8 @@ $('new-task').addEventListener('submit', async (event) => {
   const problems = [];
   if (!task) problems.push(['task', 'Say what the agent should do.']);
   if (startUrl && !/^https?:\/\/\S+$/i.test(startUrl)) problems.push(['startUrl', 'Give an address that starts with http:// or https://.']);
-  if (steps && !(/^\d+$/.test(steps) && Number(steps) >= 1 && Number(steps) <= 500)) problems.push(['maxSteps', 'Give a whole number from 1 to 500.']);
+  if (steps && !(/^\d+$/.test(steps) && Number(steps) >= 1 && Number(steps) <= 500))
+    problems.push(['maxSteps', 'Give a whole number from 1 to 500.']);
   if (problems.length) {
     for (const [name, message] of problems) fieldError(name, message);
     $(NEW_TASK_FIELDS[problems[0][0]]).focus();

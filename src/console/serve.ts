@@ -35,7 +35,12 @@ interface Asset {
 
 function asset(type: string, text: string): Asset {
   const body = Buffer.from(text);
-  return { type, body, gzip: gzipSync(body, { level: 9 }), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+  return {
+    type,
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+  };
 }
 
 /** Reads the console's files; the page and the modules name each other with `?v=<version>`. */
@@ -82,7 +87,12 @@ export function consoleRoutes(): Middleware {
     ctx.set('Vary', 'Accept-Encoding');
     ctx.set('Cache-Control', found !== page && ctx.query.v ? 'public, max-age=31536000, immutable' : 'no-cache');
     ctx.type = found.type;
-    if (ctx.get('If-None-Match').split(/\s*,\s*/).includes(found.etag)) {
+    if (
+      ctx
+        .get('If-None-Match')
+        .split(/\s*,\s*/)
+        .includes(found.etag)
+    ) {
       ctx.status = 304;
       return;
     }

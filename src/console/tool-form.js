@@ -5,8 +5,36 @@
 
 import { el } from './dom.js';
 
-const INPUT_TYPES = new Set(['text', 'email', 'number', 'date', 'password', 'tel', 'url', 'time', 'datetime-local', 'month', 'week', 'color', 'search', 'range']);
-const ALIASES = { string: 'text', integer: 'number', float: 'number', decimal: 'number', phone: 'tel', datetime: 'datetime-local', multiline: 'textarea', long_text: 'textarea', boolean: 'checkbox', bool: 'checkbox', dropdown: 'select', choice: 'select' };
+const INPUT_TYPES = new Set([
+  'text',
+  'email',
+  'number',
+  'date',
+  'password',
+  'tel',
+  'url',
+  'time',
+  'datetime-local',
+  'month',
+  'week',
+  'color',
+  'search',
+  'range',
+]);
+const ALIASES = {
+  string: 'text',
+  integer: 'number',
+  float: 'number',
+  decimal: 'number',
+  phone: 'tel',
+  datetime: 'datetime-local',
+  multiline: 'textarea',
+  long_text: 'textarea',
+  boolean: 'checkbox',
+  bool: 'checkbox',
+  dropdown: 'select',
+  choice: 'select',
+};
 
 let forms = 0;
 
@@ -22,12 +50,18 @@ export function isFormInput(parameters) {
 
 const optionsOf = (field) =>
   (Array.isArray(field.options) ? field.options : [])
-    .map((option) => (option && typeof option === 'object' ? { value: String(option.value ?? option.label ?? ''), label: String(option.label ?? option.value ?? '') } : { value: String(option), label: String(option) }))
+    .map((option) =>
+      option && typeof option === 'object'
+        ? { value: String(option.value ?? option.label ?? ''), label: String(option.label ?? option.value ?? '') }
+        : { value: String(option), label: String(option) },
+    )
     .filter((option) => option.label !== '');
 
 /** What a field becomes: an <input type>, 'textarea', 'checkbox', 'select', 'radio' or 'checkboxes'. */
 export function controlKind(field) {
-  let type = String(field.type ?? 'text').trim().toLowerCase();
+  let type = String(field.type ?? 'text')
+    .trim()
+    .toLowerCase();
   type = ALIASES[type] ?? type;
   if (optionsOf(field).length) {
     if (type === 'radio') return 'radio';
@@ -69,7 +103,13 @@ function fieldControl(field, key, id, hintId) {
     });
     wrap.append(group);
     if (hint) wrap.append(hint);
-    return { wrap, read: () => (type === 'radio' ? group.querySelector('input:checked')?.value ?? null : [...group.querySelectorAll('input:checked')].map((i) => i.value)) };
+    return {
+      wrap,
+      read: () =>
+        type === 'radio'
+          ? (group.querySelector('input:checked')?.value ?? null)
+          : [...group.querySelectorAll('input:checked')].map((i) => i.value),
+    };
   }
 
   const label = el('label', { for: id }, key);
@@ -116,9 +156,11 @@ export function toolCallForm(toolCall, submit) {
   let answer;
 
   if (isFormInput(parameters)) {
-    const heading = typeof parameters.heading === 'string' && parameters.heading.trim() ? parameters.heading : `The agent asks (${toolCall.name})`;
+    const heading =
+      typeof parameters.heading === 'string' && parameters.heading.trim() ? parameters.heading : `The agent asks (${toolCall.name})`;
     form.append(el('h3', { id: titleId, tabindex: '-1' }, heading));
-    if (typeof parameters.description === 'string' && parameters.description.trim()) form.append(el('p', { class: 'description' }, parameters.description));
+    if (typeof parameters.description === 'string' && parameters.description.trim())
+      form.append(el('p', { class: 'description' }, parameters.description));
     const keys = answerKeys(parameters.fields);
     const readers = parameters.fields.map((field, i) => {
       const hasHint = typeof (field.description ?? field.help) === 'string';
@@ -133,7 +175,12 @@ export function toolCallForm(toolCall, submit) {
     fieldset.append(
       el('p', { class: 'label' }, 'With these arguments:'),
       args,
-      el('div', { class: 'field' }, el('label', { for: `tool-${n}-answer` }, 'Your answer'), el('textarea', { id: `tool-${n}-answer`, name: 'answer', rows: '4', required: '', 'aria-describedby': `tool-${n}-args` })),
+      el(
+        'div',
+        { class: 'field' },
+        el('label', { for: `tool-${n}-answer` }, 'Your answer'),
+        el('textarea', { id: `tool-${n}-answer`, name: 'answer', rows: '4', required: '', 'aria-describedby': `tool-${n}-args` }),
+      ),
     );
     answer = () => fieldset.querySelector('textarea').value;
   }

@@ -56,7 +56,14 @@ function withoutNulParameters<F extends SqlDriverAdapterFactory>(factory: F): F 
 }
 
 const hasNul = (value: unknown): boolean =>
-  typeof value === 'string' ? value.includes('\0') : Array.isArray(value) ? value.some(hasNul) : value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype && Object.values(value).some(hasNul);
+  typeof value === 'string'
+    ? value.includes('\0')
+    : Array.isArray(value)
+      ? value.some(hasNul)
+      : value !== null &&
+        typeof value === 'object' &&
+        Object.getPrototypeOf(value) === Object.prototype &&
+        Object.values(value).some(hasNul);
 
 const TRACE_SQL = process.env.ALMANAC_TRACE_SQL === '1';
 
@@ -94,11 +101,19 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
   if (kind === 'sqlite') {
     const { PrismaClient } = await import('../generated/sqlite/client.js');
     const adapter = withoutNulParameters(immediateTransactions(new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 })));
-    prisma = new PrismaClient({ adapter, log: process.env.NOLOG ? [] : [{ emit: 'event', level: 'query' }], transactionOptions: TRANSACTION_OPTIONS }) as Prisma;
+    prisma = new PrismaClient({
+      adapter,
+      log: process.env.NOLOG ? [] : [{ emit: 'event', level: 'query' }],
+      transactionOptions: TRANSACTION_OPTIONS,
+    }) as Prisma;
   } else if (kind === 'postgresql') {
     const { PrismaClient } = await import('../generated/postgresql/client.js');
     const adapter = withoutNulParameters(new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 }));
-    prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }], transactionOptions: TRANSACTION_OPTIONS }) as unknown as Prisma;
+    prisma = new PrismaClient({
+      adapter,
+      log: [{ emit: 'event', level: 'query' }],
+      transactionOptions: TRANSACTION_OPTIONS,
+    }) as unknown as Prisma;
   } else {
     throw new Error('DATABASE_URL must be file:<path> or postgresql://…');
   }

@@ -24,7 +24,10 @@ export function schemaFor(source: string, kind: DatabaseKind): string {
 async function migrationsList(kind: DatabaseKind) {
   const baseDir = join(migrationsRoot, kind);
   const names = existsSync(baseDir)
-    ? (await readdir(baseDir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    ? (await readdir(baseDir, { withFileTypes: true }))
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
     : [];
   const lockPath = join(baseDir, 'migration_lock.toml');
   return {

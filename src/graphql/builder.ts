@@ -66,7 +66,10 @@ builder.scalarType('DateTime', {
 export function closedSet<const V extends string>(name: string, description: string, values: Record<V, string>) {
   return builder.enumType(name, {
     description,
-    values: Object.fromEntries(Object.entries<string>(values).map(([value, about]) => [value, { value, description: about }])) as Record<V, { value: V; description: string }>,
+    values: Object.fromEntries(Object.entries<string>(values).map(([value, about]) => [value, { value, description: about }])) as Record<
+      V,
+      { value: V; description: string }
+    >,
   });
 }
 

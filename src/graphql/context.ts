@@ -16,6 +16,9 @@ export interface GraphQLContext {
   unlocks: Map<string, Unlock>;
 }
 
-export function createContext(base: { prisma: Prisma; config: Config; dbKind: 'sqlite' | 'postgresql' }, viewer: Viewer | null): GraphQLContext {
+export function createContext(
+  base: { prisma: Prisma; config: Config; dbKind: 'sqlite' | 'postgresql' },
+  viewer: Viewer | null,
+): GraphQLContext {
   return { prisma: base.prisma, config: base.config, dbKind: base.dbKind, viewer, cache: new Map(), unlocks: new Map() };
 }

@@ -24,7 +24,12 @@ export function createOperationRunner(schema: GraphQLSchema): OperationRunner {
     return document;
   };
   return async (source, variables, context) => {
-    const result = (await execute({ schema, document: prepare(source), variableValues: variables, contextValue: context })) as ExecutionResult<any>;
+    const result = (await execute({
+      schema,
+      document: prepare(source),
+      variableValues: variables,
+      contextValue: context,
+    })) as ExecutionResult<any>;
     // Domain errors as the API reports them, as yoga does for HTTP (src/graphql/errors.ts).
     return result.errors ? { ...result, errors: result.errors.map((error) => asApiError(error) as GraphQLError) } : result;
   };

@@ -31,8 +31,14 @@ function store(body: Buffer, ext: string, type: string): string {
 
 /** The page with its inline stylesheet, scripts and icon moved to asset files (the page's own start-up call stays inline). */
 export function externalizeGraphiQL(html: string): string {
-  let page = html.replace(/href="data:image\/x-icon;base64,([^"]+)"/, (_whole, data: string) => `href="${store(Buffer.from(data, 'base64'), 'ico', 'image/x-icon')}"`);
-  page = page.replace(/<style>([\s\S]*?)<\/style>/g, (_whole, css: string) => `<link rel="stylesheet" href="${store(Buffer.from(css), 'css', 'text/css; charset=utf-8')}">`);
+  let page = html.replace(
+    /href="data:image\/x-icon;base64,([^"]+)"/,
+    (_whole, data: string) => `href="${store(Buffer.from(data, 'base64'), 'ico', 'image/x-icon')}"`,
+  );
+  page = page.replace(
+    /<style>([\s\S]*?)<\/style>/g,
+    (_whole, css: string) => `<link rel="stylesheet" href="${store(Buffer.from(css), 'css', 'text/css; charset=utf-8')}">`,
+  );
   page = page.replace(/<script>([\s\S]*?)<\/script>/g, (_whole, code: string) => {
     // The bundle ends with the call that renders this site's GraphiQL (title, default query): that stays here.
     const start = code.lastIndexOf('YogaGraphiQL.renderYogaGraphiQL(');

@@ -31,7 +31,9 @@ export function serveGraphQLOverWebSocket(server: Server, deps: { keys: ApiKeyRe
       subscribe: (args) => (args.rootValue as Envelope).subscribe(args) as any,
       onConnect: async (ctx) => {
         const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
-        const fromParams = Object.fromEntries(Object.entries(params).map(([k, v]) => [k.toLowerCase(), typeof v === 'string' ? v : undefined]));
+        const fromParams = Object.fromEntries(
+          Object.entries(params).map(([k, v]) => [k.toLowerCase(), typeof v === 'string' ? v : undefined]),
+        );
         const credentials = credentialsFromHeaders(fromParams) ?? credentialsFromHeaders(ctx.extra.request.headers);
         const viewer = await keys.resolve(credentials);
         if (viewer === 'invalid') return false; // closes with 4403 Forbidden
@@ -40,7 +42,10 @@ export function serveGraphQLOverWebSocket(server: Server, deps: { keys: ApiKeyRe
       },
       onSubscribe: async (ctx, _id, payload) => {
         const graphqlContext = createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewers.get(ctx) ?? null);
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ graphqlContext, params: payload } as any);
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          graphqlContext,
+          params: payload,
+        } as any);
         // The limits refuse a document by throwing from parse or validate: an error result, not a dropped socket.
         let document;
         try {
@@ -50,7 +55,14 @@ export function serveGraphQLOverWebSocket(server: Server, deps: { keys: ApiKeyRe
         } catch (error) {
           return [error as any];
         }
-        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue: await contextFactory(), rootValue: { execute, subscribe } };
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
       },
     },
     sockets,

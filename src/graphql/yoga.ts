@@ -18,7 +18,18 @@ export interface YogaServerContext {
 }
 
 /** Types whose data the calendar's version does not follow: results holding them are never kept. */
-const UNVERSIONED_TYPES = ['Task', 'TaskPage', 'TaskRun', 'TaskRunPage', 'TaskRunMedia', 'TaskRecording', 'TaskStep', 'ToolCall', 'ApiKey', 'NewApiKey'];
+const UNVERSIONED_TYPES = [
+  'Task',
+  'TaskPage',
+  'TaskRun',
+  'TaskRunPage',
+  'TaskRunMedia',
+  'TaskRecording',
+  'TaskStep',
+  'ToolCall',
+  'ApiKey',
+  'NewApiKey',
+];
 
 const graphiqlPages = new Map<string, string>();
 
@@ -36,10 +47,14 @@ export function createGraphQLServer(config: Config) {
     renderGraphiQL: async (options) => {
       const key = JSON.stringify(options ?? {});
       let page = graphiqlPages.get(key);
-      if (!page) graphiqlPages.set(key, (page = externalizeGraphiQL((await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options))));
+      if (!page)
+        graphiqlPages.set(key, (page = externalizeGraphiQL((await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options))));
       return page;
     },
-    graphiql: { title: 'Almanac GraphQL', defaultQuery: 'query {\n  events {\n    total\n    items { id title startDate venue { name } }\n  }\n}\n' },
+    graphiql: {
+      title: 'Almanac GraphQL',
+      defaultQuery: 'query {\n  events {\n    total\n    items { id title startDate venue { name } }\n  }\n}\n',
+    },
     // A JSON array of operations runs each one (Apollo's BatchHttpLink), at most GRAPHQL_MAX_BATCH;
     // the bounds below apply to each operation, and GRAPHQL_MAX_BYTES to the whole body.
     batching: { limit: config.graphql.maxBatch },
@@ -117,7 +132,11 @@ function responseCache() {
         const version = await calendarVersion((context as unknown as YogaServerContext).graphqlContext.prisma);
         const second = Math.floor(Date.now() / 1000);
         // node:crypto rather than the plugin's hashSHA256 (WebCrypto, asynchronous): ~5% of a kept answer's CPU.
-        return createHash('sha256').update([version, second, sessionId ?? '', operationName ?? '', documentString, JSON.stringify(variableValues ?? {})].join('\u0000')).digest('hex');
+        return createHash('sha256')
+          .update(
+            [version, second, sessionId ?? '', operationName ?? '', documentString, JSON.stringify(variableValues ?? {})].join('\u0000'),
+          )
+          .digest('hex');
       },
     }),
   );

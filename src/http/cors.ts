@@ -5,7 +5,8 @@
 import type { Middleware } from 'koa';
 
 const ALLOW_METHODS = 'OPTIONS, GET, HEAD, POST, PUT, PATCH, DELETE';
-const ALLOW_HEADERS = 'Authorization, X-API-Key, Content-Type, X-WP-Nonce, Content-Disposition, Content-MD5, If-None-Match, X-Request-Id, Accept';
+const ALLOW_HEADERS =
+  'Authorization, X-API-Key, Content-Type, X-WP-Nonce, Content-Disposition, Content-MD5, If-None-Match, X-Request-Id, Accept';
 const EXPOSE_HEADERS = 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link, ETag, Location, Allow, X-Request-Id';
 /** Browsers may keep a preflight's answer this many seconds. */
 const MAX_AGE = '600';
@@ -23,7 +24,12 @@ export function corsPolicy(origins: '*' | string[]): Middleware {
       'Access-Control-Expose-Headers': EXPOSE_HEADERS,
     };
     if (preflight) {
-      ctx.set({ ...headers, 'Access-Control-Allow-Methods': ALLOW_METHODS, 'Access-Control-Allow-Headers': ALLOW_HEADERS, 'Access-Control-Max-Age': MAX_AGE });
+      ctx.set({
+        ...headers,
+        'Access-Control-Allow-Methods': ALLOW_METHODS,
+        'Access-Control-Allow-Headers': ALLOW_HEADERS,
+        'Access-Control-Max-Age': MAX_AGE,
+      });
       ctx.status = 204;
       return;
     }

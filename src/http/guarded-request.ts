@@ -59,7 +59,8 @@ function requestOnce(url: string, address: string | undefined, timeoutMs: number
   const lookup: LookupFunction | undefined = address
     ? (_host, opts, callback) => {
         const family = address.includes(':') ? 6 : 4;
-        if ((opts as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
+        if ((opts as { all?: boolean }).all)
+          (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
         else callback(null, address, family);
       }
     : undefined;

@@ -82,9 +82,7 @@ export class UrlPolicy {
   async checkHost(rawHost: string, port: string): Promise<Verdict> {
     const host = rawHost.replace(/^\[|\]$/g, '').toLowerCase();
     const exempt =
-      this.options.allowPrivateNetwork ||
-      this.options.allowedHosts.includes(host) ||
-      this.options.allowedHosts.includes(`${host}:${port}`);
+      this.options.allowPrivateNetwork || this.options.allowedHosts.includes(host) || this.options.allowedHosts.includes(`${host}:${port}`);
     if (isIP(host)) {
       const kind = addressKind(host);
       if (kind && !exempt) return { allowed: false, reason: this.denial(host, kind) };

@@ -100,7 +100,9 @@ const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' 
 export function wpParseList(value: unknown): unknown[] {
   if (Array.isArray(value)) return value.filter(isScalar);
   if (isPlainObject(value)) return Object.values(value).filter(isScalar);
-  return phpStrval(value).split(/[\s,]+/).filter((s) => s !== '');
+  return phpStrval(value)
+    .split(/[\s,]+/)
+    .filter((s) => s !== '');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,8 +160,7 @@ function bestType(value: unknown, types: JsonType[]): JsonType | undefined {
   return types.find((t) => TYPE_CHECKS[t]?.(value));
 }
 
-const typeError = (param: string, type: string) =>
-  new ArgError('rest_invalid_type', `${param} is not of type ${type}.`, { param });
+const typeError = (param: string, type: string) => new ArgError('rest_invalid_type', `${param} is not of type ${type}.`, { param });
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
@@ -309,8 +310,7 @@ export function validateValueFromSchema(value: unknown, schema: ArgSchema, param
     const sanitized = sanitizeValueFromSchema(value, { ...schema, type }, param);
     if (!schema.enum.some((e) => valuesEqual(sanitized, e))) {
       const values = schema.enum.map((e) => (isScalar(e) || e === null ? phpStrval(e) : JSON.stringify(e)));
-      const message =
-        values.length === 1 ? `${param} is not ${values[0]}.` : `${param} is not one of ${humanList(values)}.`;
+      const message = values.length === 1 ? `${param} is not ${values[0]}.` : `${param} is not one of ${humanList(values)}.`;
       return new ArgError('rest_not_in_enum', message);
     }
   }
@@ -328,9 +328,7 @@ export function sanitizeValueFromSchema(value: unknown, schema: ArgSchema, param
     case 'array': {
       const list = restSanitizeArray(value);
       const items = schema.items;
-      return items && Object.keys(items).length
-        ? list.map((v, i) => sanitizeValueFromSchema(v, items, `${param}[${i}]`))
-        : list;
+      return items && Object.keys(items).length ? list.map((v, i) => sanitizeValueFromSchema(v, items, `${param}[${i}]`)) : list;
     }
     case 'object': {
       const object = { ...restSanitizeObject(value) };

@@ -50,8 +50,7 @@ export function isArgErrorShape(value: unknown): value is ArgErrorShape {
   return typeof v.code === 'string' && typeof v.message === 'string';
 }
 
-export const noRoute = () =>
-  new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+export const noRoute = () => new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404);
 
 export const missingParams = (names: string[]) =>
   new RestError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, 400, { params: names });
@@ -84,5 +83,4 @@ export const payloadTooLarge = (limit: number) =>
   new RestError('rest_payload_too_large', `The request body is larger than ${limit} bytes.`, 413);
 
 /** An unexpected failure: nothing about its cause leaves the process. */
-export const internalError = () =>
-  new RestError('internal_server_error', 'There has been a critical error on this website.', 500);
+export const internalError = () => new RestError('internal_server_error', 'There has been a critical error on this website.', 500);

@@ -6,10 +6,31 @@ import { templatePath } from './route-table.js';
 
 // rest_get_allowed_schema_keywords(): the only arg keys the index shows (then `required`).
 const SCHEMA_KEYWORDS = new Set([
-  'title', 'description', 'default', 'type', 'format', 'enum', 'items', 'properties', 'additionalProperties',
-  'patternProperties', 'minProperties', 'maxProperties', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems',
-  'anyOf', 'oneOf',
+  'title',
+  'description',
+  'default',
+  'type',
+  'format',
+  'enum',
+  'items',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'minProperties',
+  'maxProperties',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'anyOf',
+  'oneOf',
 ]);
 
 /** '{siteUrl}{restRoot}/' — WP's rest_url('/'). */

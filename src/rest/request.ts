@@ -166,7 +166,8 @@ export function buildQuery(query: PlainObject | Array<[string, unknown]>): strin
   const parts: string[] = [];
   for (const [key, value] of entries) {
     if (value === null || value === undefined) continue;
-    const text = typeof value === 'boolean' ? (value ? '1' : '0') : Array.isArray(value) ? value.map(phpStrval).join(',') : phpStrval(value);
+    const text =
+      typeof value === 'boolean' ? (value ? '1' : '0') : Array.isArray(value) ? value.map(phpStrval).join(',') : phpStrval(value);
     parts.push(`${phpUrlencode(key)}=${phpUrlencode(text)}`);
   }
   return parts.join('&');

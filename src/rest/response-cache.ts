@@ -29,7 +29,11 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 /** Sends a 200's body with its ETag, or a 304 when the request's If-None-Match names it. */
-export function sendConditionally(ctx: { get(name: string): string; set(name: string, value: string): void; status: number; body: unknown }, body: Buffer, etag: string): void {
+export function sendConditionally(
+  ctx: { get(name: string): string; set(name: string, value: string): void; status: number; body: unknown },
+  body: Buffer,
+  etag: string,
+): void {
   ctx.set('ETag', etag);
   if (matchesEtag(ctx.get('If-None-Match') || undefined, etag)) {
     ctx.status = 304;

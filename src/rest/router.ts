@@ -186,7 +186,13 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
         const indexes = config.restNamespaces.map((namespace) => {
           const [indexRoute] = routesOf(namespace);
           const first = indexRoute.endpoints[0];
-          const indexReq = makeRequest(indexRoute, first.endpoint, first.args, { json: {}, body: {}, query: {}, url: {}, defaults: {} }, namespace);
+          const indexReq = makeRequest(
+            indexRoute,
+            first.endpoint,
+            first.args,
+            { json: {}, body: {}, query: {}, url: {}, defaults: {} },
+            namespace,
+          );
           return namespaceIndex(routesOf(namespace), indexReq) as { routes: Record<string, unknown> };
         });
         result = ok(rootIndex(config, indexes));
@@ -217,7 +223,10 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
 
     let allow: string | undefined;
     if (req && matched && options.allowHeader !== false) {
-      allow = await allowHeader(req, matched.endpoints.map((e) => e.endpoint)).catch(() => undefined);
+      allow = await allowHeader(
+        req,
+        matched.endpoints.map((e) => e.endpoint),
+      ).catch(() => undefined);
     }
     if (query._fields !== undefined && result.status < 400) result = { ...result, body: filterFields(result.body, query._fields) };
     if (query._envelope !== undefined) {

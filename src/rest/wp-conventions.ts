@@ -71,10 +71,15 @@ const isRecord = (value: Json): value is Record<string, Json> => typeof value ==
 
 /** _rest_array_intersect_key_recursive(): PHP arrays are both lists and maps, so a list keeps the indexes the mask names. */
 function intersect(value: Json, mask: Mask): Json {
-  const entries: Array<[string, Json]> = Array.isArray(value) ? value.map((item, i) => [String(i), item]) : Object.entries(value as Record<string, Json>);
+  const entries: Array<[string, Json]> = Array.isArray(value)
+    ? value.map((item, i) => [String(i), item])
+    : Object.entries(value as Record<string, Json>);
   const kept = entries
     .filter(([key]) => Object.hasOwn(mask, key))
-    .map(([key, item]): [string, Json] => [key, mask[key] !== true && (isRecord(item) || Array.isArray(item)) ? intersect(item, mask[key] as Mask) : item]);
+    .map(([key, item]): [string, Json] => [
+      key,
+      mask[key] !== true && (isRecord(item) || Array.isArray(item)) ? intersect(item, mask[key] as Mask) : item,
+    ]);
   // PHP writes an array whose keys are 0…n-1 as a JSON list (an empty one as []), any other as an object.
   return kept.every(([key], i) => key === String(i)) ? kept.map(([, item]) => item) : Object.fromEntries(kept);
 }
@@ -83,7 +88,9 @@ function intersect(value: Json, mask: Mask): Json {
 export function filterFields(body: Json, fields: unknown): Json {
   const mask = fieldMask(fields);
   if (!mask || (!isRecord(body) && !Array.isArray(body))) return body;
-  return Array.isArray(body) ? body.map((item) => (isRecord(item) || Array.isArray(item) ? intersect(item, mask) : item)) : intersect(body, mask);
+  return Array.isArray(body)
+    ? body.map((item) => (isRecord(item) || Array.isArray(item) ? intersect(item, mask) : item))
+    : intersect(body, mask);
 }
 
 /** `_envelope`: status and headers move into the body, and the answer itself is a 200. */

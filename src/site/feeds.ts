@@ -24,7 +24,13 @@ const PAGE = 100;
 type Row = Omit<ICalEvent, 'categories' | 'tags'> & { categories: { name: string }[]; tags: { name: string }[] };
 const toEvent = (row: Row): ICalEvent => ({ ...row, categories: row.categories.map((c) => c.name), tags: row.tags.map((t) => t.name) });
 
-const list = (value: unknown) => (typeof value === 'string' && value.trim() ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+const list = (value: unknown) =>
+  typeof value === 'string' && value.trim()
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 const ids = (value: unknown) => list(value)?.map(Number);
 
 /** Each GraphQL filter a feed URL can set, by the name of the REST list's parameter that sets it. */
@@ -53,8 +59,10 @@ function filterOf(query: Record<string, unknown>, archive: Archive) {
   };
   for (const [key, value] of Object.entries(filter)) {
     if (value === undefined) delete filter[key];
-    else if (Array.isArray(value) && value.some((v) => typeof v === 'number' && !Number.isSafeInteger(v))) throw new SiteError(400, `Invalid parameter: ${PARAMETERS[key]}.`);
-    else if (typeof value !== 'string' && typeof value !== 'boolean' && !Array.isArray(value)) throw new SiteError(400, `Invalid parameter: ${PARAMETERS[key]}.`);
+    else if (Array.isArray(value) && value.some((v) => typeof v === 'number' && !Number.isSafeInteger(v)))
+      throw new SiteError(400, `Invalid parameter: ${PARAMETERS[key]}.`);
+    else if (typeof value !== 'string' && typeof value !== 'boolean' && !Array.isArray(value))
+      throw new SiteError(400, `Invalid parameter: ${PARAMETERS[key]}.`);
   }
   return filter;
 }
@@ -88,7 +96,8 @@ export function feeds({ config, runner, graphqlContext }: SiteServices) {
           if (errorCode(error) !== 'INVALID_INPUT') throw error;
           const params = Object.keys((error.extensions?.params as Record<string, string>) ?? {});
           // An archive whose term does not exist is a page that does not exist.
-          if ((archive.categories && params.includes('categories')) || (archive.tags && params.includes('tags'))) throw new SiteError(404, 'No such archive.');
+          if ((archive.categories && params.includes('categories')) || (archive.tags && params.includes('tags')))
+            throw new SiteError(404, 'No such archive.');
           throw new SiteError(400, `Invalid parameter(s): ${params.map((param) => PARAMETERS[param] ?? param).join(', ')}.`);
         }
         const items = result.data!.events.items;

@@ -86,7 +86,11 @@ export function whenText(event: Pick<PageEvent, 'allDay' | 'startDate' | 'endDat
 
 const isoOf = (wall: string) => `${wall.slice(0, 10)}T${wall.slice(11, 19) || '00:00:00'}`;
 const when = (event: PageEvent) => `<time datetime="${esc(isoOf(event.startDate))}">${esc(whenText(event))}</time>`;
-const place = (venue: PageVenue) => [venue.address, venue.city, venue.stateprovince, venue.zip, venue.country].map((part) => part?.trim()).filter(Boolean).join(', ');
+const place = (venue: PageVenue) =>
+  [venue.address, venue.city, venue.stateprovince, venue.zip, venue.country]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(', ');
 // Term names are stored with HTML entities (as WordPress stores them): decoded, then escaped once.
 const termLinks = (terms: PageTerm[]) => terms.map((term) => `<a href="${esc(term.url)}">${esc(decodeEntities(term.name))}</a>`).join(', ');
 
@@ -135,11 +139,16 @@ export interface Paging {
 }
 
 export function eventList(heading: string, intro: string, events: PageEvent[], paging: Paging, feedUrl: string): string {
-  const items = events.length ? `<ol class="events">\n${events.map(eventCard).join('\n')}\n</ol>` : '<p class="empty">No upcoming events.</p>';
+  const items = events.length
+    ? `<ol class="events">\n${events.map(eventCard).join('\n')}\n</ol>`
+    : '<p class="empty">No upcoming events.</p>';
   const nav: string[] = [];
   if (paging.page > 1) nav.push(`<a rel="prev" href="${esc(paging.href(paging.page - 1))}">Previous events</a>`);
   if (paging.page < paging.totalPages) nav.push(`<a rel="next" href="${esc(paging.href(paging.page + 1))}">Next events</a>`);
-  const pages = paging.totalPages > 1 ? `<nav class="paging" aria-label="Pages">${nav.join(' ')}<span>Page ${paging.page} of ${paging.totalPages}</span></nav>` : '';
+  const pages =
+    paging.totalPages > 1
+      ? `<nav class="paging" aria-label="Pages">${nav.join(' ')}<span>Page ${paging.page} of ${paging.totalPages}</span></nav>`
+      : '';
   return `<h1>${esc(heading)}</h1>
 ${intro}<p class="count">${paging.total} event${paging.total === 1 ? '' : 's'} · <a href="${esc(feedUrl)}">Subscribe (iCalendar)</a></p>
 ${items}
@@ -167,11 +176,20 @@ export function eventPage(event: PageEvent, options: { passwordWrong: boolean; a
   const details: string[] = [];
   if (event.venue) {
     const address = place(event.venue);
-    const map = address ? ` <a href="https://www.google.com/maps/search/?api=1&amp;query=${encodeURIComponent(`${event.venue.name}, ${address}`)}">Map</a>` : '';
-    details.push(`<dt>Venue</dt><dd><a href="${esc(event.venue.url)}">${esc(event.venue.name)}</a>${address ? `<br><span class="address">${esc(address)}</span>` : ''}${map}</dd>`);
+    const map = address
+      ? ` <a href="https://www.google.com/maps/search/?api=1&amp;query=${encodeURIComponent(`${event.venue.name}, ${address}`)}">Map</a>`
+      : '';
+    details.push(
+      `<dt>Venue</dt><dd><a href="${esc(event.venue.url)}">${esc(event.venue.name)}</a>${address ? `<br><span class="address">${esc(address)}</span>` : ''}${map}</dd>`,
+    );
   }
   for (const organizer of event.organizers ?? []) {
-    const contact = [organizer.email && `<a href="mailto:${esc(organizer.email)}">${esc(organizer.email)}</a>`, organizer.phone && esc(organizer.phone)].filter(Boolean).join(' · ');
+    const contact = [
+      organizer.email && `<a href="mailto:${esc(organizer.email)}">${esc(organizer.email)}</a>`,
+      organizer.phone && esc(organizer.phone),
+    ]
+      .filter(Boolean)
+      .join(' · ');
     details.push(`<dt>Organizer</dt><dd><a href="${esc(organizer.url)}">${esc(organizer.name)}</a>${contact ? `<br>${contact}` : ''}</dd>`);
   }
   if (event.categories.length) details.push(`<dt>Categories</dt><dd>${termLinks(event.categories)}</dd>`);
@@ -190,7 +208,12 @@ export function eventPage(event: PageEvent, options: { passwordWrong: boolean; a
 
 export function venueIntro(venue: PageVenue): string {
   const address = place(venue);
-  const lines = [address && `<p class="address">${esc(address)}</p>`, venue.phone && `<p>${esc(venue.phone)}</p>`, venue.website && `<p><a href="${esc(venue.website)}">${esc(venue.website)}</a></p>`, venue.descriptionHtml && `<div class="description">${venue.descriptionHtml}</div>`];
+  const lines = [
+    address && `<p class="address">${esc(address)}</p>`,
+    venue.phone && `<p>${esc(venue.phone)}</p>`,
+    venue.website && `<p><a href="${esc(venue.website)}">${esc(venue.website)}</a></p>`,
+    venue.descriptionHtml && `<div class="description">${venue.descriptionHtml}</div>`,
+  ];
   return lines.filter(Boolean).join('\n') + '\n';
 }
 

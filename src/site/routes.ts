@@ -12,7 +12,19 @@ import { errorCode } from '../graphql/errors.js';
 import { projectRoot } from '../paths.js';
 import { restRootUrl } from '../rest/namespace-index.js';
 import { feeds, type Archive } from './feeds.js';
-import { errorPage, eventList, eventPage, layout, organizerIntro, venueIntro, type PageEvent, type PageHead, type PageOrganizer, type PageTerm, type PageVenue } from './pages.js';
+import {
+  errorPage,
+  eventList,
+  eventPage,
+  layout,
+  organizerIntro,
+  venueIntro,
+  type PageEvent,
+  type PageHead,
+  type PageOrganizer,
+  type PageTerm,
+  type PageVenue,
+} from './pages.js';
 import { SiteError, siteServices, type SiteOptions } from './services.js';
 
 const CARD = `id slug title url allDay startDate endDate timezoneAbbr cost featured
@@ -30,7 +42,8 @@ const TAG = `query SiteTag($slug: String!) { tag(slug: $slug) { name slug url } 
 const VENUE = `query SiteVenue($slug: String!) { venue(slug: $slug) { id name url address city stateprovince zip country phone website descriptionHtml jsonLd } }`;
 const ORGANIZER = `query SiteOrganizer($slug: String!) { organizer(slug: $slug) { id name url email phone website descriptionHtml jsonLd } }`;
 
-const CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+const CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 const NOT_FOUND_CODES = new Set(['NOT_FOUND', 'INVALID_INPUT', 'TRASHED', 'NOT_ACCESSIBLE', 'WRONG_TYPE']);
 
 type Handler = (ctx: Context, match: RegExpExecArray) => Promise<void>;
@@ -77,12 +90,19 @@ export function siteRoutes(options: SiteOptions): Middleware {
   }
 
   /** Discovery headers (spec appendix A) and the page itself. */
-  function sendPage(ctx: Context, head: Omit<PageHead, 'siteName' | 'home' | 'stylesheet' | 'apiRoot'> & { apiRoot?: string }, main: string) {
+  function sendPage(
+    ctx: Context,
+    head: Omit<PageHead, 'siteName' | 'home' | 'stylesheet' | 'apiRoot'> & { apiRoot?: string },
+    main: string,
+  ) {
     discovery(ctx, head.apiRoot ?? apiRoot);
     ctx.set('Content-Security-Policy', CSP);
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = layout({ ...head, apiRoot: head.apiRoot ?? apiRoot, siteName: site, home: config.siteUrl, stylesheet: `/assets/site.css?v=${css.version}` }, main);
+    ctx.body = layout(
+      { ...head, apiRoot: head.apiRoot ?? apiRoot, siteName: site, home: config.siteUrl, stylesheet: `/assets/site.css?v=${css.version}` },
+      main,
+    );
   }
   function discovery(ctx: Context, root: string) {
     ctx.set('X-TEC-API-VERSION', 'v1');
@@ -99,22 +119,42 @@ export function siteRoutes(options: SiteOptions): Middleware {
   };
   const wantsIcal = (ctx: Context) => ctx.query.ical !== undefined && ctx.query.ical !== '0';
 
-  async function listPage(ctx: Context, filter: Archive, view: { heading: string; intro: string; path: string; apiRoot?: string; jsonLd?: unknown }) {
+  async function listPage(
+    ctx: Context,
+    filter: Archive,
+    view: { heading: string; intro: string; path: string; apiRoot?: string; jsonLd?: unknown },
+  ) {
     const page = pageNumber(ctx);
-    const data = await query<{ events: { total: number; totalPages: number; page: number; items: PageEvent[] } }>(ctx, LIST, { filter, page, perPage });
+    const data = await query<{ events: { total: number; totalPages: number; page: number; items: PageEvent[] } }>(ctx, LIST, {
+      filter,
+      page,
+      perPage,
+    });
     const { total, totalPages, items } = data.events;
     if (page > 1 && page > totalPages) throw new SiteError(404, 'There is no such page.');
     const feedUrl = `${config.siteUrl}${view.path}?ical=1`;
     const href = (n: number) => (n === 1 ? view.path : `${view.path}?page=${n}`);
-    sendPage(ctx, { title: view.heading, feedUrl, canonical: `${config.siteUrl}${href(page)}`, apiRoot: view.apiRoot, jsonLd: view.jsonLd }, eventList(view.heading, view.intro, items, { page, totalPages, total, href }, feedUrl));
+    sendPage(
+      ctx,
+      { title: view.heading, feedUrl, canonical: `${config.siteUrl}${href(page)}`, apiRoot: view.apiRoot, jsonLd: view.jsonLd },
+      eventList(view.heading, view.intro, items, { page, totalPages, total, href }, feedUrl),
+    );
   }
 
   async function archive(ctx: Context, kind: 'category' | 'tag', slug: string, path: string) {
     const filterOf: Archive = kind === 'category' ? { categories: [slug] } : { tags: [slug] };
     if (wantsIcal(ctx)) return feed.list(ctx, filterOf, `${site}: ${slug}`, `${kind}-${slug}`);
-    const term = kind === 'category' ? (await query<{ eventCategory: PageTerm }>(ctx, CATEGORY, { slug })).eventCategory : (await query<{ tag: PageTerm }>(ctx, TAG, { slug })).tag;
+    const term =
+      kind === 'category'
+        ? (await query<{ eventCategory: PageTerm }>(ctx, CATEGORY, { slug })).eventCategory
+        : (await query<{ tag: PageTerm }>(ctx, TAG, { slug })).tag;
     const apiFilter = kind === 'category' ? `categories=${encodeURIComponent(slug)}` : `tags=${encodeURIComponent(slug)}`;
-    await listPage(ctx, filterOf, { heading: `${kind === 'category' ? 'Category' : 'Tag'}: ${decodeEntities(term.name)}`, intro: '', path, apiRoot: `${apiRoot}events/?${apiFilter}` });
+    await listPage(ctx, filterOf, {
+      heading: `${kind === 'category' ? 'Category' : 'Tag'}: ${decodeEntities(term.name)}`,
+      intro: '',
+      path,
+      apiRoot: `${apiRoot}events/?${apiFilter}`,
+    });
   }
 
   const routes: Route[] = [
@@ -169,7 +209,11 @@ export function siteRoutes(options: SiteOptions): Middleware {
         let event: PageEvent;
         if (locked !== undefined) {
           // Protected, and no right password: what lists show of it (masked), and the password form.
-          const card = await query<{ events: { items: PageEvent[] } }>(ctx, LIST, { filter: { include: [locked], startsAfter: '1970-01-01' }, page: 1, perPage: 1 });
+          const card = await query<{ events: { items: PageEvent[] } }>(ctx, LIST, {
+            filter: { include: [locked], startsAfter: '1970-01-01' },
+            page: 1,
+            perPage: 1,
+          });
           if (!card.events.items.length) throw new SiteError(404, 'There is no such page.');
           event = { ...card.events.items[0], masked: true };
         } else {
@@ -178,7 +222,13 @@ export function siteRoutes(options: SiteOptions): Middleware {
         const wrong = event.masked === true && password !== undefined;
         sendPage(
           ctx,
-          { title: event.title, feedUrl: `${config.siteUrl}${event.icalUrl}`, canonical: `${config.siteUrl}${event.url}`, apiRoot: `${apiRoot}events/${event.id}`, jsonLd: event.masked ? undefined : event.jsonLd },
+          {
+            title: event.title,
+            feedUrl: `${config.siteUrl}${event.icalUrl}`,
+            canonical: `${config.siteUrl}${event.url}`,
+            apiRoot: `${apiRoot}events/${event.id}`,
+            jsonLd: event.masked ? undefined : event.jsonLd,
+          },
           eventPage(event, { passwordWrong: wrong, action: `/event/${m[1]}/` }),
         );
         if (wrong) ctx.status = 403;
@@ -187,17 +237,34 @@ export function siteRoutes(options: SiteOptions): Middleware {
     {
       pattern: /^\/venue\/([^/]+)\/?$/,
       handle: async (ctx, m) => {
-        const venue = (await query<{ venue: PageVenue & { id: number; jsonLd: unknown } }>(ctx, VENUE, { slug: decodeURIComponent(m[1]) })).venue;
+        const venue = (await query<{ venue: PageVenue & { id: number; jsonLd: unknown } }>(ctx, VENUE, { slug: decodeURIComponent(m[1]) }))
+          .venue;
         if (wantsIcal(ctx)) return feed.list(ctx, { venue: [venue.id] }, `${site}: ${venue.name}`, `venue-${m[1]}`);
-        await listPage(ctx, { venue: [venue.id] }, { heading: venue.name, intro: venueIntro(venue), path: `/venue/${m[1]}/`, apiRoot: `${apiRoot}events/?venue=${venue.id}`, jsonLd: venue.jsonLd });
+        await listPage(
+          ctx,
+          { venue: [venue.id] },
+          {
+            heading: venue.name,
+            intro: venueIntro(venue),
+            path: `/venue/${m[1]}/`,
+            apiRoot: `${apiRoot}events/?venue=${venue.id}`,
+            jsonLd: venue.jsonLd,
+          },
+        );
       },
     },
     {
       pattern: /^\/organizer\/([^/]+)\/?$/,
       handle: async (ctx, m) => {
-        const organizer = (await query<{ organizer: PageOrganizer & { id: number; jsonLd: unknown } }>(ctx, ORGANIZER, { slug: decodeURIComponent(m[1]) })).organizer;
+        const organizer = (
+          await query<{ organizer: PageOrganizer & { id: number; jsonLd: unknown } }>(ctx, ORGANIZER, { slug: decodeURIComponent(m[1]) })
+        ).organizer;
         if (wantsIcal(ctx)) return feed.list(ctx, { organizer: [organizer.id] }, `${site}: ${organizer.name}`, `organizer-${m[1]}`);
-        await listPage(ctx, { organizer: [organizer.id] }, { heading: organizer.name, intro: organizerIntro(organizer), path: `/organizer/${m[1]}/`, jsonLd: organizer.jsonLd });
+        await listPage(
+          ctx,
+          { organizer: [organizer.id] },
+          { heading: organizer.name, intro: organizerIntro(organizer), path: `/organizer/${m[1]}/`, jsonLd: organizer.jsonLd },
+        );
       },
     },
   ];

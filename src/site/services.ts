@@ -22,7 +22,10 @@ export interface SiteOptions {
 
 /** A page or feed that cannot be served: its status and a message for the visitor. */
 export class SiteError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }

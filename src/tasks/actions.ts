@@ -10,15 +10,29 @@ export interface FunctionTool {
 const element = { type: 'integer', minimum: 1, description: 'The number of the element in the current page listing, e.g. 3 for [3].' };
 
 const ACTIONS: Array<[string, string, Record<string, unknown>, string[]]> = [
-  ['navigate', 'Open a URL (http or https) in the current tab.', { url: { type: 'string', description: 'The absolute URL to open.' } }, ['url']],
+  [
+    'navigate',
+    'Open a URL (http or https) in the current tab.',
+    { url: { type: 'string', description: 'The absolute URL to open.' } },
+    ['url'],
+  ],
   ['click', 'Click an element of the current page.', { element }, ['element']],
   [
     'type',
     'Replace the text of an input, textarea or editable element; optionally press Enter afterwards.',
-    { element, text: { type: 'string', description: 'The text to enter.' }, submit: { type: 'boolean', description: 'Press Enter after typing.' } },
+    {
+      element,
+      text: { type: 'string', description: 'The text to enter.' },
+      submit: { type: 'boolean', description: 'Press Enter after typing.' },
+    },
     ['element', 'text'],
   ],
-  ['select', 'Choose an option of a <select> element, by its visible label or its value.', { element, option: { type: 'string', description: 'The option label or value.' } }, ['element', 'option']],
+  [
+    'select',
+    'Choose an option of a <select> element, by its visible label or its value.',
+    { element, option: { type: 'string', description: 'The option label or value.' } },
+    ['element', 'option'],
+  ],
   [
     'scroll',
     'Scroll the page.',
@@ -29,7 +43,12 @@ const ACTIONS: Array<[string, string, Record<string, unknown>, string[]]> = [
     ['direction'],
   ],
   ['back', 'Go back to the previous page of this tab.', {}, []],
-  ['wait', 'Wait for the page to change (at most 10 seconds).', { seconds: { type: 'number', minimum: 0, maximum: 10, description: 'How long.' } }, ['seconds']],
+  [
+    'wait',
+    'Wait for the page to change (at most 10 seconds).',
+    { seconds: { type: 'number', minimum: 0, maximum: 10, description: 'How long.' } },
+    ['seconds'],
+  ],
   [
     'extract',
     "Read structured data from the page: the rows of the tables (or items of the lists) matched by a CSS selector, each row an object keyed by column header. The rows are added to the run's dataTable and returned to you.",
@@ -74,5 +93,8 @@ export function checkActionArguments(name: string, args: Record<string, unknown>
   if (!validate) return `unknown action ${name}`;
   if (validate(args)) return null;
   const error = validate.errors?.[0];
-  return `arguments of ${name}: ${error?.instancePath || '(root)'} ${error?.message ?? 'invalid'}`.replace('(root) must have required property', 'missing property');
+  return `arguments of ${name}: ${error?.instancePath || '(root)'} ${error?.message ?? 'invalid'}`.replace(
+    '(root) must have required property',
+    'missing property',
+  );
 }

@@ -50,7 +50,10 @@ export interface AgentDeps {
 
 /** A guard ended the run: the message is the run's `error`. */
 class GuardError extends Error {
-  constructor(readonly detailedStatus: 'failed' | 'timed_out', message: string) {
+  constructor(
+    readonly detailedStatus: 'failed' | 'timed_out',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -72,7 +75,10 @@ class AgentRun {
   private claimedAt = Date.now();
   private activeAtClaim: number;
 
-  constructor(private run: ClaimedRun, private deps: AgentDeps) {
+  constructor(
+    private run: ClaimedRun,
+    private deps: AgentDeps,
+  ) {
     this.lease = new RunLease(deps.prisma, run.id, deps.workerId);
     this.options = taskOptions(run.task);
     this.callerTools = JSON.parse(run.task.tools) as FunctionTool[];
@@ -101,7 +107,10 @@ class AgentRun {
     const t = this.deps.config.tasks;
     const budgetMs = this.options.timeoutSeconds * 1000 - this.state.activeMs;
     const heartbeat = setInterval(() => {
-      this.lease.heartbeat().then((ours) => ours || this.abort('lost'), () => undefined);
+      this.lease.heartbeat().then(
+        (ours) => ours || this.abort('lost'),
+        () => undefined,
+      );
     }, t.heartbeatMs);
     const deadline = setTimeout(() => this.abort('timeout'), Math.max(0, budgetMs));
     const onEnded = (runId: string) => runId === this.run.id && this.abort('ended');
@@ -184,14 +193,29 @@ class AgentRun {
       state.steps = index;
       state.url = observation.url;
       const reasoning = (typeof assistant.content === 'string' ? assistant.content.trim() : '').slice(0, MAX_REASONING_CHARS);
-      const step: StepRecord = { index, url: observation.url, title: observation.title, action: call.name, arguments: call.arguments, result: '', reasoning, tokens, screenshot };
+      const step: StepRecord = {
+        index,
+        url: observation.url,
+        title: observation.title,
+        action: call.name,
+        arguments: call.arguments,
+        result: '',
+        reasoning,
+        tokens,
+        screenshot,
+      };
 
       if (!isBuiltInName(call.name)) {
         const toolCallId = randomUUID();
         state.waitingFor = { toolCallId, llmCallId: call.id };
         state.storage = await this.storage();
         step.result = "waiting for the client's input";
-        await this.lease.pauseForTool({ id: toolCallId, name: call.name, arguments: call.arguments }, step, this.snapshot(), state.dataTable);
+        await this.lease.pauseForTool(
+          { id: toolCallId, name: call.name, arguments: call.arguments },
+          step,
+          this.snapshot(),
+          state.dataTable,
+        );
         return;
       }
       if (call.name === 'done') {
@@ -221,7 +245,10 @@ class AgentRun {
       step.result = outcome.result;
       await this.lease.saveStep(step, this.snapshot(), state.dataTable);
       if (state.failures >= t.maxConsecutiveFailures) {
-        throw new GuardError('failed', `${state.failures} browser actions failed in a row (TASK_MAX_CONSECUTIVE_FAILURES); the last: ${outcome.result}`);
+        throw new GuardError(
+          'failed',
+          `${state.failures} browser actions failed in a row (TASK_MAX_CONSECUTIVE_FAILURES); the last: ${outcome.result}`,
+        );
       }
     }
   }

@@ -19,7 +19,10 @@ export class BrowserSession {
   blocked: string | undefined;
   private failedNavigation: { url: string; error: string } | undefined;
 
-  private constructor(readonly context: BrowserContext, private proxy: PolicyProxy) {}
+  private constructor(
+    readonly context: BrowserContext,
+    private proxy: PolicyProxy,
+  ) {}
 
   static async open(context: BrowserContext, proxy: PolicyProxy): Promise<BrowserSession> {
     const session = new BrowserSession(context, proxy);
@@ -86,7 +89,12 @@ async function settle(page: Page, timeoutMs: number): Promise<void> {
   await page.waitForLoadState('load', { timeout: Math.min(timeoutMs, 5000) }).catch(() => undefined);
 }
 
-export async function executeAction(session: BrowserSession, name: string, args: Record<string, any>, env: ActionEnv): Promise<ActionOutcome> {
+export async function executeAction(
+  session: BrowserSession,
+  name: string,
+  args: Record<string, any>,
+  env: ActionEnv,
+): Promise<ActionOutcome> {
   session.resetSignals();
   const page = session.page;
   try {
@@ -102,7 +110,13 @@ export async function executeAction(session: BrowserSession, name: string, args:
   }
 }
 
-async function perform(session: BrowserSession, page: Page, name: string, args: Record<string, any>, env: ActionEnv): Promise<ActionOutcome> {
+async function perform(
+  session: BrowserSession,
+  page: Page,
+  name: string,
+  args: Record<string, any>,
+  env: ActionEnv,
+): Promise<ActionOutcome> {
   const timeout = env.timeoutMs;
   switch (name) {
     case 'navigate': {
@@ -126,7 +140,9 @@ async function perform(session: BrowserSession, page: Page, name: string, args: 
       if (args.submit) {
         // Enter in a form field usually submits it: wait (briefly) for that navigation to begin, so a
         // slow machine does not observe the old page as the result; then for the new page to load.
-        const navigation = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: SUBMIT_NAVIGATION_MS }).catch(() => undefined);
+        const navigation = page
+          .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: SUBMIT_NAVIGATION_MS })
+          .catch(() => undefined);
         await target.press('Enter', { timeout });
         await navigation;
         await settle(session.page, timeout);
@@ -140,7 +156,10 @@ async function perform(session: BrowserSession, page: Page, name: string, args: 
         .selectOption({ label: args.option }, { timeout })
         .catch(() => target.selectOption(args.option, { timeout }));
       await settle(page, timeout);
-      return { ok: true, result: `selected ${JSON.stringify(args.option)} in [${args.element}] (value ${JSON.stringify(chosen[0] ?? '')})` };
+      return {
+        ok: true,
+        result: `selected ${JSON.stringify(args.option)} in [${args.element}] (value ${JSON.stringify(chosen[0] ?? '')})`,
+      };
     }
     case 'scroll': {
       const sign = args.direction === 'up' ? -1 : 1;
@@ -157,11 +176,19 @@ async function perform(session: BrowserSession, page: Page, name: string, args: 
       return { ok: true, result: `waited ${args.seconds} s` };
     }
     case 'extract': {
-      const found = (await page.evaluate(`(${EXTRACT_SOURCE})(${JSON.stringify(args.selector ?? '')})`)) as { rows?: Row[]; error?: string };
+      const found = (await page.evaluate(`(${EXTRACT_SOURCE})(${JSON.stringify(args.selector ?? '')})`)) as {
+        rows?: Row[];
+        error?: string;
+      };
       if (found.error) return { ok: false, result: found.error };
-      if (!found.rows?.length) return { ok: false, result: `found no rows${args.selector ? ` in ${args.selector}` : ' (no table on the page)'}` };
+      if (!found.rows?.length)
+        return { ok: false, result: `found no rows${args.selector ? ` in ${args.selector}` : ' (no table on the page)'}` };
       const preview = JSON.stringify(found.rows.slice(0, 50));
-      return { ok: true, rows: found.rows, result: `extracted ${found.rows.length} rows: ${preview.length > 4000 ? preview.slice(0, 4000) + '…' : preview}` };
+      return {
+        ok: true,
+        rows: found.rows,
+        result: `extracted ${found.rows.length} rows: ${preview.length > 4000 ? preview.slice(0, 4000) + '…' : preview}`,
+      };
     }
     default:
       return { ok: false, result: `unknown action ${name}` };

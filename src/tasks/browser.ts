@@ -21,7 +21,10 @@ export class BrowserHost {
   private launching: Promise<Browser> | undefined;
   private closed = false;
 
-  constructor(private executablePath: string, private proxy: PolicyProxy) {}
+  constructor(
+    private executablePath: string,
+    private proxy: PolicyProxy,
+  ) {}
 
   private browser(): Promise<Browser> {
     if (this.closed) return Promise.reject(new Error('the browser host is shut down'));

@@ -29,7 +29,11 @@ function stepData(runId: string, step: StepRecord) {
 }
 
 export class RunLease {
-  constructor(private prisma: Prisma, readonly runId: string, readonly workerId: string) {}
+  constructor(
+    private prisma: Prisma,
+    readonly runId: string,
+    readonly workerId: string,
+  ) {}
 
   private get where() {
     return { id: this.runId, workerId: this.workerId, status: 'running' };
@@ -60,7 +64,12 @@ export class RunLease {
   }
 
   /** Parks the run in `tool_call`: the tool call is stored and the worker lets go of the run. */
-  async pauseForTool(toolCall: { id: string; name: string; arguments: Record<string, unknown> }, step: StepRecord, state: string, dataTable: unknown[]) {
+  async pauseForTool(
+    toolCall: { id: string; name: string; arguments: Record<string, unknown> },
+    step: StepRecord,
+    state: string,
+    dataTable: unknown[],
+  ) {
     await this.prisma.$transaction(async (tx) => {
       await this.update(
         {
@@ -73,14 +82,21 @@ export class RunLease {
         },
         tx,
       );
-      await tx.toolCall.create({ data: { id: toolCall.id, runId: this.runId, name: toolCall.name, arguments: JSON.stringify(toolCall.arguments) } });
+      await tx.toolCall.create({
+        data: { id: toolCall.id, runId: this.runId, name: toolCall.name, arguments: JSON.stringify(toolCall.arguments) },
+      });
       await tx.taskStep.create({ data: stepData(this.runId, step) });
     });
   }
 
   /** Puts the run back in the queue (this process is shutting down); another worker resumes it. */
   release(): Promise<void> {
-    return this.update({ workerId: null, heartbeatAt: null, detailedStatus: 'queued', liveStatus: 'Waiting for a worker (its server restarted)' });
+    return this.update({
+      workerId: null,
+      heartbeatAt: null,
+      detailedStatus: 'queued',
+      liveStatus: 'Waiting for a worker (its server restarted)',
+    });
   }
 
   complete(output: unknown, dataTable: unknown[]): Promise<void> {

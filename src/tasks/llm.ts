@@ -18,7 +18,11 @@ export interface ChatMessage {
 export type LlmErrorKind = 'timeout' | 'aborted' | 'http' | 'network' | 'malformed';
 
 export class LlmError extends Error {
-  constructor(readonly kind: LlmErrorKind, message: string, readonly status?: number) {
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -100,7 +104,8 @@ export async function decide(
       tokens += answer.tokens;
     } catch (error) {
       const e = error as LlmError;
-      const transient = e.kind === 'network' || e.kind === 'malformed' || (e.kind === 'http' && (e.status === 429 || (e.status ?? 0) >= 500));
+      const transient =
+        e.kind === 'network' || e.kind === 'malformed' || (e.kind === 'http' && (e.status === 429 || (e.status ?? 0) >= 500));
       if (attempt === 0 && transient) {
         problem = e.message;
         await new Promise((r) => setTimeout(r, 500));

@@ -92,7 +92,8 @@ function describeElement(e: PageElement): string {
   if (e.label) parts.push(JSON.stringify(e.label));
   if (e.value !== undefined) parts.push(`value=${JSON.stringify(e.value)}`);
   if (e.checked !== undefined) parts.push(e.checked ? 'checked' : 'unchecked');
-  if (e.options) parts.push(`options: ${e.options.map((o) => JSON.stringify(o)).join(', ')} (selected ${JSON.stringify(e.selected ?? '')})`);
+  if (e.options)
+    parts.push(`options: ${e.options.map((o) => JSON.stringify(o)).join(', ')} (selected ${JSON.stringify(e.selected ?? '')})`);
   if (e.href) parts.push(`→ ${e.href.length > 100 ? e.href.slice(0, 99) + '…' : e.href}`);
   return parts.join(' ');
 }
@@ -113,5 +114,7 @@ export function summarizeObservation(o: Observation, step: number): string {
 
 /** Equal for two observations of an unchanged page (repeated-action detection). */
 export function fingerprint(o: Observation): string {
-  return createHash('sha1').update(JSON.stringify([o.url, o.title, o.elements, o.text, o.scrollY])).digest('hex');
+  return createHash('sha1')
+    .update(JSON.stringify([o.url, o.title, o.elements, o.text, o.scrollY]))
+    .digest('hex');
 }

@@ -4,7 +4,7 @@ import type { ChatMessage } from './llm.js';
 
 export function systemPrompt(callerTools: FunctionTool[]): ChatMessage {
   const lines = [
-    'You are a browser agent. You carry out the user\'s task in a Chromium tab by calling functions, one call per reply.',
+    "You are a browser agent. You carry out the user's task in a Chromium tab by calling functions, one call per reply.",
     'Each turn you receive the current page: its URL, title, its visible interactive elements numbered like [3], and an excerpt of its text.',
     'Refer to elements by their number in the latest listing; numbers change when the page changes.',
     'Built-in actions: navigate, click, type, select, scroll, back, wait, extract (collects table rows into the result), done.',

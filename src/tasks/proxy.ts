@@ -40,7 +40,9 @@ export async function startPolicyProxy(policy: UrlPolicy): Promise<PolicyProxy> 
     if (!verdict.allowed) {
       remember(target.hostname, verdict.reason);
       res.writeHead(403, { 'content-type': 'text/html; charset=utf-8', [BLOCKED_HEADER]: encodeURIComponent(verdict.reason) });
-      res.end(`<!doctype html><title>Blocked by Almanac</title><h1>Blocked by Almanac's URL policy</h1><p>${escapeHtml(verdict.reason)}</p>`);
+      res.end(
+        `<!doctype html><title>Blocked by Almanac</title><h1>Blocked by Almanac's URL policy</h1><p>${escapeHtml(verdict.reason)}</p>`,
+      );
       return;
     }
     const headers = { ...req.headers };
@@ -56,7 +58,10 @@ export async function startPolicyProxy(policy: UrlPolicy): Promise<PolicyProxy> 
         setHost: false,
       },
       (response) => {
-        res.writeHead(response.statusCode ?? 502, response.rawHeaders.filter((_, i, all) => !HOP_BY_HOP.includes(all[i - (i % 2)].toLowerCase())));
+        res.writeHead(
+          response.statusCode ?? 502,
+          response.rawHeaders.filter((_, i, all) => !HOP_BY_HOP.includes(all[i - (i % 2)].toLowerCase())),
+        );
         response.pipe(res);
       },
     );

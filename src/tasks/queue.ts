@@ -54,8 +54,17 @@ export async function recoverStaleRuns(prisma: Prisma, settings: QueueSettings):
     const where = { id: run.id, workerId: run.workerId, status: 'running', heartbeatAt: { lt: cutoff } };
     const data =
       run.recoveries < settings.maxResumes
-        ? { workerId: null, heartbeatAt: null, detailedStatus: 'queued', liveStatus: 'Resuming: its worker stopped', recoveries: { increment: 1 } }
-        : ending('interrupted', `interrupted: the worker running it stopped, and it was already resumed ${run.recoveries} time(s) (TASK_MAX_RESUMES)`);
+        ? {
+            workerId: null,
+            heartbeatAt: null,
+            detailedStatus: 'queued',
+            liveStatus: 'Resuming: its worker stopped',
+            recoveries: { increment: 1 },
+          }
+        : ending(
+            'interrupted',
+            `interrupted: the worker running it stopped, and it was already resumed ${run.recoveries} time(s) (TASK_MAX_RESUMES)`,
+          );
     taken += (await prisma.taskRun.updateMany({ where, data })).count;
   }
   return taken;
@@ -74,7 +83,10 @@ export async function expireToolWaits(prisma: Prisma, settings: QueueSettings): 
     ended += (
       await prisma.taskRun.updateMany({
         where: { id: call.runId, status: 'running', detailedStatus: 'tool_call' },
-        data: ending('timed_out', `timed out waiting for input to the tool "${call.name}" (no answer within ${seconds} s, TASK_TOOL_INPUT_TIMEOUT_MS)`),
+        data: ending(
+          'timed_out',
+          `timed out waiting for input to the tool "${call.name}" (no answer within ${seconds} s, TASK_TOOL_INPUT_TIMEOUT_MS)`,
+        ),
       })
     ).count;
   }

@@ -18,7 +18,11 @@ export class SharedRateLimit {
   /** Placeholders: `?` for SQLite, `$n` for PostgreSQL. */
   private param: (n: number) => string;
 
-  constructor(private prisma: Prisma, kind: DatabaseKind, private perMinute: number) {
+  constructor(
+    private prisma: Prisma,
+    kind: DatabaseKind,
+    private perMinute: number,
+  ) {
     this.param = kind === 'sqlite' ? () => '?' : (n) => `$${n}`;
   }
 

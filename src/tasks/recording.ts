@@ -47,7 +47,11 @@ export async function stepScreenshot(prisma: Prisma, runId: string, index: numbe
 
 /** The animated GIF of the run's screenshots, or null when there are none. */
 export async function buildRunGif(prisma: Prisma, runId: string): Promise<Buffer | null> {
-  const marks = await prisma.taskStep.findMany({ where: { runId, screenshot: { not: null } }, select: { id: true }, orderBy: { index: 'asc' } });
+  const marks = await prisma.taskStep.findMany({
+    where: { runId, screenshot: { not: null } },
+    select: { id: true },
+    orderBy: { index: 'asc' },
+  });
   if (!marks.length) return null;
   const key = marks.map((m) => m.id).join(',');
   const cached = cache.get(runId);

@@ -35,10 +35,16 @@ export async function requireRun(prisma: Prisma, owner: Owner, taskId: string, r
 
 export async function stopRun(prisma: Prisma, owner: Owner, taskId: string, runId?: string | null) {
   const run = await requireRun(prisma, owner, taskId, runId);
-  const { count } = await prisma.taskRun.updateMany({ where: { id: run.id, status: { in: UNFINISHED } }, data: ending('stopped', 'stopped') });
+  const { count } = await prisma.taskRun.updateMany({
+    where: { id: run.id, status: { in: UNFINISHED } },
+    data: ending('stopped', 'stopped'),
+  });
   if (count !== 1) {
     const now = await prisma.taskRun.findUniqueOrThrow({ where: { id: run.id } });
-    throw new TaskError('conflict', `The run has already ended (status "${now.status}", ${now.detailedStatus}); only a scheduled or running run can be stopped.`);
+    throw new TaskError(
+      'conflict',
+      `The run has already ended (status "${now.status}", ${now.detailedStatus}); only a scheduled or running run can be stopped.`,
+    );
   }
   taskSignals.emit('ended', run.id);
   return prisma.taskRun.findUniqueOrThrow({ where: { id: run.id } });
@@ -65,12 +71,16 @@ export async function submitToolInput(
     throw new TaskError('conflict', `toolCallId "${args.toolCallId}" is not the call the run waits for ("${pending.id}").`);
   }
   await prisma.$transaction(async (tx) => {
-    const answered = await tx.toolCall.updateMany({ where: { id: pending.id, input: null }, data: { input: args.input, answeredAt: new Date() } });
+    const answered = await tx.toolCall.updateMany({
+      where: { id: pending.id, input: null },
+      data: { input: args.input, answeredAt: new Date() },
+    });
     const resumed = await tx.taskRun.updateMany({
       where: { id: run.id, status: 'running', detailedStatus: 'tool_call' },
       data: { detailedStatus: 'queued', liveStatus: 'Input received; waiting for a worker' },
     });
-    if (answered.count !== 1 || resumed.count !== 1) throw new TaskError('conflict', 'The run stopped waiting for input before the input arrived.');
+    if (answered.count !== 1 || resumed.count !== 1)
+      throw new TaskError('conflict', 'The run stopped waiting for input before the input arrived.');
   });
   taskSignals.emit('queued');
   return prisma.taskRun.findUniqueOrThrow({ where: { id: run.id } });
@@ -82,7 +92,19 @@ export async function listSteps(prisma: Prisma, runId: string) {
     prisma.taskStep.findMany({
       where: { runId },
       orderBy: { index: 'asc' },
-      select: { id: true, runId: true, index: true, url: true, title: true, action: true, arguments: true, result: true, reasoning: true, tokens: true, createdAt: true },
+      select: {
+        id: true,
+        runId: true,
+        index: true,
+        url: true,
+        title: true,
+        action: true,
+        arguments: true,
+        result: true,
+        reasoning: true,
+        tokens: true,
+        createdAt: true,
+      },
     }),
     prisma.taskStep.findMany({ where: { runId, screenshot: { not: null } }, select: { index: true } }),
   ]);

@@ -25,7 +25,8 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
   const valid = validateCreateTask(input, config.tasks);
   await checkRunLimits(prisma, config, owner);
   if (valid.webhookUrl) {
-    if (owner.keyId === undefined) throw new TaskError('invalid', 'webhookUrl needs a request made with an API key (it signs the deliveries)', 'webhookUrl');
+    if (owner.keyId === undefined)
+      throw new TaskError('invalid', 'webhookUrl needs a request made with an API key (it signs the deliveries)', 'webhookUrl');
     await ensureWebhookSecret(prisma, owner.keyId);
   }
   const run = firstRunData(config);
@@ -69,12 +70,20 @@ export async function checkRunLimits(prisma: Prisma, config: Config, owner: Owne
   const { maxActiveRuns, maxRunsPerDay } = config.tasks;
   if (maxActiveRuns > 0) {
     const active = await prisma.taskRun.count({ where: { status: { in: UNFINISHED }, task: { ownerId: owner.userId } } });
-    if (active >= maxActiveRuns) throw new TaskError('limit', `${active} runs are scheduled or running for this user, the most allowed at once (TASK_MAX_ACTIVE_RUNS=${maxActiveRuns}); wait for one to end or stop one`);
+    if (active >= maxActiveRuns)
+      throw new TaskError(
+        'limit',
+        `${active} runs are scheduled or running for this user, the most allowed at once (TASK_MAX_ACTIVE_RUNS=${maxActiveRuns}); wait for one to end or stop one`,
+      );
   }
   if (maxRunsPerDay > 0) {
     const since = new Date(Date.now() - 24 * 3600_000);
     const started = await prisma.taskRun.count({ where: { createdAt: { gte: since }, task: { ownerId: owner.userId } } });
-    if (started >= maxRunsPerDay) throw new TaskError('limit', `${started} runs were started for this user in the last 24 hours, the most allowed (TASK_MAX_RUNS_PER_DAY=${maxRunsPerDay})`);
+    if (started >= maxRunsPerDay)
+      throw new TaskError(
+        'limit',
+        `${started} runs were started for this user in the last 24 hours, the most allowed (TASK_MAX_RUNS_PER_DAY=${maxRunsPerDay})`,
+      );
   }
 }
 

@@ -62,7 +62,8 @@ export function validateCreateTask(input: CreateTaskInput, limits: TaskLimits): 
   const timeoutSeconds = optionalInteger(input.timeoutSeconds, 'timeoutSeconds', 1, secondsMax) ?? secondsMax;
   const options: TaskOptions = { maxSteps, timeoutSeconds };
   if (input.startUrl !== undefined && input.startUrl !== null) options.startUrl = validateHttpUrl(input.startUrl, 'startUrl');
-  const webhookUrl = input.webhookUrl !== undefined && input.webhookUrl !== null ? validateHttpUrl(input.webhookUrl, 'webhookUrl') : undefined;
+  const webhookUrl =
+    input.webhookUrl !== undefined && input.webhookUrl !== null ? validateHttpUrl(input.webhookUrl, 'webhookUrl') : undefined;
   return { task, agent: agent as string, tools, options, ...(webhookUrl ? { webhookUrl } : {}) };
 }
 

@@ -24,7 +24,10 @@ const BATCH = 50;
 type Tx = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
 
 export async function ensureWebhookSecret(prisma: Prisma, keyId: number): Promise<string> {
-  await prisma.apiKey.updateMany({ where: { id: keyId, webhookSecret: '' }, data: { webhookSecret: `whsec_${randomBytes(24).toString('base64url')}` } });
+  await prisma.apiKey.updateMany({
+    where: { id: keyId, webhookSecret: '' },
+    data: { webhookSecret: `whsec_${randomBytes(24).toString('base64url')}` },
+  });
   return (await prisma.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: { webhookSecret: true } })).webhookSecret;
 }
 
@@ -40,16 +43,47 @@ export async function collectEvents(prisma: Prisma, now = new Date()): Promise<n
   const quiet = (list: { id: string }[]) => list.map((item) => item.id);
   const runsWithout = quiet(runs.filter((run) => !run.task.webhookUrl));
   const callsWithout = quiet(calls.filter((call) => !call.run.task.webhookUrl));
-  if (runsWithout.length) await prisma.taskRun.updateMany({ where: { id: { in: runsWithout }, notifiedAt: null }, data: { notifiedAt: now } });
-  if (callsWithout.length) await prisma.toolCall.updateMany({ where: { id: { in: callsWithout }, notifiedAt: null }, data: { notifiedAt: now } });
+  if (runsWithout.length)
+    await prisma.taskRun.updateMany({ where: { id: { in: runsWithout }, notifiedAt: null }, data: { notifiedAt: now } });
+  if (callsWithout.length)
+    await prisma.toolCall.updateMany({ where: { id: { in: callsWithout }, notifiedAt: null }, data: { notifiedAt: now } });
   let made = 0;
   for (const run of runs.filter((r) => r.task.webhookUrl)) {
-    const body = { event: run.status === 'completed' ? 'completed' : 'error', taskId: run.taskId, runId: run.id, status: run.status, detailedStatus: run.detailedStatus, error: run.error, output: run.output === null ? null : safeJson(run.output), at: now.toISOString() };
-    made += await deliverOnce(prisma, (tx) => tx.taskRun.updateMany({ where: { id: run.id, notifiedAt: null }, data: { notifiedAt: now } }), run.task, run.id, body);
+    const body = {
+      event: run.status === 'completed' ? 'completed' : 'error',
+      taskId: run.taskId,
+      runId: run.id,
+      status: run.status,
+      detailedStatus: run.detailedStatus,
+      error: run.error,
+      output: run.output === null ? null : safeJson(run.output),
+      at: now.toISOString(),
+    };
+    made += await deliverOnce(
+      prisma,
+      (tx) => tx.taskRun.updateMany({ where: { id: run.id, notifiedAt: null }, data: { notifiedAt: now } }),
+      run.task,
+      run.id,
+      body,
+    );
   }
   for (const call of calls.filter((c) => c.run.task.webhookUrl)) {
-    const body = { event: 'tool_call', taskId: call.run.taskId, runId: call.runId, status: 'running', detailedStatus: 'tool_call', toolCall: { id: call.id, name: call.name, arguments: safeJson(call.arguments) }, at: now.toISOString() };
-    made += await deliverOnce(prisma, (tx) => tx.toolCall.updateMany({ where: { id: call.id, notifiedAt: null }, data: { notifiedAt: now } }), call.run.task, call.runId, body);
+    const body = {
+      event: 'tool_call',
+      taskId: call.run.taskId,
+      runId: call.runId,
+      status: 'running',
+      detailedStatus: 'tool_call',
+      toolCall: { id: call.id, name: call.name, arguments: safeJson(call.arguments) },
+      at: now.toISOString(),
+    };
+    made += await deliverOnce(
+      prisma,
+      (tx) => tx.toolCall.updateMany({ where: { id: call.id, notifiedAt: null }, data: { notifiedAt: now } }),
+      call.run.task,
+      call.runId,
+      body,
+    );
   }
   return made;
 }
@@ -66,7 +100,15 @@ async function deliverOnce(
     // Marked and queued together: another process that saw the same event marks nothing and queues nothing.
     if ((await mark(tx)).count !== 1) return 0;
     await tx.webhookDelivery.create({
-      data: { id: randomUUID(), taskId: task.id, runId, event: String(body.event), url: task.webhookUrl!, keyId: task.webhookKeyId, body: JSON.stringify(body) },
+      data: {
+        id: randomUUID(),
+        taskId: task.id,
+        runId,
+        event: String(body.event),
+        url: task.webhookUrl!,
+        keyId: task.webhookKeyId,
+        body: JSON.stringify(body),
+      },
     });
     return 1;
   });
@@ -82,7 +124,11 @@ const safeJson = (text: string): unknown => {
 
 /** POSTs the deliveries that are due; returns how many were attempted. */
 export async function deliverDue(prisma: Prisma, config: Config, now = new Date()): Promise<number> {
-  const due = await prisma.webhookDelivery.findMany({ where: { status: 'pending', nextAttemptAt: { lte: now } }, orderBy: { nextAttemptAt: 'asc' }, take: BATCH });
+  const due = await prisma.webhookDelivery.findMany({
+    where: { status: 'pending', nextAttemptAt: { lte: now } },
+    orderBy: { nextAttemptAt: 'asc' },
+    take: BATCH,
+  });
   let attempted = 0;
   for (const delivery of due) {
     const claimed = await prisma.webhookDelivery.updateMany({
@@ -91,7 +137,9 @@ export async function deliverDue(prisma: Prisma, config: Config, now = new Date(
     });
     if (claimed.count !== 1) continue;
     attempted++;
-    const secret = delivery.keyId ? ((await prisma.apiKey.findUnique({ where: { id: delivery.keyId }, select: { webhookSecret: true } }))?.webhookSecret ?? '') : '';
+    const secret = delivery.keyId
+      ? ((await prisma.apiKey.findUnique({ where: { id: delivery.keyId }, select: { webhookSecret: true } }))?.webhookSecret ?? '')
+      : '';
     const timestamp = String(Math.floor(Date.now() / 1000));
     let status: number | null = null;
     let error = '';
@@ -122,7 +170,9 @@ export async function deliverDue(prisma: Prisma, config: Config, now = new Date(
             attempts,
             lastStatus: status,
             lastError: error.slice(0, 500),
-            ...(attempts > RETRY_DELAYS_MS.length ? { status: 'failed' } : { nextAttemptAt: new Date(Date.now() + RETRY_DELAYS_MS[attempts - 1]) }),
+            ...(attempts > RETRY_DELAYS_MS.length
+              ? { status: 'failed' }
+              : { nextAttemptAt: new Date(Date.now() + RETRY_DELAYS_MS[attempts - 1]) }),
           }
         : { attempts, lastStatus: status, lastError: '', status: 'delivered', deliveredAt: new Date() },
     });

@@ -13,7 +13,15 @@ import { FORM_INPUT_TOOL, useConsoleServers } from './helpers.js';
 const ARTIFACTS = 'test-artifacts/console';
 /** Polls until the assertion holds; generous, for a machine shared with other test runs. */
 const poll = <T>(read: () => T | Promise<T>, timeout = 45_000) => expect.poll(read, { timeout, interval: 50 });
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 interface ConsolePage {
   page: Page;
@@ -98,7 +106,9 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
       // The keyboard focus is visible.
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => [document.activeElement?.textContent, getComputedStyle(document.activeElement!).outlineWidth])).toEqual(['Sign in', '3px']);
+      expect(
+        await page.evaluate(() => [document.activeElement?.textContent, getComputedStyle(document.activeElement!).outlineWidth]),
+      ).toEqual(['Sign in', '3px']);
       await shot(page, 'signin-refused');
       expect(problems.filter((p) => !/401/.test(p))).toEqual([]);
     } finally {
@@ -124,10 +134,19 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       { call: 'navigate', args: { url: `${fx.pages.url}/signin` } },
       { call: 'wait', args: { seconds: 1 } },
       { call: 'form_input', args: ask },
-      (c) => ({ call: 'type', args: { element: c.element('"Your name"'), text: JSON.parse(c.lastToolResult!)['Your name'], submit: true } }),
+      (c) => ({
+        call: 'type',
+        args: { element: c.element('"Your name"'), text: JSON.parse(c.lastToolResult!)['Your name'], submit: true },
+      }),
       (c) => ({
         call: 'done',
-        args: { output: /Welcome, [^!]+!/.exec(c.page)?.[0] ?? 'no greeting', dataTable: [{ Guest: 'Ada Lovelace', Seats: 4 }, { Guest: 'Charles Babbage', Seats: 4 }] },
+        args: {
+          output: /Welcome, [^!]+!/.exec(c.page)?.[0] ?? 'no greeting',
+          dataTable: [
+            { Guest: 'Ada Lovelace', Seats: 4 },
+            { Guest: 'Charles Babbage', Seats: 4 },
+          ],
+        },
       }),
     ]);
     const { page, requests, problems, close } = await openConsole();
@@ -147,7 +166,11 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await page.evaluate(() => {
         const live = document.getElementById('run-live')!;
         const said: string[] = ((window as any).said = [live.textContent ?? '']);
-        new MutationObserver(() => said.push(live.textContent ?? '')).observe(live, { childList: true, characterData: true, subtree: true });
+        new MutationObserver(() => said.push(live.textContent ?? '')).observe(live, {
+          childList: true,
+          characterData: true,
+          subtree: true,
+        });
       });
 
       const form = page.getByRole('form', { name: 'Book a table' });
@@ -166,7 +189,9 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await poll(() => page.locator('.step').count()).toBeGreaterThanOrEqual(3);
       // Every visible control has a label; every image a text alternative; the tab says what happens.
       const unlabelled = await page.$$eval('input, select, textarea, button', (controls) =>
-        controls.filter((c) => (c as HTMLElement).offsetParent && !(c as HTMLInputElement).labels?.length && !c.textContent?.trim()).map((c) => c.outerHTML),
+        controls
+          .filter((c) => (c as HTMLElement).offsetParent && !(c as HTMLInputElement).labels?.length && !c.textContent?.trim())
+          .map((c) => c.outerHTML),
       );
       expect(unlabelled).toEqual([]);
       expect(await page.$$eval('img', (images) => images.filter((i) => !i.alt).length)).toBe(0);
@@ -212,7 +237,13 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       // Every step, with its screenshot served by Almanac (the API's URLs name SITE_URL; the page uses its own origin).
       const steps = page.locator('.step');
       await poll(() => steps.count()).toBe(5);
-      expect(await steps.locator('h4').allTextContents()).toEqual(['Step 1: navigate', 'Step 2: wait', 'Step 3: form_input', 'Step 4: type', 'Step 5: done']);
+      expect(await steps.locator('h4').allTextContents()).toEqual([
+        'Step 1: navigate',
+        'Step 2: wait',
+        'Step 3: form_input',
+        'Step 4: type',
+        'Step 5: done',
+      ]);
       expect(await steps.nth(2).locator('.answer').textContent()).toContain('"Your name":"Ada Lovelace"');
       const image = steps.nth(1).locator('img');
       await image.scrollIntoViewIfNeeded();
@@ -223,13 +254,19 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       const said: string[] = await page.evaluate(() => (window as any).said);
       const waiting = said.findIndex((s) => s.startsWith('Waiting for your input'));
       expect(waiting, said.join('\n')).toBeGreaterThan(0);
-      expect(said.slice(0, waiting).some((s) => /^(Acting|Thinking|Queued|Starting the browser)/.test(s)), said.join('\n')).toBe(true);
+      expect(
+        said.slice(0, waiting).some((s) => /^(Acting|Thinking|Queued|Starting the browser)/.test(s)),
+        said.join('\n'),
+      ).toBe(true);
       expect(said.at(-1)).toMatch(/^Completed/);
 
       // Live without polling: a handful of requests for the whole story, all to Almanac.
       const graphql = requests.filter((r) => r.url.endsWith('/graphql'));
       expect(graphql.length, JSON.stringify(graphql)).toBeLessThanOrEqual(6);
-      expect(requests.every((r) => r.url.startsWith(servers.api.url) || r.url.startsWith('data:')), JSON.stringify(requests)).toBe(true);
+      expect(
+        requests.every((r) => r.url.startsWith(servers.api.url) || r.url.startsWith('data:')),
+        JSON.stringify(requests),
+      ).toBe(true);
       expect(problems).toEqual([]);
     } finally {
       await close();
@@ -332,9 +369,16 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
   it("shows any other tool's name and arguments with a text answer; stops a run; the session survives a reload", async () => {
     const seatTool = {
       type: 'function',
-      function: { name: 'pick_seat', description: 'Ask which seat to take', parameters: { type: 'object', properties: { row: { type: 'integer' }, seats: { type: 'array', items: { type: 'string' } } } } },
+      function: {
+        name: 'pick_seat',
+        description: 'Ask which seat to take',
+        parameters: { type: 'object', properties: { row: { type: 'integer' }, seats: { type: 'array', items: { type: 'string' } } } },
+      },
     };
-    fx.llm.define('console-seat', [{ call: 'pick_seat', args: { row: 12, seats: ['A', 'B'] } }, (c) => ({ call: 'done', args: { output: `Seat chosen: ${c.lastToolResult}` } })]);
+    fx.llm.define('console-seat', [
+      { call: 'pick_seat', args: { row: 12, seats: ['A', 'B'] } },
+      (c) => ({ call: 'done', args: { output: `Seat chosen: ${c.lastToolResult}` } }),
+    ]);
     fx.llm.define('console-hang', [{ hang: true }]);
     const seatTask = await createTask(servers.client, { task: taskText('console-seat', 'Choose a seat'), tools: [seatTool] });
     const hangTask = await createTask(servers.client, { task: taskText('console-hang', 'Think forever') });

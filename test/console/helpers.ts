@@ -19,7 +19,10 @@ export const FORM_INPUT_TOOL = {
       ...BRIEF_FORM_INPUT_TOOL.function.parameters,
       properties: {
         ...BRIEF_FORM_INPUT_TOOL.function.parameters.properties,
-        fields: { type: 'array', items: { ...fieldItems, properties: { ...fieldItems.properties, options: { type: 'array', items: { type: 'string' } } } } },
+        fields: {
+          type: 'array',
+          items: { ...fieldItems, properties: { ...fieldItems.properties, options: { type: 'array', items: { type: 'string' } } } },
+        },
       },
     },
   },
@@ -83,10 +86,21 @@ export async function subscribe(baseUrl: string, query: string, variables: Recor
   const controller = new AbortController();
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (key) headers['x-api-key'] = key;
-  const response = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }), signal: controller.signal });
+  const response = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ query, variables }),
+    signal: controller.signal,
+  });
   const contentType = response.headers.get('content-type');
   if (!contentType?.startsWith('text/event-stream')) {
-    return { status: response.status, contentType, events: (async function* () {})(), text: await response.text(), close: () => controller.abort() };
+    return {
+      status: response.status,
+      contentType,
+      events: (async function* () {})(),
+      text: await response.text(),
+      close: () => controller.abort(),
+    };
   }
   async function* events(): AsyncGenerator<SseEvent> {
     const decoder = new TextDecoder();
@@ -120,7 +134,11 @@ export async function subscribe(baseUrl: string, query: string, variables: Recor
 }
 
 /** The `next` payloads of a subscription until it completes (or `until` says stop), parsed. */
-export async function collect(subscription: Subscription, onNext: (payload: any, all: any[]) => unknown | Promise<unknown>, timeoutMs = 30_000) {
+export async function collect(
+  subscription: Subscription,
+  onNext: (payload: any, all: any[]) => unknown | Promise<unknown>,
+  timeoutMs = 30_000,
+) {
   const payloads: any[] = [];
   let completed = false;
   const timer = setTimeout(() => subscription.close(), timeoutMs);

@@ -23,7 +23,11 @@ describe.each(DATABASE_KINDS)('task subscriptions over SSE on %s', (kind) => {
   it('answers a subscription asked for in a format it cannot stream (multipart/mixed) with 406, naming server-sent events', async () => {
     const response = await fetch(`${servers.api.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0,application/json', 'x-api-key': ADMIN_KEY },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0,application/json',
+        'x-api-key': ADMIN_KEY,
+      },
       body: JSON.stringify({ query: 'subscription { tasks { id } }' }),
     });
     expect(response.status).toBe(406);
@@ -35,7 +39,10 @@ describe.each(DATABASE_KINDS)('task subscriptions over SSE on %s', (kind) => {
     fx.llm.define('sub-form', [
       { call: 'navigate', args: { url: `${fx.pages.url}/signin` } },
       { call: 'form_input', args: ask },
-      (c) => ({ call: 'type', args: { element: c.element('"Your name"'), text: JSON.parse(c.lastToolResult!)['Your name'], submit: true } }),
+      (c) => ({
+        call: 'type',
+        args: { element: c.element('"Your name"'), text: JSON.parse(c.lastToolResult!)['Your name'], submit: true },
+      }),
       (c) => ({ call: 'done', args: { output: /Welcome, [^!]+!/.exec(c.page)?.[0] ?? 'no greeting', dataTable: [{ name: 'Ada' }] } }),
     ]);
     const taskId = await createTask(servers.client, { task: taskText('sub-form'), tools: [FORM_INPUT_TOOL] });
@@ -61,7 +68,14 @@ describe.each(DATABASE_KINDS)('task subscriptions over SSE on %s', (kind) => {
     const runs = payloads.map((p) => p.data.taskRun);
     const last = runs.at(-1);
     expect(last.error, 'the run failed').toBeNull();
-    expect(last).toMatchObject({ status: 'completed', detailedStatus: 'completed', error: null, output: 'Welcome, Ada!', dataTable: [{ name: 'Ada' }], toolCall: null });
+    expect(last).toMatchObject({
+      status: 'completed',
+      detailedStatus: 'completed',
+      error: null,
+      output: 'Welcome, Ada!',
+      dataTable: [{ name: 'Ada' }],
+      toolCall: null,
+    });
     expect(last.steps.map((s: any) => s.action)).toEqual(['navigate', 'form_input', 'type', 'done']);
     expect(last.steps[0].screenshotUrl).toMatch(/\/run\/step\/1\.png\?runId=.*&token=/);
     const statuses = runs.map((r) => r.detailedStatus);
@@ -117,18 +131,27 @@ describe.each(DATABASE_KINDS)('task subscriptions over SSE on %s', (kind) => {
   });
 
   it("streams the caller's task list, again when a task is created; never another key's tasks", async () => {
-    const subscription = await subscribe(servers.api.url, `subscription { tasks(limit: 5) { id readableName latestRun { status } } }`, {}, servers.otherKey);
+    const subscription = await subscribe(
+      servers.api.url,
+      `subscription { tasks(limit: 5) { id readableName latestRun { status } } }`,
+      {},
+      servers.otherKey,
+    );
     const seen: any[][] = [];
     let created: string | undefined;
-    await collect(subscription, async (payload) => {
-      expect(payload.errors).toBeUndefined();
-      seen.push(payload.data.tasks);
-      if (seen.length === 1) {
-        created = await createTask(servers.client, { task: 'Task of the other user [scenario:none]' }, servers.otherKey);
-        return;
-      }
-      return payload.data.tasks.some((t: any) => t.id === created) ? false : undefined;
-    }, 10_000);
+    await collect(
+      subscription,
+      async (payload) => {
+        expect(payload.errors).toBeUndefined();
+        seen.push(payload.data.tasks);
+        if (seen.length === 1) {
+          created = await createTask(servers.client, { task: 'Task of the other user [scenario:none]' }, servers.otherKey);
+          return;
+        }
+        return payload.data.tasks.some((t: any) => t.id === created) ? false : undefined;
+      },
+      10_000,
+    );
     subscription.close();
     expect(seen[0]).toEqual([]);
     expect(seen.at(-1)!.map((t) => t.id)).toEqual([created]);

@@ -11,7 +11,10 @@ function fromPage(api: TestServer, origin: string, method: string, path: string,
 }
 
 const preflight = (api: TestServer, origin: string, path: string, method = 'POST') =>
-  fromPage(api, origin, 'OPTIONS', path, { 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'x-api-key, content-type' });
+  fromPage(api, origin, 'OPTIONS', path, {
+    'Access-Control-Request-Method': method,
+    'Access-Control-Request-Headers': 'x-api-key, content-type',
+  });
 
 const SURFACES: Array<[string, string, string, string?]> = [
   ['REST', 'GET', '/wp-json/calendar/events/v1/events'],
@@ -25,7 +28,14 @@ describe('cross-origin requests, any origin allowed (the default)', () => {
   const api = useTestServer('sqlite');
 
   it.each(SURFACES)('%s: answers any origin without credentials and exposes the paging headers', async (_name, method, path, body) => {
-    const response = await fromPage(api, 'https://someone.example', method, path, { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' }, body);
+    const response = await fromPage(
+      api,
+      'https://someone.example',
+      method,
+      path,
+      { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
@@ -37,7 +47,9 @@ describe('cross-origin requests, any origin allowed (the default)', () => {
     const response = await preflight(api, 'https://someone.example', path, method);
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['x-api-key', 'authorization', 'content-type']));
+    expect(response.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/)).toEqual(
+      expect.arrayContaining(['x-api-key', 'authorization', 'content-type']),
+    );
     expect(response.headers.get('access-control-allow-methods')).toContain(method);
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
   });
@@ -78,7 +90,10 @@ describe('CORS_ORIGINS', () => {
     const base = { DATABASE_URL: 'file:./x.db' };
     expect(loadConfig({ ...base }).corsOrigins).toBe('*');
     expect(loadConfig({ ...base, CORS_ORIGINS: 'none' }).corsOrigins).toEqual([]);
-    expect(loadConfig({ ...base, CORS_ORIGINS: 'https://a.example/, http://b.example:8080' }).corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);
+    expect(loadConfig({ ...base, CORS_ORIGINS: 'https://a.example/, http://b.example:8080' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://b.example:8080',
+    ]);
     expect(() => loadConfig({ ...base, CORS_ORIGINS: 'https://a.example/app' })).toThrow(/CORS_ORIGINS must be/);
     expect(() => loadConfig({ ...base, CORS_ORIGINS: 'a.example' })).toThrow(/CORS_ORIGINS must be/);
   });

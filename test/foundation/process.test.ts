@@ -75,7 +75,10 @@ describe.each(DATABASE_KINDS)('process lifecycle on %s', (kind) => {
           query: 'mutation($input: CreateEventInput!) { createEvent(input: $input) { id title } }',
           variables: { input: { title: `Durable ${i}`, startDate: daysFromNow(30), endDate: daysFromNow(30, '11:00:00') } },
         }),
-      }).then(async (r) => ({ status: r.status, body: await r.json() }), () => null);
+      }).then(
+        async (r) => ({ status: r.status, body: await r.json() }),
+        () => null,
+      );
     try {
       const first = await startProcess({ DATABASE_URL: database.url, ALMANAC_ADMIN_KEY: adminKey, LOG_LEVEL: 'info' });
       const base = `http://127.0.0.1:${first.port}`;
@@ -94,7 +97,9 @@ describe.each(DATABASE_KINDS)('process lifecycle on %s', (kind) => {
       const response = await fetch(`http://127.0.0.1:${second.port}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: `{ events(filter: { search: "Durable", startsBefore: "${daysFromNow(60)}" }, page: { perPage: 50 }) { items { id } } }` }),
+        body: JSON.stringify({
+          query: `{ events(filter: { search: "Durable", startsBefore: "${daysFromNow(60)}" }, page: { perPage: 50 }) { items { id } } }`,
+        }),
       });
       const stored = new Set(((await response.json()).data.events.items as { id: number }[]).map((e) => e.id));
       second.child.kill('SIGTERM');

@@ -28,7 +28,10 @@ describe.each(DATABASE_KINDS)('npm run seed on %s', (kind) => {
         expect(first.categories).toHaveLength(1);
         // Stored term counts agree with what the lists count.
         const music = (await api.request('GET', '/wp-json/calendar/events/v1/categories?search=music')).json.categories[0];
-        const listed = await api.request('GET', `/wp-json/calendar/events/v1/events?categories=${music.slug}&start_date=2000-01-01&end_date=2100-01-01&per_page=1`);
+        const listed = await api.request(
+          'GET',
+          `/wp-json/calendar/events/v1/events?categories=${music.slug}&start_date=2000-01-01&end_date=2100-01-01&per_page=1`,
+        );
         expect(music.count).toBeGreaterThan(0);
         const jazz = (await api.request('GET', '/wp-json/calendar/events/v1/categories?search=jazz')).json.categories[0];
         expect(jazz.parent).toBe(music.id);

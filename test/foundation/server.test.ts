@@ -31,7 +31,15 @@ async function seed(prisma: any) {
   }
   const draftId = await post('event');
   await prisma.event.create({
-    data: { id: draftId, ...common('Secret draft', 'secret-draft'), status: 'draft', startLocal: daysFromNow(1), endLocal: daysFromNow(1), startUtc: daysFromNow(1), endUtc: daysFromNow(1) },
+    data: {
+      id: draftId,
+      ...common('Secret draft', 'secret-draft'),
+      status: 'draft',
+      startLocal: daysFromNow(1),
+      endLocal: daysFromNow(1),
+      startUtc: daysFromNow(1),
+      endUtc: daysFromNow(1),
+    },
   });
   return { hallId, ids };
 }
@@ -53,7 +61,7 @@ describe.each(DATABASE_KINDS)('foundation on %s', (kind) => {
     expect(response.text).not.toMatch(/https?:\/\/(unpkg\.com|cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com)/);
   });
 
-  it('answers a nested query: events → venue → the venue\'s events', async () => {
+  it("answers a nested query: events → venue → the venue's events", async () => {
     const { ids } = await seed(api.server.db.prisma);
     const result = await api.graphql(`{ events { total totalPages items { id title venue { name events { title } } } } }`);
     expect(result.errors).toBeUndefined();

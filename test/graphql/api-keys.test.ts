@@ -75,7 +75,9 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     expect(adminView.data.apiKeys.map((k: any) => k.id)).toEqual([editorKeyId]);
     const forEditor = await api.graphql(CREATE, { userId: editorId, label: 'issued by admin' }, ADMIN_KEY);
     expect(forEditor.data.createApiKey.apiKey).toMatchObject({ userId: editorId, login: 'editor' });
-    expect((await api.graphql(REVOKE, { id: forEditor.data.createApiKey.apiKey.id }, ADMIN_KEY)).data.revokeApiKey.revokedAt).not.toBeNull();
+    expect(
+      (await api.graphql(REVOKE, { id: forEditor.data.createApiKey.apiKey.id }, ADMIN_KEY)).data.revokeApiKey.revokedAt,
+    ).not.toBeNull();
   });
 
   it('revoking a key ends the subscriptions opened with it', async () => {
@@ -115,9 +117,14 @@ describe('API keys on the command line', () => {
     // Another process revoked them: this server stops accepting them within its cache time (5 s).
     await expect.poll(async () => (await api.graphql(WHO, {}, newKey)).status, { timeout: 15_000, interval: 500 }).toBe(401);
     await expect.poll(async () => (await api.graphql(WHO, {}, key)).status, { timeout: 15_000, interval: 500 }).toBe(401);
-    await expect(cli('revoke', '--id', '999999')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No API key with id 999999') });
+    await expect(cli('revoke', '--id', '999999')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('No API key with id 999999'),
+    });
 
-    const again = run(process.execPath, ['--import', 'tsx', 'scripts/user-create.ts', '--login', 'author', '--role', 'administrator'], { env });
+    const again = run(process.execPath, ['--import', 'tsx', 'scripts/user-create.ts', '--login', 'author', '--role', 'administrator'], {
+      env,
+    });
     await expect(again).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('user author already exists (role author)') });
     const roles = await api.graphql(LIST, {}, api.keys.author);
     expect(roles.errors).toBeUndefined();

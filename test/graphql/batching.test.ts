@@ -16,7 +16,9 @@ describe.each(DATABASE_KINDS)('batched GraphQL operations on %s', (kind) => {
       key: api.keys.administrator,
       body: {
         query: 'mutation($input: CreateEventInput!) { createEvent(input: $input) { id } }',
-        variables: { input: { title, startDate: '2031-05-01 10:00:00', endDate: '2031-05-01 12:00:00', description: `About ${title}`, password } },
+        variables: {
+          input: { title, startDate: '2031-05-01 10:00:00', endDate: '2031-05-01 12:00:00', description: `About ${title}`, password },
+        },
       },
     });
     return created.json.data.createEvent.id as number;
@@ -55,7 +57,10 @@ describe.each(DATABASE_KINDS)('batched GraphQL operations on %s', (kind) => {
       ],
     });
     expect(response.status).toBe(200);
-    expect(response.json.map((r: any) => r.data?.event?.description ?? r.errors?.[0]?.extensions?.code)).toEqual(['About Locked', 'PASSWORD_REQUIRED']);
+    expect(response.json.map((r: any) => r.data?.event?.description ?? r.errors?.[0]?.extensions?.code)).toEqual([
+      'About Locked',
+      'PASSWORD_REQUIRED',
+    ]);
   });
 
   it('bounds each operation and the batch size, with 4xx answers', async () => {

@@ -102,7 +102,15 @@ describe.each(DATABASE_KINDS)('GraphQL events on %s', (kind) => {
     });
 
     it('reports every invalid field at once, before any permission check', async () => {
-      const input = { title: '', startDate: 'before my birthday', endDate: '2026-12-01', website: 'foo', status: 'foo', timezone: 'Mars/Olympus', author: 999 };
+      const input = {
+        title: '',
+        startDate: 'before my birthday',
+        endDate: '2026-12-01',
+        website: 'foo',
+        status: 'foo',
+        timezone: 'Mars/Olympus',
+        author: 999,
+      };
       for (const key of [undefined, api.keys.subscriber, api.keys.administrator]) {
         const result = await api.graphql(CREATE, { input }, key);
         expect(code(result)).toBe('INVALID_INPUT');
@@ -126,8 +134,12 @@ describe.each(DATABASE_KINDS)('GraphQL events on %s', (kind) => {
 
     it('cannot link a list of several venues or a bare organizer object', async () => {
       const base = { title: 'Bad links', startDate: '2026-12-01 10:00', endDate: '2026-12-01 11:00' };
-      expect(code(await api.graphql(CREATE, { input: { ...base, venue: [{ venue: 'A' }, { venue: 'B' }] } }, api.keys.administrator))).toBe('COULD_NOT_CREATE_VENUE');
-      expect(code(await api.graphql(CREATE, { input: { ...base, organizer: { organizer: 'Solo' } } }, api.keys.administrator))).toBe('COULD_NOT_CREATE_ORGANIZER');
+      expect(code(await api.graphql(CREATE, { input: { ...base, venue: [{ venue: 'A' }, { venue: 'B' }] } }, api.keys.administrator))).toBe(
+        'COULD_NOT_CREATE_VENUE',
+      );
+      expect(code(await api.graphql(CREATE, { input: { ...base, organizer: { organizer: 'Solo' } } }, api.keys.administrator))).toBe(
+        'COULD_NOT_CREATE_ORGANIZER',
+      );
       expect(code(await api.graphql(CREATE, { input: { ...base, venue: 999999 } }, api.keys.administrator))).toBe('INVALID_INPUT');
       const none = await api.graphql(`{ events(filter: { search: "Bad links" }) { total } }`, {}, api.keys.administrator);
       expect(none.data.events.total).toBe(0); // nothing half-written
@@ -155,13 +167,23 @@ describe.each(DATABASE_KINDS)('GraphQL events on %s', (kind) => {
         organizer: [{ organizer: 'Keep Org' }],
         categories: ['Keepers'],
       });
-      const updated = (await api.graphql(UPDATE, { id: event.id, input: { title: 'Kept', cost: ['15'] } }, api.keys.administrator)).data.updateEvent;
-      expect(updated).toMatchObject({ title: 'Kept', cost: '$15', featured: true, website: 'https://example.com', startDate: '2026-12-03 10:00:00' });
+      const updated = (await api.graphql(UPDATE, { id: event.id, input: { title: 'Kept', cost: ['15'] } }, api.keys.administrator)).data
+        .updateEvent;
+      expect(updated).toMatchObject({
+        title: 'Kept',
+        cost: '$15',
+        featured: true,
+        website: 'https://example.com',
+        startDate: '2026-12-03 10:00:00',
+      });
       expect(updated.venue.name).toBe('Keep Hall');
       expect(updated.organizers).toHaveLength(1);
-      const cleared = (await api.graphql(UPDATE, { id: event.id, input: { venue: [], organizer: [], categories: [] } }, api.keys.administrator)).data.updateEvent;
+      const cleared = (
+        await api.graphql(UPDATE, { id: event.id, input: { venue: [], organizer: [], categories: [] } }, api.keys.administrator)
+      ).data.updateEvent;
       expect([cleared.venue, cleared.organizers, cleared.categories]).toEqual([null, [], []]);
-      const moved = (await api.graphql(UPDATE, { id: event.id, input: { timezone: 'Europe/Paris' } }, api.keys.administrator)).data.updateEvent;
+      const moved = (await api.graphql(UPDATE, { id: event.id, input: { timezone: 'Europe/Paris' } }, api.keys.administrator)).data
+        .updateEvent;
       expect([moved.startDate, moved.utcStartDate, moved.timezoneAbbr]).toEqual(['2026-12-03 10:00:00', '2026-12-03 09:00:00', 'CET']);
     });
 
@@ -170,12 +192,19 @@ describe.each(DATABASE_KINDS)('GraphQL events on %s', (kind) => {
       expect(code(await api.graphql(UPDATE, { id: adminEvent.id, input: { title: 'x' } }, api.keys.contributor))).toBe('FORBIDDEN');
       expect(code(await api.graphql(UPDATE, { id: adminEvent.id, input: { title: 'x' } }))).toBe('UNAUTHENTICATED');
       const own = await create(api, { title: 'Mine', startDate: '2026-12-04 10:00', endDate: '2026-12-04 11:00' }, api.keys.contributor);
-      expect((await api.graphql(UPDATE, { id: own.id, input: { title: 'Still mine' } }, api.keys.contributor)).data.updateEvent.title).toBe('Still mine');
+      expect((await api.graphql(UPDATE, { id: own.id, input: { title: 'Still mine' } }, api.keys.contributor)).data.updateEvent.title).toBe(
+        'Still mine',
+      );
     });
 
     it('tells not found from not an event', async () => {
       expect(code(await api.graphql(UPDATE, { id: 999999, input: { title: 'x' } }, api.keys.administrator))).toBe('NOT_FOUND');
-      const withVenue = await create(api, { title: 'Has venue', startDate: '2026-12-04 10:00', endDate: '2026-12-04 11:00', venue: { venue: 'Lonely Hall' } });
+      const withVenue = await create(api, {
+        title: 'Has venue',
+        startDate: '2026-12-04 10:00',
+        endDate: '2026-12-04 11:00',
+        venue: { venue: 'Lonely Hall' },
+      });
       expect(code(await api.graphql(UPDATE, { id: withVenue.venue.id, input: { title: 'x' } }, api.keys.administrator))).toBe('WRONG_TYPE');
       expect(code(await api.graphql(ONE, { id: withVenue.venue.id }))).toBe('WRONG_TYPE');
       expect(code(await api.graphql(ONE, { id: 999999 }))).toBe('NOT_FOUND');
@@ -184,7 +213,10 @@ describe.each(DATABASE_KINDS)('GraphQL events on %s', (kind) => {
     it('trashes on the first delete; the second is ALREADY_TRASHED; reads say TRASHED', async () => {
       const event = await create(api, { title: 'Doomed', startDate: '2026-12-04 10:00', endDate: '2026-12-04 11:00' });
       expect(code(await api.graphql(DELETE, { id: event.id }))).toBe('UNAUTHENTICATED');
-      expect((await api.graphql(DELETE, { id: event.id }, api.keys.administrator)).data.deleteEvent).toEqual({ id: event.id, status: 'TRASH' });
+      expect((await api.graphql(DELETE, { id: event.id }, api.keys.administrator)).data.deleteEvent).toEqual({
+        id: event.id,
+        status: 'TRASH',
+      });
       expect(code(await api.graphql(DELETE, { id: event.id }, api.keys.administrator))).toBe('ALREADY_TRASHED');
       expect(code(await api.graphql(ONE, { id: event.id }))).toBe('TRASHED');
     });
@@ -192,13 +224,24 @@ describe.each(DATABASE_KINDS)('GraphQL events on %s', (kind) => {
 
   describe('reading', () => {
     it('applies visibility per role and masks password-protected events', async () => {
-      const draft = await create(api, { title: 'Contrib draft', startDate: future(3), endDate: future(3, '11:00:00') }, api.keys.contributor);
+      const draft = await create(
+        api,
+        { title: 'Contrib draft', startDate: future(3), endDate: future(3, '11:00:00') },
+        api.keys.contributor,
+      );
       expect(code(await api.graphql(ONE, { id: draft.id }))).toBe('NOT_ACCESSIBLE');
       expect((await api.graphql(ONE, { id: draft.id }, api.keys.contributor)).data.event.title).toBe('Contrib draft');
       expect((await api.graphql(ONE, { id: draft.id }, api.keys.editor)).data.event.title).toBe('Contrib draft');
       expect(code(await api.graphql(ONE, { slug: draft.slug }))).toBe('INVALID_INPUT');
 
-      const secret = await create(api, { title: 'Secret', description: 'hidden text', cost: ['5'], password: 'sesame', startDate: future(4), endDate: future(4, '11:00:00') });
+      const secret = await create(api, {
+        title: 'Secret',
+        description: 'hidden text',
+        cost: ['5'],
+        password: 'sesame',
+        startDate: future(4),
+        endDate: future(4, '11:00:00'),
+      });
       expect(code(await api.graphql(ONE, { id: secret.id }))).toBe('PASSWORD_REQUIRED');
       expect((await api.graphql(ONE, { id: secret.id, password: 'sesame' })).data.event.descriptionHtml).toBe('<p>hidden text</p>');
       const listed = (await api.graphql(LIST, { filter: { search: 'Secret' } })).data.events.items[0];
@@ -208,7 +251,14 @@ describe.each(DATABASE_KINDS)('GraphQL events on %s', (kind) => {
     });
 
     it('returns JSON-LD for a single event', async () => {
-      const event = await create(api, { title: 'LD', excerpt: 'Short', startDate: '2026-12-05 19:00:00', endDate: '2026-12-05 22:00:00', timezone: 'America/Chicago', cost: ['10'] });
+      const event = await create(api, {
+        title: 'LD',
+        excerpt: 'Short',
+        startDate: '2026-12-05 19:00:00',
+        endDate: '2026-12-05 22:00:00',
+        timezone: 'America/Chicago',
+        cost: ['10'],
+      });
       const ld = (await api.graphql(ONE, { id: event.id })).data.event.jsonLd;
       expect(ld).toMatchObject({ '@type': 'Event', name: 'LD', startDate: '2026-12-05T19:00:00-06:00', offers: { price: '10' } });
     });
@@ -224,7 +274,16 @@ describe.each(DATABASE_KINDS)('GraphQL event list filters on %s', (kind) => {
   };
 
   it('filters by dates, search, terms, venue, organizer, featured, status, include, parent; hides hidden events', async () => {
-    const one = await create(api, { title: 'Alpha concert', startDate: '2030-01-01 16:00:00', endDate: '2030-01-01 16:30:00', categories: ['music'], tags: ['loud'], venue: { venue: 'V1' }, organizer: [{ organizer: 'O1' }], featured: true });
+    const one = await create(api, {
+      title: 'Alpha concert',
+      startDate: '2030-01-01 16:00:00',
+      endDate: '2030-01-01 16:30:00',
+      categories: ['music'],
+      tags: ['loud'],
+      venue: { venue: 'V1' },
+      organizer: [{ organizer: 'O1' }],
+      featured: true,
+    });
     await create(api, { title: 'Beta lecture', startDate: '2030-01-01 20:00:00', endDate: '2030-01-01 20:30:00', categories: ['talks'] });
     await create(api, { title: 'Gamma concert', startDate: '2029-12-31 17:00:00', endDate: '2030-01-01 19:00:00', parent: one.id });
     await create(api, { title: 'Delta hidden', startDate: '2030-01-01 12:00:00', endDate: '2030-01-01 13:00:00', hideFromListings: true });
@@ -233,14 +292,20 @@ describe.each(DATABASE_KINDS)('GraphQL event list filters on %s', (kind) => {
     const day = { startDate: '2030-01-01 15:00:00', endDate: '2030-01-01 18:00:00' };
     expect(await titles(day)).toEqual(['Alpha concert', 'Beta lecture']);
     expect(await titles({ ...day, strictDates: true })).toEqual(['Alpha concert']);
-    expect(await titles({ endsAfter: '2029-12-30', startsBefore: '2030-01-02' })).toEqual(['Gamma concert', 'Alpha concert', 'Beta lecture']);
+    expect(await titles({ endsAfter: '2029-12-30', startsBefore: '2030-01-02' })).toEqual([
+      'Gamma concert',
+      'Alpha concert',
+      'Beta lecture',
+    ]);
     expect(await titles({ startsBefore: '2030-01-02', search: 'concert' })).toEqual(['Gamma concert', 'Alpha concert']);
     expect(await titles({ startsBefore: '2030-01-02', search: 'concert -gamma' })).toEqual(['Alpha concert']);
     expect(await titles({ startsBefore: '2030-01-02', categories: ['music', 'talks'] })).toEqual(['Alpha concert', 'Beta lecture']);
     expect(await titles({ startsBefore: '2030-01-02', tags: ['loud'] })).toEqual(['Alpha concert']);
     expect(await titles({ startsBefore: '2030-01-02', featured: false })).toEqual(['Gamma concert', 'Beta lecture']);
     expect(await titles({ startsBefore: '2030-01-02', postParent: one.id })).toEqual(['Gamma concert']);
-    const alpha = (await api.graphql(`{ events(filter: { startsBefore: "2030-01-02", featured: true }) { items { venue { id } organizers { id } } } }`)).data.events.items[0];
+    const alpha = (
+      await api.graphql(`{ events(filter: { startsBefore: "2030-01-02", featured: true }) { items { venue { id } organizers { id } } } }`)
+    ).data.events.items[0];
     expect(await titles({ startsBefore: '2030-01-02', venue: [alpha.venue.id] })).toEqual(['Alpha concert']);
     expect(await titles({ startsBefore: '2030-01-02', organizer: [alpha.organizers[0].id] })).toEqual(['Alpha concert']);
     expect(await titles({ startsBefore: '2030-01-02', status: ['draft'] }, api.keys.editor)).toEqual(['Epsilon draft']);
@@ -249,7 +314,9 @@ describe.each(DATABASE_KINDS)('GraphQL event list filters on %s', (kind) => {
   });
 
   it('rejects invalid filters with a reason per filter', async () => {
-    const result = await api.graphql(LIST, { filter: { startDate: 'foo', categories: ['nope'], venue: [999999], status: ['publish', 'draft'], search: '' } });
+    const result = await api.graphql(LIST, {
+      filter: { startDate: 'foo', categories: ['nope'], venue: [999999], status: ['publish', 'draft'], search: '' },
+    });
     expect(code(result)).toBe('INVALID_INPUT');
     expect(Object.keys(result.errors![0].extensions.params)).toEqual(['startDate', 'search', 'categories', 'venue', 'status']);
   });
@@ -266,10 +333,19 @@ describe.each(DATABASE_KINDS)('GraphQL event list filters on %s', (kind) => {
   });
 
   it('pages with the Relay connection', async () => {
-    const first = (await api.graphql(`{ eventsConnection(first: 2, filter: { startsBefore: "2031-01-01" }) { edges { cursor node { title } } pageInfo { hasNextPage endCursor } } }`)).data.eventsConnection;
+    const first = (
+      await api.graphql(
+        `{ eventsConnection(first: 2, filter: { startsBefore: "2031-01-01" }) { edges { cursor node { title } } pageInfo { hasNextPage endCursor } } }`,
+      )
+    ).data.eventsConnection;
     expect(first.edges).toHaveLength(2);
     expect(first.pageInfo.hasNextPage).toBe(true);
-    const next = (await api.graphql(`query($after: String) { eventsConnection(first: 2, after: $after, filter: { startsBefore: "2031-01-01" }) { edges { node { title } } } }`, { after: first.pageInfo.endCursor })).data.eventsConnection;
+    const next = (
+      await api.graphql(
+        `query($after: String) { eventsConnection(first: 2, after: $after, filter: { startsBefore: "2031-01-01" }) { edges { node { title } } } }`,
+        { after: first.pageInfo.endCursor },
+      )
+    ).data.eventsConnection;
     expect(next.edges[0].node.title).not.toBe(first.edges[1].node.title);
   });
 });
@@ -313,10 +389,16 @@ describe.each(DATABASE_KINDS)('GraphQL request bounds on %s', (kind) => {
 
   it('bounds nested lists: a venue with many events returns at most `first` (default 50, max 100)', async () => {
     for (let i = 0; i < 55; i++) {
-      await create(api, { title: `Crowded ${i}`, startDate: '2027-01-05 10:00', endDate: '2027-01-05 11:00', venue: { venue: 'Crowded Hall' } });
+      await create(api, {
+        title: `Crowded ${i}`,
+        startDate: '2027-01-05 10:00',
+        endDate: '2027-01-05 11:00',
+        venue: { venue: 'Crowded Hall' },
+      });
     }
     const query = `query($first: Int) { venues { items { name events(first: $first) { id } } } }`;
-    const venue = async (first?: number) => (await api.graphql(query, { first })).data.venues.items.find((v: any) => v.name === 'Crowded Hall');
+    const venue = async (first?: number) =>
+      (await api.graphql(query, { first })).data.venues.items.find((v: any) => v.name === 'Crowded Hall');
     expect((await venue()).events).toHaveLength(50);
     expect((await venue(5)).events).toHaveLength(5);
     expect((await venue(1000)).events).toHaveLength(55);
@@ -340,9 +422,17 @@ describe.each(DATABASE_KINDS)('GraphQL odd input on %s', (kind) => {
   const api = useTestServer(kind);
 
   it('never answers 500 to NUL characters or ids beyond 32 bits', async () => {
-    const created = await api.graphql(CREATE, { input: { title: 'Nul\u0000title', startDate: '2026-12-01 10:00', endDate: '2026-12-01 11:00', venue: { id: 99999999999 } } }, api.keys.administrator);
+    const created = await api.graphql(
+      CREATE,
+      { input: { title: 'Nul\u0000title', startDate: '2026-12-01 10:00', endDate: '2026-12-01 11:00', venue: { id: 99999999999 } } },
+      api.keys.administrator,
+    );
     expect(code(created)).toBe('INVALID_INPUT');
-    const nul = await api.graphql(CREATE, { input: { title: 'Nul\u0000title', description: 'a\u0000b', startDate: '2026-12-01 10:00', endDate: '2026-12-01 11:00' } }, api.keys.administrator);
+    const nul = await api.graphql(
+      CREATE,
+      { input: { title: 'Nul\u0000title', description: 'a\u0000b', startDate: '2026-12-01 10:00', endDate: '2026-12-01 11:00' } },
+      api.keys.administrator,
+    );
     expect(nul.errors).toBeUndefined();
     expect(nul.data.createEvent.title).toBe('Nultitle');
     for (const input of [{ author: 2 ** 31 }, { image: String(2 ** 40) }, { organizer: [2 ** 35] }, { categories: [String(2 ** 40)] }]) {
@@ -356,7 +446,8 @@ describe.each(DATABASE_KINDS)('GraphQL odd input on %s', (kind) => {
 
   it('answers 400, not 500, to requests it cannot read (found by the hostile suite, hostile/fuzz.test.ts)', async () => {
     const query = encodeURIComponent('{ __typename }');
-    const part = (name: string, value: string, file = '') => `--x\r\nContent-Disposition: form-data; name="${name}"${file && `; filename="${file}"`}\r\n\r\n${value}\r\n`;
+    const part = (name: string, value: string, file = '') =>
+      `--x\r\nContent-Disposition: form-data; name="${name}"${file && `; filename="${file}"`}\r\n\r\n${value}\r\n`;
     // A multipart upload whose map names a number instead of a list of paths.
     const multipart = part('operations', '{"query":"{ __typename }"}') + part('map', '{"0":5}') + part('0', 'x', 'a.txt') + '--x--\r\n';
     const unreadable = [

@@ -56,7 +56,12 @@ describe('GraphiQL', () => {
     const headersEditor = page.locator('.graphiql-editor-tool .graphiql-editor').last();
     await headersEditor.click();
     await page.keyboard.type(`{"x-api-key": "${api.keys.administrator}"}`);
-    const answer = page.waitForResponse((response) => response.url().endsWith('/graphql') && response.request().method() === 'POST' && (response.request().postData() ?? '').includes('apiKeys'));
+    const answer = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/graphql') &&
+        response.request().method() === 'POST' &&
+        (response.request().postData() ?? '').includes('apiKeys'),
+    );
     await page.locator('.graphiql-execute-button').click();
     const response = await answer;
     expect(response.request().headers()['x-api-key']).toBe(api.keys.administrator);

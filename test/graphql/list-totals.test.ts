@@ -31,7 +31,10 @@ describe.each(DATABASE_KINDS)('list totals on %s', (kind) => {
     expect(await totals()).toEqual([1, 1, 1]); // the administrator sees drafts too
     await prisma.event.update({ where: { id }, data: { hideFromListings: true } });
     expect(await totals()).toEqual([0, 0, 1]);
-    await prisma.event.update({ where: { id }, data: { hideFromListings: false, startLocal: daysFromNow(-30), endLocal: daysFromNow(-30) } });
+    await prisma.event.update({
+      where: { id },
+      data: { hideFromListings: false, startLocal: daysFromNow(-30), endLocal: daysFromNow(-30) },
+    });
     expect(await totals()).toEqual([0, 0, 1]);
     await prisma.event.update({ where: { id }, data: { startLocal: daysFromNow(5), endLocal: daysFromNow(5) } });
     await prisma.venue.updateMany({ data: { status: 'trash' } });

@@ -51,7 +51,10 @@ describe('automatic persisted queries', () => {
       expect(response.status).toBeLessThan(500);
       expect(response.json.errors[0].extensions.code).toMatch(/PERSISTED_QUERY_NOT_SUPPORTED|BAD_REQUEST/);
     }
-    const viaGet = await api.request('GET', `/graphql?extensions=${encodeURIComponent(JSON.stringify(extensions(sha256('{ __typename }'))))}`);
+    const viaGet = await api.request(
+      'GET',
+      `/graphql?extensions=${encodeURIComponent(JSON.stringify(extensions(sha256('{ __typename }'))))}`,
+    );
     expect(viaGet.json.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
   });
 });

@@ -22,7 +22,11 @@ describe.each(DATABASE_KINDS)('kept GraphQL results on %s', (kind) => {
       api.keys.administrator,
     );
     expect(created.errors).toBeUndefined();
-    await api.graphql('mutation($i: CreateEventInput!) { createEvent(input: $i) { id } }', { i: { title: 'Draft', status: 'draft', startDate: daysFromNow(2), endDate: daysFromNow(2) } }, api.keys.administrator);
+    await api.graphql(
+      'mutation($i: CreateEventInput!) { createEvent(input: $i) { id } }',
+      { i: { title: 'Draft', status: 'draft', startDate: daysFromNow(2), endDate: daysFromNow(2) } },
+      api.keys.administrator,
+    );
     expect(await titles()).toEqual(['Public']);
     expect(await titles(api.keys.administrator)).toEqual(['Public', 'Draft']);
     expect(await titles()).toEqual(['Public']);
@@ -63,7 +67,8 @@ describe.each(DATABASE_KINDS)('kept GraphQL results on %s', (kind) => {
   it('keeps GET answers as they were sent: a hit reads the version alone, a write or another caller answers afresh, If-None-Match gets a 304', async () => {
     const statements = api.server.db.statements;
     const path = `/graphql?query=${encodeURIComponent('{ events { items { title } } }')}`;
-    const get = (headers: Record<string, string> = {}, key?: string) => api.request('GET', path, { headers: { accept: 'application/json', ...headers }, key });
+    const get = (headers: Record<string, string> = {}, key?: string) =>
+      api.request('GET', path, { headers: { accept: 'application/json', ...headers }, key });
     // The first answer shows the request keepable; the next ones are kept per second (retried when the second turned).
     await get();
     for (let attempt = 0; ; attempt++) {
@@ -98,13 +103,19 @@ describe.each(DATABASE_KINDS)('kept GraphQL results on %s', (kind) => {
 
   it('never keeps task data', async () => {
     const taskId = await createTask(api, { task: 'Look something up' });
-    const status = async () => (await api.graphql('query($id: ID!) { task(id: $id) { status } }', { id: taskId }, api.keys.administrator)).data.task.status;
+    const status = async () =>
+      (await api.graphql('query($id: ID!) { task(id: $id) { status } }', { id: taskId }, api.keys.administrator)).data.task.status;
     expect(await status()).toBe('active');
     const stopped = await api.request('PUT', `/api/v1/task/${taskId}/stop`, { key: api.keys.administrator });
     expect(stopped.status, stopped.text).toBe(200);
     expect(await status()).toBe('inactive');
     const byGet = async () =>
-      (await api.request('GET', `/graphql?query=${encodeURIComponent(`{ task(id: "${taskId}") { status } }`)}`, { key: api.keys.administrator, headers: { accept: 'application/json' } })).json.data.task.status;
+      (
+        await api.request('GET', `/graphql?query=${encodeURIComponent(`{ task(id: "${taskId}") { status } }`)}`, {
+          key: api.keys.administrator,
+          headers: { accept: 'application/json' },
+        })
+      ).json.data.task.status;
     expect([await byGet(), await byGet()]).toEqual(['inactive', 'inactive']);
     const restarted = await api.request('PUT', `/api/v1/task/${taskId}/stop`, { key: api.keys.administrator });
     expect(restarted.status).toBeLessThan(500);

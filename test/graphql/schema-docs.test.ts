@@ -15,7 +15,8 @@ describe('the GraphQL schema', () => {
           for (const arg of field.args) if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
         }
       }
-      if (isInputObjectType(type)) for (const field of Object.values(type.getFields())) if (!field.description) missing.push(`${type.name}.${field.name}`);
+      if (isInputObjectType(type))
+        for (const field of Object.values(type.getFields())) if (!field.description) missing.push(`${type.name}.${field.name}`);
       if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
       if (isUnionType(type) && !type.description) missing.push(type.name);
     }

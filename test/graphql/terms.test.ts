@@ -102,7 +102,10 @@ describe.each(DATABASE_KINDS)('category and tag reads on %s', (kind) => {
   };
 
   it('renders a category with the fields of both REST term shapes', async () => {
-    const result = await api.graphql(`query($id: Int) { eventCategory(id: $id) { ${FIELDS} parentId parent { name } children { name } } }`, { id: c.jazz });
+    const result = await api.graphql(
+      `query($id: Int) { eventCategory(id: $id) { ${FIELDS} parentId parent { name } children { name } } }`,
+      { id: c.jazz },
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data.eventCategory).toEqual({
       id: c.jazz,
@@ -118,14 +121,20 @@ describe.each(DATABASE_KINDS)('category and tag reads on %s', (kind) => {
       parent: { name: 'Music' },
       children: [],
     });
-    const music = await api.graphql(`query($slug: String) { eventCategory(slug: $slug) { id parentId count description url children { name count } } }`, { slug: 'music' });
+    const music = await api.graphql(
+      `query($slug: String) { eventCategory(slug: $slug) { id parentId count description url children { name count } } }`,
+      { slug: 'music' },
+    );
     expect(music.data.eventCategory).toEqual({
       id: c.music,
       parentId: 0,
       count: 2, // the draft does not count
       description: 'Live music',
       url: `${SITE}/events/category/music/`,
-      children: [{ name: 'Blues', count: 0 }, { name: 'Jazz', count: 1 }],
+      children: [
+        { name: 'Blues', count: 0 },
+        { name: 'Jazz', count: 1 },
+      ],
     });
   });
 
@@ -162,10 +171,27 @@ describe.each(DATABASE_KINDS)('category and tag reads on %s', (kind) => {
 
   it('lists by name ignoring case; hideEmpty keeps an empty parent of a non-empty child', async () => {
     const result = await api.graphql(LIST, {});
-    expect(result.data.eventCategories.items.map((i: any) => i.name)).toEqual(['Art', 'Empty Parent', 'Filled Child', 'Jazz', 'Music', 'zebra']);
+    expect(result.data.eventCategories.items.map((i: any) => i.name)).toEqual([
+      'Art',
+      'Empty Parent',
+      'Filled Child',
+      'Jazz',
+      'Music',
+      'zebra',
+    ]);
     // WordPress's total counts non-empty terms only (the kept empty parent is not counted).
     expect(result.data.eventCategories).toMatchObject({ total: 5, totalPages: 1, page: 1, perPage: 10 });
-    expect(await names({ hideEmpty: false })).toEqual(['50% Off', 'Art', 'Blues', 'Empty Parent', 'Filled Child', 'Jazz', 'Lonely', 'Music', 'zebra']);
+    expect(await names({ hideEmpty: false })).toEqual([
+      '50% Off',
+      'Art',
+      'Blues',
+      'Empty Parent',
+      'Filled Child',
+      'Jazz',
+      'Lonely',
+      'Music',
+      'zebra',
+    ]);
     expect(await names({}, undefined, TAG_LIST)).toEqual(['3', 'a_b', 'axb', 'family', 'outdoor']);
     expect(await names({ hideEmpty: false }, undefined, TAG_LIST)).toEqual(['3', 'a_b', 'axb', 'family', 'outdoor', 'unused']);
   });
@@ -206,7 +232,17 @@ describe.each(DATABASE_KINDS)('category and tag reads on %s', (kind) => {
     expect(await names({ orderby: 'count', order: 'desc' })).toEqual(['Music', 'Jazz', 'Art', 'Filled Child', 'zebra', 'Empty Parent']);
     expect(await names({ orderby: 'slug' })).toEqual(['Empty Parent', 'Filled Child', 'Jazz', 'Music', 'Art', 'zebra']);
     expect((await names({ ...all, orderby: 'description', order: 'desc' }))[0]).toBe('Music');
-    expect(await names({ ...all, orderby: 'parent' })).toEqual(['Music', 'Art', 'Empty Parent', 'Lonely', 'zebra', '50% Off', 'Jazz', 'Blues', 'Filled Child']);
+    expect(await names({ ...all, orderby: 'parent' })).toEqual([
+      'Music',
+      'Art',
+      'Empty Parent',
+      'Lonely',
+      'zebra',
+      '50% Off',
+      'Jazz',
+      'Blues',
+      'Filled Child',
+    ]);
     expect(await listError({ order: '', orderby: '' })).toEqual({ order: 'Invalid parameter.', orderby: 'Invalid parameter.' });
   });
 
@@ -244,7 +280,10 @@ describe.each(DATABASE_KINDS)('category and tag reads on %s', (kind) => {
       totalPages: 5,
       page: 2,
       perPage: 2,
-      items: [{ id: c.blues, name: 'Blues' }, { id: c.emptyParent, name: 'Empty Parent' }],
+      items: [
+        { id: c.blues, name: 'Blues' },
+        { id: c.emptyParent, name: 'Empty Parent' },
+      ],
     });
     const beyond = await api.graphql(LIST, { filter: { hideEmpty: false }, page: { page: 99 } });
     expect(beyond.data.eventCategories).toMatchObject({ total: 9, items: [], page: 99 });
@@ -490,7 +529,14 @@ describe.each(DATABASE_KINDS)('category and tag writes on %s', (kind) => {
       [1, 2, 3, 4, 5, 6].map((n) => api.graphql(CREATE_TAG, { input: { name: `Parallel ${n}`, slug: 'parallel' } }, admin())),
     );
     expect(results.map((r) => r.errors)).toEqual(results.map(() => undefined));
-    expect(results.map((r) => r.data.createTag.slug).sort()).toEqual(['parallel', 'parallel-2', 'parallel-3', 'parallel-4', 'parallel-5', 'parallel-6']);
+    expect(results.map((r) => r.data.createTag.slug).sort()).toEqual([
+      'parallel',
+      'parallel-2',
+      'parallel-3',
+      'parallel-4',
+      'parallel-5',
+      'parallel-6',
+    ]);
     for (const round of [1, 2, 3]) {
       const same = await Promise.all(
         Array.from({ length: 8 }, () => api.graphql(CREATE_CATEGORY, { input: { name: `Race ${round}` } }, admin())),

@@ -38,7 +38,11 @@ function client(api: TestServer) {
     create: (k: Kind, input: Record<string, unknown>, role: Caller = 'administrator') =>
       gql(`mutation($input: Create${k.Name}Input!) { r: create${k.Name}(input: $input) { ${k.fields} } }`, { input }, role),
     update: (k: Kind, target: { id?: number; slug?: string }, input: Record<string, unknown>, role: Caller = 'administrator') =>
-      gql(`mutation($id: Int, $slug: String, $input: Update${k.Name}Input!) { r: update${k.Name}(id: $id, slug: $slug, input: $input) { ${k.fields} } }`, { ...target, input }, role),
+      gql(
+        `mutation($id: Int, $slug: String, $input: Update${k.Name}Input!) { r: update${k.Name}(id: $id, slug: $slug, input: $input) { ${k.fields} } }`,
+        { ...target, input },
+        role,
+      ),
     remove: (k: Kind, target: { id?: number; slug?: string }, role: Caller = 'administrator') =>
       gql(`mutation($id: Int, $slug: String) { r: delete${k.Name}(id: $id, slug: $slug) { ${k.fields} } }`, target, role),
     read: (k: Kind, args: { id?: number; slug?: string; password?: string; editContext?: boolean }, role?: Caller) =>
@@ -113,7 +117,9 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
   describe.each(TYPES)('$type: shared behaviour', (k) => {
     it('creates with the caller as author, a unique slug from the name, the permalink and global id', async () => {
       const name = `Common ${token()}`;
-      const record = await made(c.create(k, { name, description: 'A "big" one', excerpt: 'Short', phone: '555-0100', website: 'https://example.com/x' }));
+      const record = await made(
+        c.create(k, { name, description: 'A "big" one', excerpt: 'Short', phone: '555-0100', website: 'https://example.com/x' }),
+      );
       const again = await made(c.create(k, { name, description: 'Another description' }));
       const slug = name.toLowerCase().replace(' ', '-');
       expect(record).toMatchObject({
@@ -193,7 +199,11 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       };
       for (const [label, [role, status, expected]] of Object.entries(outcomes)) {
         const record = await made(c.create(k, { name: `${label} ${token()}`, ...(status ? { status } : {}) }, role));
-        expect([label, record.status, record.author]).toEqual([label, expected, await userId(api, role === 'administrator' ? 'admin' : role)]);
+        expect([label, record.status, record.author]).toEqual([
+          label,
+          expected,
+          await userId(api, role === 'administrator' ? 'admin' : role),
+        ]);
       }
     });
 
@@ -222,15 +232,32 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
     });
 
     it('updates only the fields given; "" clears contact fields; name "" is invalid; description "" is ignored', async () => {
-      const start = await made(c.create(k, { name: `Upd ${token()}`, description: 'Keep me', phone: '555-1', website: 'https://a.example' }));
+      const start = await made(
+        c.create(k, { name: `Upd ${token()}`, description: 'Keep me', phone: '555-1', website: 'https://a.example' }),
+      );
       const changed = await made(c.update(k, { id: start.id }, { phone: '' }));
-      expect(changed).toMatchObject({ name: start.name, description: 'Keep me', phone: '', website: 'https://a.example', slug: start.slug, status: 'PUBLISH' });
+      expect(changed).toMatchObject({
+        name: start.name,
+        description: 'Keep me',
+        phone: '',
+        website: 'https://a.example',
+        slug: start.slug,
+        status: 'PUBLISH',
+      });
       const ignored = await made(c.update(k, { id: start.id }, { description: '', website: null }));
       expect(ignored).toMatchObject({ description: 'Keep me', website: '' });
       const invalid = await c.update(k, { id: start.id }, { name: '', website: 'nope' });
       expect(params(invalid)).toEqual({ name: 'Invalid parameter.', website: 'Invalid parameter.' });
-      const renamed = await made(c.update(k, { slug: start.slug }, { name: 'Renamed', excerpt: 'New excerpt', date: '2020-05-01 10:00:00' }));
-      expect(renamed).toMatchObject({ name: 'Renamed', excerpt: 'New excerpt', date: '2020-05-01 10:00:00', dateUtc: '2020-05-01 10:00:00', slug: start.slug });
+      const renamed = await made(
+        c.update(k, { slug: start.slug }, { name: 'Renamed', excerpt: 'New excerpt', date: '2020-05-01 10:00:00' }),
+      );
+      expect(renamed).toMatchObject({
+        name: 'Renamed',
+        excerpt: 'New excerpt',
+        date: '2020-05-01 10:00:00',
+        dateUtc: '2020-05-01 10:00:00',
+        slug: start.slug,
+      });
     });
 
     it('keeps slugs unique on update and scales back a given status', async () => {
@@ -256,7 +283,7 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       expect(params(await c.update(k, { id: record.id }, { image: '999999' }))).toEqual({ image: 'Invalid parameter.' });
     });
 
-    it('applies each role\'s edit and delete rights on the record itself, by id and by slug', async () => {
+    it("applies each role's edit and delete rights on the record itself, by id and by slug", async () => {
       const admins = await made(c.create(k, { name: `Admins ${token()}` }));
       const contributorDraft = await made(c.create(k, { name: `CDraft ${token()}` }, 'contributor'));
       const authorsPublished = await made(c.create(k, { name: `APub ${token()}` }, 'author'));
@@ -339,7 +366,9 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       expect(contributor.data.r.statuses).toEqual(['publish', 'future', 'draft', 'pending', 'private']);
 
       expect(ids(await c.list(k, { filter: { search: tag, status: ['publish'] } }))).toEqual([tieB.id, tieA.id, older.id]);
-      expect(ids(await c.list(k, { filter: { search: tag, status: ['draft', 'private'] } }, 'editor')).sort()).toEqual([draft.id, privateOne.id].sort());
+      expect(ids(await c.list(k, { filter: { search: tag, status: ['draft', 'private'] } }, 'editor')).sort()).toEqual(
+        [draft.id, privateOne.id].sort(),
+      );
       expect(params(await c.list(k, { filter: { search: tag, status: ['publish', 'draft'] } }))).toEqual({ status: 'Invalid parameter.' });
       expect(params(await c.list(k, { filter: { status: ['foo'] } }, 'editor'))).toEqual({ status: 'Invalid parameter.' });
       expect(params(await c.list(k, { filter: { search: '' } }))).toEqual({ search: 'Invalid parameter.' });
@@ -370,8 +399,15 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       const make = async (label: string) => (await made(c.create(k, { name: `${label} ${tag}` }))).id;
       const link = (id: number) => (k.type === 'venue' ? { venues: [id] } : { organizers: [id] });
       const [published, privateOnly, trashOnly, draftOnly, pendingOnly, none, past, hidden, futureDraft] = [
-        await make('published'), await make('private'), await make('trash'), await make('draft'), await make('pending'),
-        await make('none'), await make('past'), await make('hidden'), await make('futuredraft'),
+        await make('published'),
+        await make('private'),
+        await make('trash'),
+        await make('draft'),
+        await make('pending'),
+        await make('none'),
+        await make('past'),
+        await make('hidden'),
+        await make('futuredraft'),
       ];
       const upcomingEvent = await seedEvent(api, { ...link(published), start: inDays(10) });
       await seedEvent(api, { ...link(privateOnly), status: 'private', start: inDays(-10) });
@@ -398,11 +434,15 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
 
       const notAnEvent = await c.list(k, { filter: { event: published } });
       expect([code(notAnEvent), params(notAnEvent)]).toEqual(['INVALID_INPUT', { event: 'Invalid parameter.' }]);
-      expect(params(await c.list(k, { filter: { event: 999999, search: '' } }))).toEqual({ search: 'Invalid parameter.', event: 'Invalid parameter.' });
+      expect(params(await c.list(k, { filter: { event: 999999, search: '' } }))).toEqual({
+        search: 'Invalid parameter.',
+        event: 'Invalid parameter.',
+      });
 
       // A record's own events: what the caller may list; `upcoming` keeps future, non-hidden ones.
       const eventsOf = async (id: number, upcoming: boolean, role?: Caller) =>
-        (await c.gql(`query($id: Int, $u: Boolean) { r: ${k.type}(id: $id) { events(upcoming: $u) { id } } }`, { id, u: upcoming }, role)).data.r.events;
+        (await c.gql(`query($id: Int, $u: Boolean) { r: ${k.type}(id: $id) { events(upcoming: $u) { id } } }`, { id, u: upcoming }, role))
+          .data.r.events;
       expect(await eventsOf(published, true)).toEqual([{ id: upcomingEvent }]);
       expect(await eventsOf(hidden, true)).toEqual([]);
       expect(await eventsOf(hidden, false)).toHaveLength(1);
@@ -412,7 +452,15 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
 
     it('masks password-protected records unless the request carries the password or edits in the edit context', async () => {
       const tag = token();
-      const record = await made(c.create(k, { name: `Secret ${tag}`, description: 'Hidden text', phone: '555-0000', website: 'https://secret.example', password: 'open sesame' }));
+      const record = await made(
+        c.create(k, {
+          name: `Secret ${tag}`,
+          description: 'Hidden text',
+          phone: '555-0000',
+          website: 'https://secret.example',
+          password: 'open sesame',
+        }),
+      );
       expect(record).toMatchObject({ masked: false, passwordProtected: true, name: `Secret ${tag}` });
 
       const masked = (await c.read(k, { id: record.id })).data.r;
@@ -433,14 +481,21 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       });
       expect(masked.jsonLd.telephone).toBe(''); // the key is always there (as in the original), never the value
       expect((await c.read(k, { id: record.id, password: 'wrong' })).data.r.masked).toBe(true);
-      expect((await c.read(k, { id: record.id, password: 'open sesame' })).data.r).toMatchObject({ masked: false, name: `Secret ${tag}`, phone: '555-0000' });
+      expect((await c.read(k, { id: record.id, password: 'open sesame' })).data.r).toMatchObject({
+        masked: false,
+        name: `Secret ${tag}`,
+        phone: '555-0000',
+      });
       expect((await c.read(k, { id: record.id, editContext: true }, 'editor')).data.r.masked).toBe(false);
       expect((await c.read(k, { id: record.id, editContext: true }, 'author')).data.r.masked).toBe(true);
       expect((await c.read(k, { id: record.id }, 'editor')).data.r.masked).toBe(true);
 
       const listed = await c.list(k, { filter: { search: tag } });
       expect(listed.data.r.items).toEqual([expect.objectContaining({ id: record.id, masked: true, name: '', phone: '' })]);
-      expect((await c.list(k, { filter: { search: tag }, password: 'open sesame' })).data.r.items[0]).toMatchObject({ masked: false, phone: '555-0000' });
+      expect((await c.list(k, { filter: { search: tag }, password: 'open sesame' })).data.r.items[0]).toMatchObject({
+        masked: false,
+        phone: '555-0000',
+      });
 
       // Nested under an event, the same request password unlocks it.
       const field = k.type === 'venue' ? 'venues' : 'organizers';
@@ -474,10 +529,25 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
           showMapLink: false,
         }),
       );
-      expect(record).toMatchObject({ stateprovince: 'IL', state: 'IL', province: '', showMap: true, showMapLink: false, geoLat: null, descriptionHtml: '<p>A big hall</p>' });
+      expect(record).toMatchObject({
+        stateprovince: 'IL',
+        state: 'IL',
+        province: '',
+        showMap: true,
+        showMapLink: false,
+        geoLat: null,
+        descriptionHtml: '<p>A big hall</p>',
+      });
       expect(record.jsonLd).toMatchObject({
         '@type': 'Place',
-        address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: 'Springfield', addressRegion: 'IL', postalCode: '62701', addressCountry: 'United States' },
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: '1 Main St',
+          addressLocality: 'Springfield',
+          addressRegion: 'IL',
+          postalCode: '62701',
+          addressCountry: 'United States',
+        },
         telephone: '555-0100',
         sameAs: 'https://example.com/hall',
       });
@@ -514,12 +584,38 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
     });
 
     it('masks address fields but keeps the state visible', async () => {
-      const record = await made(c.create(venue, { name: `Masked ${token()}`, address: '1 Rue', city: 'Paris', state: 'IDF', zip: '75001', country: 'France', password: 'pw' }));
+      const record = await made(
+        c.create(venue, {
+          name: `Masked ${token()}`,
+          address: '1 Rue',
+          city: 'Paris',
+          state: 'IDF',
+          zip: '75001',
+          country: 'France',
+          password: 'pw',
+        }),
+      );
       await api.server.db.prisma.venue.update({ where: { id: record.id }, data: { geoLat: 48.85, geoLng: 2.35 } });
       const masked = (await c.read(venue, { id: record.id })).data.r;
-      expect(masked).toMatchObject({ address: '', city: '', zip: '', country: '', province: '', stateprovince: '', state: 'IDF', showMap: null, showMapLink: null, geoLat: 0, geoLng: 0 });
+      expect(masked).toMatchObject({
+        address: '',
+        city: '',
+        zip: '',
+        country: '',
+        province: '',
+        stateprovince: '',
+        state: 'IDF',
+        showMap: null,
+        showMapLink: null,
+        geoLat: 0,
+        geoLng: 0,
+      });
       expect(masked.jsonLd.address).toEqual({ '@type': 'PostalAddress', addressRegion: 'IDF' });
-      expect((await c.read(venue, { id: record.id, password: 'pw' })).data.r).toMatchObject({ city: 'Paris', geoLat: 48.85, showMap: true });
+      expect((await c.read(venue, { id: record.id, password: 'pw' })).data.r).toMatchObject({
+        city: 'Paris',
+        geoLat: 48.85,
+        showMap: true,
+      });
     });
 
     it('lists a page of 20 venues with their events in a number of statements that does not grow with rows', async () => {
@@ -552,7 +648,9 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
     const organizer = TYPES[1];
 
     it('creates an organizer like the original (samples/05), e-mail not validated', async () => {
-      const record = await made(c.create(organizer, { name: `Acme ${token()}`, phone: '555-0199', website: 'https://example.com/acme', email: 'not an e-mail' }));
+      const record = await made(
+        c.create(organizer, { name: `Acme ${token()}`, phone: '555-0199', website: 'https://example.com/acme', email: 'not an e-mail' }),
+      );
       expect(record).toMatchObject({ phone: '555-0199', website: 'https://example.com/acme', email: 'not an e-mail' });
       expect(record.jsonLd).toMatchObject({ '@type': 'Person', url: 'https://example.com/acme', sameAs: 'https://example.com/acme' });
       expect((await made(c.update(organizer, { id: record.id }, { email: '' }))).email).toBe('');

@@ -13,7 +13,13 @@ describe('GraphQL over WebSocket (graphql-ws)', () => {
     await Promise.all(clients.splice(0).map((c) => c.dispose()));
   });
   const connect = (connectionParams: Record<string, string>) => {
-    const client = createClient({ url: api.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: api.url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams,
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(client);
     return client;
   };
@@ -23,7 +29,10 @@ describe('GraphQL over WebSocket (graphql-ws)', () => {
     const updates = client.iterate<{ tasks: { id: string; task: string }[] }>({ query: 'subscription { tasks(limit: 5) { id task } }' });
     const first = await updates.next();
     expect(first.value.data!.tasks).toEqual([]);
-    const created = await api.request('POST', '/api/v1/task/create', { key: api.keys.administrator, body: { task: 'Find the opening hours of the library' } });
+    const created = await api.request('POST', '/api/v1/task/create', {
+      key: api.keys.administrator,
+      body: { task: 'Find the opening hours of the library' },
+    });
     expect(created.status, created.text).toBe(200);
     const second = await updates.next();
     expect(second.value.data!.tasks.map((t: { task: string }) => t.task)).toEqual(['Find the opening hours of the library']);

@@ -42,8 +42,12 @@ async function importCommand(api: TestServer, args: string[]) {
 async function graphqlImport(api: TestServer, source: string) {
   const started = await api.graphql(`mutation { startImport(kind: ICAL, source: "${source}") { id } }`, {}, api.keys.administrator);
   expect(started.errors).toBeUndefined();
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-    const { data } = await api.graphql(`{ importJob(id: ${started.data.startImport.id}) { status error processed counts { kind created updated removed failed } warnings } }`, {}, api.keys.administrator);
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    const { data } = await api.graphql(
+      `{ importJob(id: ${started.data.startImport.id}) { status error processed counts { kind created updated removed failed } warnings } }`,
+      {},
+      api.keys.administrator,
+    );
     if (data.importJob.status !== 'RUNNING') return data.importJob;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -56,7 +60,13 @@ for (const kind of DATABASE_KINDS) {
   describe(`iCalendar import on ${kind}`, () => {
     const api = useTestServer(kind, { TASK_ALLOWED_HOSTS: `127.0.0.1:${site.port}` });
     const events = async (query = '') =>
-      (await api.request('GET', `/wp-json/tribe/events/v1/events?start_date=2020-01-01&end_date=2032-12-31&per_page=50&status=publish,private${query}`, { key: api.keys.administrator })).json.events as any[];
+      (
+        await api.request(
+          'GET',
+          `/wp-json/tribe/events/v1/events?start_date=2020-01-01&end_date=2032-12-31&per_page=50&status=publish,private${query}`,
+          { key: api.keys.administrator },
+        )
+      ).json.events as any[];
 
     it('imports a Google Calendar export from the command line: zones, recurrences with exceptions, all-day events', async () => {
       const result = await importCommand(api, ['--ical', fixturePath('google.ics'), ...WINDOW]);
@@ -66,16 +76,29 @@ for (const kind of DATABASE_KINDS) {
       const jams = all.filter((e) => e.title.startsWith('Weekly Jam Session'));
       // Tuesdays from Jan 5 to Feb 23, without Jan 19 (EXDATE); Jan 12 moved to 20:00 (RECURRENCE-ID).
       expect(jams.map((e) => e.start_date)).toEqual([
-        '2027-01-05 19:00:00', '2027-01-12 20:00:00', '2027-01-26 19:00:00', '2027-02-02 19:00:00',
-        '2027-02-09 19:00:00', '2027-02-16 19:00:00', '2027-02-23 19:00:00',
+        '2027-01-05 19:00:00',
+        '2027-01-12 20:00:00',
+        '2027-01-26 19:00:00',
+        '2027-02-02 19:00:00',
+        '2027-02-09 19:00:00',
+        '2027-02-16 19:00:00',
+        '2027-02-23 19:00:00',
       ]);
       expect(jams[1].title).toBe('Weekly Jam Session (late start)');
-      expect(jams[0]).toMatchObject({ timezone: 'America/New_York', utc_start_date: '2027-01-06 00:00:00', venue: { venue: 'Riverside Hall, 12 River Rd, Springfield, MA 01103, USA' } });
+      expect(jams[0]).toMatchObject({
+        timezone: 'America/New_York',
+        utc_start_date: '2027-01-06 00:00:00',
+        venue: { venue: 'Riverside Hall, 12 River Rd, Springfield, MA 01103, USA' },
+      });
       const fair = all.find((e) => e.title === 'Spring Book Fair');
       expect(fair).toMatchObject({ all_day: true, start_date: '2027-03-01 00:00:00', end_date: '2027-03-02 23:59:59' });
       // A UTC time lands in the calendar's zone (X-WR-TIMEZONE).
       const talk = all.find((e) => e.title === 'Author Talk');
-      expect(talk).toMatchObject({ start_date: '2027-04-10 12:00:00', timezone: 'America/New_York', utc_start_date: '2027-04-10 16:00:00' });
+      expect(talk).toMatchObject({
+        start_date: '2027-04-10 12:00:00',
+        timezone: 'America/New_York',
+        utc_start_date: '2027-04-10 16:00:00',
+      });
       expect(talk.organizer[0]).toMatchObject({ organizer: 'Jane Reader' });
     });
 
@@ -87,9 +110,17 @@ for (const kind of DATABASE_KINDS) {
       // The organizer cancels the Feb 2 session: Google keeps it as a cancelled exception.
       const cancelled = fixture('google.ics').replace(
         'END:VCALENDAR',
-        ['BEGIN:VEVENT', 'DTSTART;TZID=America/New_York:20270202T190000', 'DTEND;TZID=America/New_York:20270202T210000',
-          'UID:7kq1s3l8b0v2m9r4t6y5u1i3o2@google.com', 'RECURRENCE-ID;TZID=America/New_York:20270202T190000',
-          'STATUS:CANCELLED', 'SUMMARY:Weekly Jam Session', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n'),
+        [
+          'BEGIN:VEVENT',
+          'DTSTART;TZID=America/New_York:20270202T190000',
+          'DTEND;TZID=America/New_York:20270202T210000',
+          'UID:7kq1s3l8b0v2m9r4t6y5u1i3o2@google.com',
+          'RECURRENCE-ID;TZID=America/New_York:20270202T190000',
+          'STATUS:CANCELLED',
+          'SUMMARY:Weekly Jam Session',
+          'END:VEVENT',
+          'END:VCALENDAR',
+        ].join('\r\n'),
       );
       // A feed is known by its path or URL: this copy is a source of its own, imported, then changed.
       const file = join(scratch, `google-${kind}.ics`);
@@ -107,7 +138,12 @@ for (const kind of DATABASE_KINDS) {
       const job = await graphqlImport(api, `webcal://127.0.0.1:${site.port}/outlook.ics`);
       expect(job).toMatchObject({ status: 'COMPLETED', error: '', warnings: [] });
       const planning = (await events()).find((e) => e.title === 'Quartalsplanung');
-      expect(planning).toMatchObject({ timezone: 'Europe/Berlin', start_date: '2027-03-15 10:00:00', utc_start_date: '2027-03-15 09:00:00', status: 'publish' });
+      expect(planning).toMatchObject({
+        timezone: 'Europe/Berlin',
+        start_date: '2027-03-15 10:00:00',
+        utc_start_date: '2027-03-15 09:00:00',
+        status: 'publish',
+      });
       expect(planning.description).toContain('Agenda to follow.');
       expect(planning.organizer[0]).toMatchObject({ organizer: 'Max Mustermann', email: 'max@example.de' });
       const privateOne = (await events()).find((e) => e.title === 'Arzttermin');
@@ -120,7 +156,11 @@ for (const kind of DATABASE_KINDS) {
       const job = await graphqlImport(api, `http://127.0.0.1:${site.port}/tec-export.ics`);
       expect(job.status).toBe('COMPLETED');
       const jazz = (await events()).find((e) => e.title === 'Jazz Night');
-      expect(jazz).toMatchObject({ start_date: '2031-03-10 18:00:00', timezone: 'UTC', venue: { venue: 'Blue Note Hall, 1 Main St, Springfield, MA, 01101, United States' } });
+      expect(jazz).toMatchObject({
+        start_date: '2031-03-10 18:00:00',
+        timezone: 'UTC',
+        venue: { venue: 'Blue Note Hall, 1 Main St, Springfield, MA, 01101, United States' },
+      });
       expect(jazz.categories.map((c: any) => c.name).sort()).toEqual(['Jazz', 'Music']);
       expect(jazz.organizer[0].organizer).toBe('Jazz Society');
       const picnic = (await events()).find((e) => e.title === 'Riverside Picnic');

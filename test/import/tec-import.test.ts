@@ -21,7 +21,7 @@ async function importAndWait(api: TestServer, args: string) {
 }
 
 async function waitForJob(api: TestServer, id: number) {
-  for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
     const { data } = await api.graphql(`{ importJob(id: ${id}) { ${JOB_FIELDS} } }`, {}, api.keys.administrator);
     if (data.importJob.status !== 'RUNNING') return data.importJob;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -49,7 +49,9 @@ for (const kind of DATABASE_KINDS) {
       expect(countOf(first, 'tag').created).toBe(records.tags.length);
       expect(first.processed).toBe(first.total);
       // 35 events at 50 a page: one page; the site's own address got the namespace appended.
-      expect(site!.requests).toContain('/wp-json/tribe/events/v1/events?start_date=1900-01-01+00%3A00%3A00&end_date=2200-12-31+23%3A59%3A59&per_page=50&page=1');
+      expect(site!.requests).toContain(
+        '/wp-json/tribe/events/v1/events?start_date=1900-01-01+00%3A00%3A00&end_date=2200-12-31+23%3A59%3A59&per_page=50&page=1',
+      );
     });
 
     it('keeps slugs, statuses, dates, zones, costs, texts and links', async () => {

@@ -61,7 +61,11 @@ describe('WordPress type checks and coercion (rest_parse_request_arg)', () => {
 
   it('type errors carry rest_invalid_type and the param', () => {
     const error = parseRequestArg(true, { type: 'string' }, 'show_map') as ArgError;
-    expect([error.code, error.message, error.data]).toEqual(['rest_invalid_type', 'show_map is not of type string.', { param: 'show_map' }]);
+    expect([error.code, error.message, error.data]).toEqual([
+      'rest_invalid_type',
+      'show_map is not of type string.',
+      { param: 'show_map' },
+    ]);
   });
 
   it('arrays: scalars are split like wp_parse_list, items checked and coerced', () => {
@@ -75,7 +79,9 @@ describe('WordPress type checks and coercion (rest_parse_request_arg)', () => {
     expect(message(validateValueFromSchema([], { type: ['integer', 'boolean'] }, 'x'))).toBe('x is not of type integer,boolean.');
     expect(parseRequestArg('true', { type: ['integer', 'boolean'] }, 'x')).toBe(true);
     expect(message(validateValueFromSchema('c', { type: 'string', enum: ['a', 'b'] }, 'order'))).toBe('order is not one of a and b.');
-    expect(message(validateValueFromSchema('d', { type: 'string', enum: ['a', 'b', 'c'] }, 'order'))).toBe('order is not one of a, b, and c.');
+    expect(message(validateValueFromSchema('d', { type: 'string', enum: ['a', 'b', 'c'] }, 'order'))).toBe(
+      'order is not one of a, b, and c.',
+    );
     expect(message(validateValueFromSchema('z', { type: 'string', enum: ['a'] }, 'order'))).toBe('order is not a.');
     expect(message(validateValueFromSchema('0', { type: 'integer', minimum: 1 }, 'n'))).toBe('n must be greater than or equal to 1');
     expect(message(validateValueFromSchema('abc', { type: 'string', maxLength: 2 }, 's'))).toBe('s must be at most 2 characters long.');
@@ -151,7 +157,10 @@ describe('request parsing', () => {
       data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' },
     });
     const utf8 = await parseBody(Buffer.from([0x7b, 0xff, 0x7d]), 'application/json', 'POST', 'POST');
-    expect(utf8.jsonError?.data).toEqual({ json_error_code: 5, json_error_message: 'Malformed UTF-8 characters, possibly incorrectly encoded' });
+    expect(utf8.jsonError?.data).toEqual({
+      json_error_code: 5,
+      json_error_message: 'Malformed UTF-8 characters, possibly incorrectly encoded',
+    });
   });
 
   it('multipart bodies become form parameters (files ignored)', async () => {

@@ -33,7 +33,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startApp(options: Omit<RestRouterOptions, 'config' | 'resolveViewer'> & Partial<RestRouterOptions>): Promise<TestApp> {
+export async function startApp(
+  options: Omit<RestRouterOptions, 'config' | 'resolveViewer'> & Partial<RestRouterOptions>,
+): Promise<TestApp> {
   const app = new Koa();
   app.proxy = true;
   app.use(

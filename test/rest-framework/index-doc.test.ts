@@ -12,7 +12,11 @@ const noop = () => ok(null);
 // TEC's READ args of /tags: keys in the order the original declares them.
 const TAG_ARCHIVE: Args = {
   page: { default: 1, description: 'The archive page to return', type: 'integer' },
-  per_page: { default: (req: { config: { postsPerPage: number } }) => String(req.config.postsPerPage), description: 'The number of event tags to return on each page', type: 'integer' },
+  per_page: {
+    default: (req: { config: { postsPerPage: number } }) => String(req.config.postsPerPage),
+    description: 'The number of event tags to return on each page',
+    type: 'integer',
+  },
   search: { description: 'Limit results to those matching a string', type: 'string' },
   exclude: { description: 'Ensure result set exclude specific IDs', items: { type: 'integer' }, swaggerType: 'array' },
   include: { description: 'Limit result set to specific IDs', items: { type: 'integer' }, swaggerType: 'array' },
@@ -116,7 +120,11 @@ describe('derived OpenAPI details', () => {
           endpoints: [
             {
               methods: EDITABLE,
-              args: { slug: { type: 'string', required: true, in: 'path' }, tags: { items: { type: 'integer' }, swaggerType: 'array', collectionFormat: 'csv' }, cost: {} },
+              args: {
+                slug: { type: 'string', required: true, in: 'path' },
+                tags: { items: { type: 'integer' }, swaggerType: 'array', collectionFormat: 'csv' },
+                cost: {},
+              },
               handler: noop,
               doc: { in: 'formData', requestBody: { args: ['cost'] }, responses: { '200': { description: 'ok' } } },
             },
@@ -130,11 +138,22 @@ describe('derived OpenAPI details', () => {
       expect(r.json.paths['/things/by-slug/{slug}'].post).toEqual({
         parameters: [
           { in: 'path', schema: { type: 'string' }, description: 'No description provided', required: true, name: 'slug' },
-          { in: 'formData', schema: { type: 'array', items: { type: 'integer' } }, description: 'No description provided', required: false, name: 'tags', style: 'form' },
+          {
+            in: 'formData',
+            schema: { type: 'array', items: { type: 'integer' } },
+            description: 'No description provided',
+            required: false,
+            name: 'tags',
+            style: 'form',
+          },
           { in: 'formData', schema: { type: 'string' }, description: 'No description provided', required: false, name: 'cost' },
         ],
         requestBody: {
-          content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { cost: { description: 'No description provided', type: 'string' } } } } },
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: { type: 'object', properties: { cost: { description: 'No description provided', type: 'string' } } },
+            },
+          },
         },
         responses: { '200': { description: 'ok' } },
       });
@@ -147,7 +166,9 @@ describe('derived OpenAPI details', () => {
 
   it('rejects a doc naming an arg the endpoint does not have, at start-up', async () => {
     await expect(
-      startApp({ table: [{ path: '/x', endpoints: [{ methods: READABLE, handler: noop, doc: { parameters: ['nope'], responses: {} } }] }] }),
+      startApp({
+        table: [{ path: '/x', endpoints: [{ methods: READABLE, handler: noop, doc: { parameters: ['nope'], responses: {} } }] }],
+      }),
     ).rejects.toThrow(/unknown args nope/);
   });
 

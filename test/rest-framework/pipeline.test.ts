@@ -52,12 +52,19 @@ const table: RouteTable = [
           },
           search: { description: 'Search string', type: 'string', validate: isNonEmptyString },
           featured: { type: 'boolean', description: 'Featured only' },
-          tags: { description: 'Tag ids or slugs', items: { type: 'integer' }, swaggerType: 'array', collectionFormat: 'csv', sanitize: (v) => listToArray(v) },
+          tags: {
+            description: 'Tag ids or slugs',
+            items: { type: 'integer' },
+            swaggerType: 'array',
+            collectionFormat: 'csv',
+            sanitize: (v) => listToArray(v),
+          },
           ids: { description: 'Widget ids', type: 'array', items: { type: 'integer' } },
           ticketed: {
             type: 'boolean',
             description: 'Ticketed only',
-            validate: (v) => !isTruthy(v) || new ArgError('event-tickets-not-active', 'Event Tickets plugin is not activated.', { status: 400 }),
+            validate: (v) =>
+              !isTruthy(v) || new ArgError('event-tickets-not-active', 'Event Tickets plugin is not activated.', { status: 400 }),
           },
           website: { default: null, description: 'Listed, never injected' },
         },
@@ -101,11 +108,19 @@ const table: RouteTable = [
   },
   {
     path: '/widgets/by-slug/(?P<slug>[^/]+)',
-    endpoints: [{ methods: READABLE, args: { slug: { type: 'string', required: true, validate: (v) => v === 'known' || v === 'a b' } }, handler: (req) => ok(echo(req)) }],
+    endpoints: [
+      {
+        methods: READABLE,
+        args: { slug: { type: 'string', required: true, validate: (v) => v === 'known' || v === 'a b' } },
+        handler: (req) => ok(echo(req)),
+      },
+    ],
   },
   {
     path: '/strict',
-    endpoints: [{ methods: READABLE, args: { mode: { default: 'broken', validate: (v) => v !== 'broken' } }, handler: (req) => ok(echo(req)) }],
+    endpoints: [
+      { methods: READABLE, args: { mode: { default: 'broken', validate: (v) => v !== 'broken' } }, handler: (req) => ok(echo(req)) },
+    ],
   },
   {
     // The original's venue create args (string-typed show_map), for sample 04a.
@@ -145,7 +160,10 @@ const schema = new GraphQLSchema({
   query: new GraphQLObjectType({
     name: 'Query',
     fields: {
-      whoami: { type: GraphQLString, resolve: (_s, _a, ctx: GraphQLContext) => `${ctx.viewer?.login ?? 'anonymous'}#${(ctx.cache.get('n') as number) ?? 0}` },
+      whoami: {
+        type: GraphQLString,
+        resolve: (_s, _a, ctx: GraphQLContext) => `${ctx.viewer?.login ?? 'anonymous'}#${(ctx.cache.get('n') as number) ?? 0}`,
+      },
     },
   }),
 });
@@ -217,7 +235,11 @@ describe('route matching', () => {
   it('honours _method and X-HTTP-Method-Override', async () => {
     const viaQuery = await app.request('POST', `${NS}/widgets/7?_method=delete`, { key: 'admin' });
     expect([viaQuery.status, viaQuery.json.method]).toEqual([200, 'DELETE']);
-    const viaHeader = await app.request('POST', `${NS}/widgets/7`, { key: 'admin', headers: { 'X-HTTP-Method-Override': 'PUT' }, form: 'name=x' });
+    const viaHeader = await app.request('POST', `${NS}/widgets/7`, {
+      key: 'admin',
+      headers: { 'X-HTTP-Method-Override': 'PUT' },
+      form: 'name=x',
+    });
     expect([viaHeader.status, viaHeader.json.method, viaHeader.json.params.name]).toEqual([200, 'PUT', 'x']);
     const getAsPatch = await app.request('GET', `${NS}/widgets/7?_method=PATCH&name=q`, { key: 'admin' });
     expect([getAsPatch.json.method, getAsPatch.json.params.name]).toEqual(['PATCH', 'q']);
@@ -230,11 +252,21 @@ describe('parameters', () => {
     expect(r.json.params).toEqual({ page: 1, per_page: 10 });
     expect(r.json.has).toMatchObject({ page: false, featured: false });
     const strict = await app.request('GET', `${NS}/strict`);
-    expect(strict.json).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): mode', data: { status: 400, params: { mode: 'Invalid parameter.' }, details: [] } });
+    expect(strict.json).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): mode',
+      data: { status: 400, params: { mode: 'Invalid parameter.' }, details: [] },
+    });
   });
 
   it('coerces integers and booleans ("true"/"false"/"1"/"0") and arrays', async () => {
-    const cases: Array<[string, unknown]> = [['true', true], ['false', false], ['1', true], ['0', false], ['TRUE', true]];
+    const cases: Array<[string, unknown]> = [
+      ['true', true],
+      ['false', false],
+      ['1', true],
+      ['0', false],
+      ['TRUE', true],
+    ];
     for (const [text, value] of cases) {
       const r = await app.request('GET', `${NS}/widgets?featured=${text}&page=3`);
       expect([r.json.params.featured, r.json.params.page, r.json.raw.page], text).toEqual([value, 3, '3']);
@@ -262,7 +294,9 @@ describe('parameters', () => {
       data: {
         status: 400,
         params: { page: 'Invalid parameter.', per_page: 'Invalid parameter.', ticketed: 'Event Tickets plugin is not activated.' },
-        details: { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
+        details: {
+          ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } },
+        },
       },
     });
     const falsy = await app.request('GET', `${NS}/widgets?ticketed=false`);
@@ -337,7 +371,10 @@ describe('processing order and errors', () => {
     const anonymous = await app.request('POST', `${NS}/widgets`, { json: body });
     expect([anonymous.status, anonymous.text]).toEqual([401, samples.errors['28-event-create-noauth']]);
     const subscriber = await app.request('POST', `${NS}/widgets`, { key: 'subscriber', json: body });
-    expect([subscriber.status, subscriber.json]).toEqual([403, { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } }]);
+    expect([subscriber.status, subscriber.json]).toEqual([
+      403,
+      { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } },
+    ]);
     const contributor = await app.request('POST', `${NS}/widgets`, { key: 'contributor', json: body });
     expect([contributor.status, contributor.json.params.all_day, contributor.json.has.all_day]).toEqual([201, false, false]);
   });
@@ -348,7 +385,11 @@ describe('processing order and errors', () => {
   });
 
   it('invalid JSON: after route match, before required args', async () => {
-    const r = await app.request('POST', `${NS}/widgets`, { key: 'admin', body: '{"title":', headers: { 'content-type': 'application/json' } });
+    const r = await app.request('POST', `${NS}/widgets`, {
+      key: 'admin',
+      body: '{"title":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect([r.status, r.text]).toEqual([
       400,
       '{"code":"rest_invalid_json","message":"Invalid JSON body passed.","data":{"status":400,"json_error_code":4,"json_error_message":"Syntax error"}}',
@@ -359,9 +400,15 @@ describe('processing order and errors', () => {
 
   it('renders handler RestErrors; hides unexpected exceptions; mapError can translate', async () => {
     const notFound = await app.request('GET', `${NS}/widgets/404`);
-    expect([notFound.status, notFound.text]).toEqual([404, '{"code":"rest-widget-not-found","message":"Widget with ID 404 does not exist.","data":{"status":404}}']);
+    expect([notFound.status, notFound.text]).toEqual([
+      404,
+      '{"code":"rest-widget-not-found","message":"Widget with ID 404 does not exist.","data":{"status":404}}',
+    ]);
     const crash = await app.request('GET', `${NS}/widgets/500`);
-    expect([crash.status, crash.json]).toEqual([500, { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: 500 } }]);
+    expect([crash.status, crash.json]).toEqual([
+      500,
+      { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: 500 } },
+    ]);
     expect(crash.text).not.toContain('hunter2');
     expect(logger.error).toHaveBeenCalled();
     const teapot = await app.request('GET', `${NS}/widgets/418`);
@@ -370,7 +417,10 @@ describe('processing order and errors', () => {
 
   it('rejects credentials that match no key, before routing', async () => {
     const r = await app.request('GET', `${NS}/nope`, { key: 'forged' });
-    expect([r.status, r.json]).toEqual([401, { code: 'incorrect_password', message: 'The provided password is an invalid application password.', data: { status: 401 } }]);
+    expect([r.status, r.json]).toEqual([
+      401,
+      { code: 'incorrect_password', message: 'The provided password is an invalid application password.', data: { status: 401 } },
+    ]);
   });
 
   it('answers 413 past the body limit', async () => {

@@ -38,7 +38,11 @@ export function sample(name: string): Recorded {
 }
 
 export interface Client {
-  (method: string, path: string, options?: { body?: unknown; form?: string; key?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  (
+    method: string,
+    path: string,
+    options?: { body?: unknown; form?: string; key?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
 }
 
 /** Requests under a namespace of the calendar API: `rest('GET', '/venues')`. */

@@ -15,7 +15,8 @@ import { useTestServer, type TestResponse, type TestServer } from '../support/se
 import { clientFor, startAlmanac } from '../support/tasks.js';
 
 const NS = '/wp-json/calendar/events/v1';
-const count = (responses: TestResponse[]) => responses.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
+const count = (responses: TestResponse[]) =>
+  responses.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
 
 describe.each(DATABASE_KINDS)('concurrent writers on one %s database', (kind) => {
   const api = useTestServer(kind, { TASK_WORKERS: '0' });
@@ -28,7 +29,8 @@ describe.each(DATABASE_KINDS)('concurrent writers on one %s database', (kind) =>
   afterAll(async () => {
     await other?.close();
   });
-  const send = (i: number, method: string, path: string, body?: unknown) => both[i % 2].request(method, NS + path, { body, key: api.keys.administrator });
+  const send = (i: number, method: string, path: string, body?: unknown) =>
+    both[i % 2].request(method, NS + path, { body, key: api.keys.administrator });
 
   it('gives concurrent creates of one title as many events with distinct slugs', async () => {
     const body = { title: 'Crowded', start_date: daysFromNow(30), end_date: daysFromNow(30, '11:00:00') };
@@ -38,9 +40,12 @@ describe.each(DATABASE_KINDS)('concurrent writers on one %s database', (kind) =>
   });
 
   it('trashes an event once while updates race the deletes', async () => {
-    const event = (await send(0, 'POST', '/events', { title: 'Raced', start_date: daysFromNow(31), end_date: daysFromNow(31, '11:00:00') })).json;
+    const event = (await send(0, 'POST', '/events', { title: 'Raced', start_date: daysFromNow(31), end_date: daysFromNow(31, '11:00:00') }))
+      .json;
     const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => (i % 2 ? send(i, 'DELETE', `/events/${event.id}`) : send(i, 'POST', `/events/${event.id}`, { title: `Raced ${i}` }))),
+      Array.from({ length: 100 }, (_, i) =>
+        i % 2 ? send(i, 'DELETE', `/events/${event.id}`) : send(i, 'POST', `/events/${event.id}`, { title: `Raced ${i}` }),
+      ),
     );
     expect(count(answers.filter((_, i) => i % 2))).toEqual({ 200: 1, 410: 49 });
     expect(count(answers.filter((_, i) => !(i % 2)))).toEqual({ 200: 50 });
@@ -51,7 +56,11 @@ describe.each(DATABASE_KINDS)('concurrent writers on one %s database', (kind) =>
       const tag = (await send(0, 'POST', '/tags', { name: `Fleeting ${round}` })).json;
       const answers = await Promise.all(
         Array.from({ length: 60 }, (_, i) =>
-          i === 20 ? send(i, 'DELETE', `/tags/${tag.id}`) : i % 3 ? send(i, 'GET', `/tags/${tag.id}`) : send(i, 'POST', `/tags/${tag.id}`, { description: `d${i}` }),
+          i === 20
+            ? send(i, 'DELETE', `/tags/${tag.id}`)
+            : i % 3
+              ? send(i, 'GET', `/tags/${tag.id}`)
+              : send(i, 'POST', `/tags/${tag.id}`, { description: `d${i}` }),
         ),
       );
       expect(answers[20].status).toBe(200);

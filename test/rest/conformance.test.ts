@@ -19,7 +19,10 @@ describe.runIf(sharedFileAvailable(CHECK, 'The conformance replay'))('the record
     const dir = mkdtempSync(join(tmpdir(), 'almanac-conformance-test-'));
     try {
       const report = join(dir, 'report.json');
-      const { stdout } = await promisify(execFile)('bash', [CHECK, '--json', report], { cwd: fileURLToPath(new URL('../..', import.meta.url)), maxBuffer: 64 * 1024 * 1024 });
+      const { stdout } = await promisify(execFile)('bash', [CHECK, '--json', report], {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        maxBuffer: 64 * 1024 * 1024,
+      });
       const { tally } = JSON.parse(readFileSync(report, 'utf8'));
       expect(tally.total, stdout.split('\n').slice(-3).join('\n')).toBeGreaterThanOrEqual(340);
       expect(tally.status).toBe(tally.total);

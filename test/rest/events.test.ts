@@ -22,10 +22,15 @@ const WALL = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 const NOW_KEYS = new Set(['date', 'date_utc', 'modified', 'modified_utc']);
 
 /** JSON text with the original's key order; publication/modification timestamps of "now" masked. */
-const canon = (value: unknown) => JSON.stringify(value, (key, v) => (NOW_KEYS.has(key) && typeof v === 'string' && WALL.test(v) ? '<now>' : v));
+const canon = (value: unknown) =>
+  JSON.stringify(value, (key, v) => (NOW_KEYS.has(key) && typeof v === 'string' && WALL.test(v) ? '<now>' : v));
 const expectBody = (response: TestResponse, expected: unknown) => expect(canon(response.json)).toBe(canon(expected));
 
-const error = (code: string, message: string, status: number, extra: Record<string, unknown> = {}) => ({ code, message, data: { status, ...extra } });
+const error = (code: string, message: string, status: number, extra: Record<string, unknown> = {}) => ({
+  code,
+  message,
+  data: { status, ...extra },
+});
 const invalid = (params: Record<string, string>, details: unknown = []) =>
   error('rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, 400, { params, details });
 const INVALID = 'Invalid parameter.';
@@ -78,12 +83,34 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
   /** Venue, organizer, category and tag of the sample event (spec samples 04–07). */
   const fx = { venue: 0, organizer: 0, category: 0, tag: 0, spareCategory: 0, spareTag: 0 };
   beforeAll(async () => {
-    fx.venue = (await gql(api, VENUE, {
-      i: { name: 'Main Hall', address: '1 Main St', city: 'Springfield', country: 'United States', state: 'IL', zip: '62701', phone: '555-0100', website: 'https://example.com/hall', description: 'A big hall', showMap: true, showMapLink: false },
-    })).id;
-    fx.organizer = (await gql(api, ORGANIZER, {
-      i: { name: 'Acme Events', phone: '555-0199', website: 'https://example.com/acme', email: 'events@example.com', description: 'Organizer desc' },
-    })).id;
+    fx.venue = (
+      await gql(api, VENUE, {
+        i: {
+          name: 'Main Hall',
+          address: '1 Main St',
+          city: 'Springfield',
+          country: 'United States',
+          state: 'IL',
+          zip: '62701',
+          phone: '555-0100',
+          website: 'https://example.com/hall',
+          description: 'A big hall',
+          showMap: true,
+          showMapLink: false,
+        },
+      })
+    ).id;
+    fx.organizer = (
+      await gql(api, ORGANIZER, {
+        i: {
+          name: 'Acme Events',
+          phone: '555-0199',
+          website: 'https://example.com/acme',
+          email: 'events@example.com',
+          description: 'Organizer desc',
+        },
+      })
+    ).id;
     fx.category = Number((await gql(api, CATEGORY, { i: { name: 'Music', description: 'Music events', slug: 'music' } })).id);
     fx.tag = Number((await gql(api, TAG, { i: { name: 'outdoor', description: 'Outdoor events' } })).id);
     // Other tests link these, so that the sample event's terms count only the sample event.
@@ -92,21 +119,65 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
   });
 
   const venueRecord = (json_ld?: unknown) => ({
-    id: fx.venue, author: '1', status: 'publish', date: '<now>', date_utc: '<now>', modified: '<now>', modified_utc: '<now>',
-    url: `${SITE}/venue/main-hall/`, venue: 'Main Hall', description: '<p>A big hall</p>', slug: 'main-hall', address: '1 Main St',
-    city: 'Springfield', country: 'United States', state: 'IL', zip: '62701', phone: '555-0100', website: 'https://example.com/hall',
-    stateprovince: 'IL', ...(json_ld ? { json_ld } : {}), show_map: true, show_map_link: false,
-    global_id: `almanac.test?id=${fx.venue}`, global_id_lineage: [`almanac.test?id=${fx.venue}`],
+    id: fx.venue,
+    author: '1',
+    status: 'publish',
+    date: '<now>',
+    date_utc: '<now>',
+    modified: '<now>',
+    modified_utc: '<now>',
+    url: `${SITE}/venue/main-hall/`,
+    venue: 'Main Hall',
+    description: '<p>A big hall</p>',
+    slug: 'main-hall',
+    address: '1 Main St',
+    city: 'Springfield',
+    country: 'United States',
+    state: 'IL',
+    zip: '62701',
+    phone: '555-0100',
+    website: 'https://example.com/hall',
+    stateprovince: 'IL',
+    ...(json_ld ? { json_ld } : {}),
+    show_map: true,
+    show_map_link: false,
+    global_id: `almanac.test?id=${fx.venue}`,
+    global_id_lineage: [`almanac.test?id=${fx.venue}`],
   });
   const organizerRecord = (json_ld?: unknown) => ({
-    id: fx.organizer, author: '1', status: 'publish', date: '<now>', date_utc: '<now>', modified: '<now>', modified_utc: '<now>',
-    url: `${SITE}/organizer/acme-events/`, organizer: 'Acme Events', description: '<p>Organizer desc</p>', slug: 'acme-events',
-    phone: '555-0199', website: 'https://example.com/acme', email: 'events@example.com', ...(json_ld ? { json_ld } : {}),
-    global_id: `almanac.test?id=${fx.organizer}`, global_id_lineage: [`almanac.test?id=${fx.organizer}`],
+    id: fx.organizer,
+    author: '1',
+    status: 'publish',
+    date: '<now>',
+    date_utc: '<now>',
+    modified: '<now>',
+    modified_utc: '<now>',
+    url: `${SITE}/organizer/acme-events/`,
+    organizer: 'Acme Events',
+    description: '<p>Organizer desc</p>',
+    slug: 'acme-events',
+    phone: '555-0199',
+    website: 'https://example.com/acme',
+    email: 'events@example.com',
+    ...(json_ld ? { json_ld } : {}),
+    global_id: `almanac.test?id=${fx.organizer}`,
+    global_id_lineage: [`almanac.test?id=${fx.organizer}`],
   });
   const term = (id: number, name: string, taxonomy: string, description: string, count: number, root = ROOT) => {
     const collection = `${root}/${taxonomy === 'post_tag' ? 'tags' : 'categories'}`;
-    return { name, slug: name, term_group: 0, term_taxonomy_id: id, taxonomy, description, parent: 0, count, filter: 'raw', id, urls: { self: `${collection}/${id}`, collection } };
+    return {
+      name,
+      slug: name,
+      term_group: 0,
+      term_taxonomy_id: id,
+      taxonomy,
+      description,
+      parent: 0,
+      count,
+      filter: 'raw',
+      id,
+      urls: { self: `${collection}/${id}`, collection },
+    };
   };
   const details = (wall: string) => {
     const [y, mo, d, h, mi, s] = wall.split(/[- :]/);
@@ -117,20 +188,68 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
   function jazzRecord(id: number, options: { root?: string; single?: boolean; slug?: string; count?: number } = {}) {
     const { root = ROOT, single = false, slug = 'jazz-night', count = 1 } = options;
     const url = `${SITE}/event/${slug}/`;
-    const venueLd = { '@type': 'Place', name: 'Main Hall', description: '&lt;p&gt;A big hall&lt;/p&gt;\\n', url: '', address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: 'Springfield', addressRegion: 'IL', postalCode: '62701', addressCountry: 'United States' }, telephone: '555-0100', sameAs: 'https://example.com/hall' };
+    const venueLd = {
+      '@type': 'Place',
+      name: 'Main Hall',
+      description: '&lt;p&gt;A big hall&lt;/p&gt;\\n',
+      url: '',
+      address: {
+        '@type': 'PostalAddress',
+        streetAddress: '1 Main St',
+        addressLocality: 'Springfield',
+        addressRegion: 'IL',
+        postalCode: '62701',
+        addressCountry: 'United States',
+      },
+      telephone: '555-0100',
+      sameAs: 'https://example.com/hall',
+    };
     const email = [...'events@example.com'].map((ch, i) => (i % 2 === 0 ? `&#${ch.codePointAt(0)};` : ch)).join('');
-    const organizerLd = { '@type': 'Person', name: 'Acme Events', description: '&lt;p&gt;Organizer desc&lt;/p&gt;\\n', url: 'https://example.com/acme', telephone: '555-0199', email, sameAs: 'https://example.com/acme' };
+    const organizerLd = {
+      '@type': 'Person',
+      name: 'Acme Events',
+      description: '&lt;p&gt;Organizer desc&lt;/p&gt;\\n',
+      url: 'https://example.com/acme',
+      telephone: '555-0199',
+      email,
+      sameAs: 'https://example.com/acme',
+    };
     const record: Record<string, unknown> = {
-      id, global_id: `almanac.test?id=${id}`, global_id_lineage: [`almanac.test?id=${id}`], author: '1', status: 'publish',
-      date: '<now>', date_utc: '<now>', modified: '<now>', modified_utc: '<now>', url, rest_url: `${root}/events/${id}`,
-      title: 'Jazz Night', description: '<p>Live jazz</p>', excerpt: '<p>Jazz excerpt</p>', slug, image: false, all_day: false,
-      start_date: '2026-12-05 19:00:00', start_date_details: details('2026-12-05 19:00:00'),
-      end_date: '2026-12-05 22:00:00', end_date_details: details('2026-12-05 22:00:00'),
-      utc_start_date: '2026-12-06 01:00:00', utc_start_date_details: details('2026-12-06 01:00:00'),
-      utc_end_date: '2026-12-06 04:00:00', utc_end_date_details: details('2026-12-06 04:00:00'),
-      timezone: 'America/Chicago', timezone_abbr: 'CST', cost: '$10',
+      id,
+      global_id: `almanac.test?id=${id}`,
+      global_id_lineage: [`almanac.test?id=${id}`],
+      author: '1',
+      status: 'publish',
+      date: '<now>',
+      date_utc: '<now>',
+      modified: '<now>',
+      modified_utc: '<now>',
+      url,
+      rest_url: `${root}/events/${id}`,
+      title: 'Jazz Night',
+      description: '<p>Live jazz</p>',
+      excerpt: '<p>Jazz excerpt</p>',
+      slug,
+      image: false,
+      all_day: false,
+      start_date: '2026-12-05 19:00:00',
+      start_date_details: details('2026-12-05 19:00:00'),
+      end_date: '2026-12-05 22:00:00',
+      end_date_details: details('2026-12-05 22:00:00'),
+      utc_start_date: '2026-12-06 01:00:00',
+      utc_start_date_details: details('2026-12-06 01:00:00'),
+      utc_end_date: '2026-12-06 04:00:00',
+      utc_end_date_details: details('2026-12-06 04:00:00'),
+      timezone: 'America/Chicago',
+      timezone_abbr: 'CST',
+      cost: '$10',
       cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: ['10'] },
-      website: 'https://example.com/jazz', show_map: false, show_map_link: false, hide_from_listings: false, sticky: false, featured: false,
+      website: 'https://example.com/jazz',
+      show_map: false,
+      show_map_link: false,
+      hide_from_listings: false,
+      sticky: false,
+      featured: false,
       categories: [term(fx.category, 'music', 'tribe_events_cat', 'Music events', count, root)].map((t) => ({ ...t, name: 'Music' })),
       tags: [term(fx.tag, 'outdoor', 'post_tag', 'Outdoor events', count, root)],
       venue: venueRecord(single ? venueLd : undefined),
@@ -139,10 +258,26 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
     };
     if (single) {
       record.json_ld = {
-        '@context': 'http://schema.org', '@type': 'Event', name: 'Jazz Night', description: '&lt;p&gt;Jazz excerpt&lt;/p&gt;\\n', url,
-        eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode', eventStatus: 'https://schema.org/EventScheduled',
-        startDate: '2026-12-05T19:00:00-06:00', endDate: '2026-12-05T22:00:00-06:00', location: venueLd, organizer: organizerLd,
-        offers: { '@type': 'Offer', price: '10', priceCurrency: 'USD', url, category: 'primary', availability: 'inStock', validFrom: `${new Date().toISOString().slice(0, 10)}T00:00:00+00:00` },
+        '@context': 'http://schema.org',
+        '@type': 'Event',
+        name: 'Jazz Night',
+        description: '&lt;p&gt;Jazz excerpt&lt;/p&gt;\\n',
+        url,
+        eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+        eventStatus: 'https://schema.org/EventScheduled',
+        startDate: '2026-12-05T19:00:00-06:00',
+        endDate: '2026-12-05T22:00:00-06:00',
+        location: venueLd,
+        organizer: organizerLd,
+        offers: {
+          '@type': 'Offer',
+          price: '10',
+          priceCurrency: 'USD',
+          url,
+          category: 'primary',
+          availability: 'inStock',
+          validFrom: `${new Date().toISOString().slice(0, 10)}T00:00:00+00:00`,
+        },
         performer: 'Organization',
       };
     }
@@ -150,23 +285,38 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
   }
 
   const jazzBody = (slug?: string) => ({
-    title: 'Jazz Night', description: '<p>Live jazz</p>', excerpt: 'Jazz excerpt', start_date: '2026-12-05 19:00:00', end_date: '2026-12-05 22:00:00',
-    timezone: 'America/Chicago', cost: '10', website: 'https://example.com/jazz', venue: { id: fx.venue }, organizer: [{ id: fx.organizer }],
-    categories: [fx.category], tags: [fx.tag], ...(slug ? { slug } : {}),
+    title: 'Jazz Night',
+    description: '<p>Live jazz</p>',
+    excerpt: 'Jazz excerpt',
+    start_date: '2026-12-05 19:00:00',
+    end_date: '2026-12-05 22:00:00',
+    timezone: 'America/Chicago',
+    cost: '10',
+    website: 'https://example.com/jazz',
+    venue: { id: fx.venue },
+    organizer: [{ id: fx.organizer }],
+    categories: [fx.category],
+    tags: [fx.tag],
+    ...(slug ? { slug } : {}),
   });
 
   // -------------------------------------------------------------------------------------------
   describe('the namespace index and /doc', () => {
     const routes = ['/events', '/events/(?P<id>\\d+)', '/events/by-slug/(?P<slug>[^/]+)'];
     /** The per-request date defaults are "now"-relative: compared by date, not time. */
-    const day = (value: unknown) => JSON.parse(JSON.stringify(value, (key, v) => (key === 'default' && typeof v === 'string' && WALL.test(v) ? v.slice(0, 10) : v)));
+    const day = (value: unknown) =>
+      JSON.parse(JSON.stringify(value, (key, v) => (key === 'default' && typeof v === 'string' && WALL.test(v) ? v.slice(0, 10) : v)));
 
     it.each([ALIAS, NS])('lists the event routes exactly as the original does under %s', async (ns) => {
       const namespace = ns.slice('/wp-json/'.length);
       const response = await api.request('GET', ns);
       expect(response.status).toBe(200);
       for (const route of routes) {
-        const expected = JSON.parse(JSON.stringify(original.index[`/tribe/events/v1${route}`]).replaceAll('tribe/events/v1', namespace).replaceAll('http://127.0.0.1:8080', SITE));
+        const expected = JSON.parse(
+          JSON.stringify(original.index[`/tribe/events/v1${route}`])
+            .replaceAll('tribe/events/v1', namespace)
+            .replaceAll('http://127.0.0.1:8080', SITE),
+        );
         expect(canon(day(response.json.routes[`/${namespace}${route}`]))).toBe(canon(day(expected)));
       }
       const args = response.json.routes[`/${namespace}/events`].endpoints[0].args;
@@ -180,7 +330,13 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       const response = await get('/doc');
       expect(response.status).toBe(200);
       // Decision 17 (README): the event password is declared in the query, where OpenAPI allows it.
-      const asDecided = (doc: unknown) => JSON.parse(JSON.stringify(doc).replaceAll('{"in":"path","schema":{"type":"string"},"description":"The event password"', '{"in":"query","schema":{"type":"string"},"description":"The event password"'));
+      const asDecided = (doc: unknown) =>
+        JSON.parse(
+          JSON.stringify(doc).replaceAll(
+            '{"in":"path","schema":{"type":"string"},"description":"The event password"',
+            '{"in":"query","schema":{"type":"string"},"description":"The event password"',
+          ),
+        );
       for (const path of ['/events', '/events/{id}', '/events/by-slug/{slug}']) {
         expect(canon(response.json.paths[path])).toBe(canon(asDecided(original.doc[path])));
       }
@@ -200,24 +356,51 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
 
     it('reads form bodies with PHP bracket nesting: inline venue, organizers by id and by data, lists, booleans', async () => {
       const body = form({
-        title: 'Form Fair', start_date: '2026-12-12 10:00:00', end_date: '2026-12-12 12:00:00', all_day: '0', featured: '1', sticky: 'true',
-        show_map: 'false', hide_from_listings: '0', venue: { venue: 'Form Park', city: 'Shelbyville' },
-        organizer: [{ id: fx.organizer }, { organizer: 'Form Org', email: 'form@example.com' }], categories: ['Forms', String(fx.spareCategory)], cost: ['0$', '20$', '30$'],
+        title: 'Form Fair',
+        start_date: '2026-12-12 10:00:00',
+        end_date: '2026-12-12 12:00:00',
+        all_day: '0',
+        featured: '1',
+        sticky: 'true',
+        show_map: 'false',
+        hide_from_listings: '0',
+        venue: { venue: 'Form Park', city: 'Shelbyville' },
+        organizer: [{ id: fx.organizer }, { organizer: 'Form Org', email: 'form@example.com' }],
+        categories: ['Forms', String(fx.spareCategory)],
+        cost: ['0$', '20$', '30$'],
       });
       const response = await send('POST', '/events', body);
       expect(response.status).toBe(201);
       const event = response.json;
-      expect([event.featured, event.sticky, event.show_map, event.hide_from_listings, event.all_day]).toEqual([true, true, false, false, false]);
+      expect([event.featured, event.sticky, event.show_map, event.hide_from_listings, event.all_day]).toEqual([
+        true,
+        true,
+        false,
+        false,
+        false,
+      ]);
       expect([event.venue.venue, event.venue.city]).toEqual(['Form Park', 'Shelbyville']);
       expect(event.organizer.map((o: any) => o.organizer)).toEqual(['Acme Events', 'Form Org']);
       expect(event.categories.map((c: any) => c.name)).toEqual(['Forms', 'Spare']);
-      expect([event.cost, event.cost_details]).toEqual(['Free – 30$', { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['0', '20', '30'] }]);
+      expect([event.cost, event.cost_details]).toEqual([
+        'Free – 30$',
+        { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['0', '20', '30'] },
+      ]);
     });
 
     it('takes comma lists and single ids as strings, and JSON booleans, numbers and "1"/"0"', async () => {
       const event = await create({
-        title: 'CSV Night', start_date: '2026-12-13 20:00', end_date: '2026-12-13 23:00', venue: String(fx.venue), organizer: String(fx.organizer),
-        categories: 'spare, CSV Terms', tags: `${fx.spareTag}`, featured: 1, show_map: 'true', show_map_link: '1', sticky: false,
+        title: 'CSV Night',
+        start_date: '2026-12-13 20:00',
+        end_date: '2026-12-13 23:00',
+        venue: String(fx.venue),
+        organizer: String(fx.organizer),
+        categories: 'spare, CSV Terms',
+        tags: `${fx.spareTag}`,
+        featured: 1,
+        show_map: 'true',
+        show_map_link: '1',
+        sticky: false,
       });
       expect([event.venue.id, event.organizer.map((o: any) => o.id)]).toEqual([fx.venue, [fx.organizer]]);
       expect(event.categories.map((c: any) => c.name)).toEqual(['CSV Terms', 'Spare']);
@@ -227,8 +410,10 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
 
     it("links a tag named by name as a tag named after its id (the original's quirk), and a tag given by id as that tag, even once such a tag exists", async () => {
       // Drafts with a tag of their own: nothing the other tests count or list changes.
-      const tag = (await api.request('POST', `${NS}/tags`, { key: api.keys.administrator, body: { name: 'quirk probe' } })).json.id as number;
-      const draft = (tags: unknown) => create({ title: 'Tag probe', status: 'draft', start_date: '2031-06-14 20:00', end_date: '2031-06-14 21:00', tags });
+      const tag = (await api.request('POST', `${NS}/tags`, { key: api.keys.administrator, body: { name: 'quirk probe' } })).json
+        .id as number;
+      const draft = (tags: unknown) =>
+        create({ title: 'Tag probe', status: 'draft', start_date: '2031-06-14 20:00', end_date: '2031-06-14 21:00', tags });
       expect((await draft(['quirk probe'])).tags.map((t: any) => t.name)).toEqual([String(tag)]);
       // Now a tag named like the id exists: a reference by id, as a JSON number or as digits, is still the tag itself.
       for (const tags of [[tag], [String(tag)], String(tag)]) {
@@ -237,57 +422,126 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
     });
 
     it('makes all-day events whole days, defaults the website to the permalink, ignores output-only fields', async () => {
-      const event = await create({ title: 'Holiday Market', start_date: '2026-12-20', end_date: '2026-12-21', all_day: true, id: 1, url: 'x', rest_url: 'y', cost_details: 'z' });
-      expect([event.start_date, event.end_date, event.all_day, event.timezone, event.timezone_abbr]).toEqual(['2026-12-20 00:00:00', '2026-12-21 23:59:59', true, 'UTC', 'UTC']);
-      expect([event.url, event.website, event.rest_url]).toEqual([`${SITE}/event/holiday-market/`, `${SITE}/event/holiday-market/`, `${ROOT}/events/${event.id}`]);
+      const event = await create({
+        title: 'Holiday Market',
+        start_date: '2026-12-20',
+        end_date: '2026-12-21',
+        all_day: true,
+        id: 1,
+        url: 'x',
+        rest_url: 'y',
+        cost_details: 'z',
+      });
+      expect([event.start_date, event.end_date, event.all_day, event.timezone, event.timezone_abbr]).toEqual([
+        '2026-12-20 00:00:00',
+        '2026-12-21 23:59:59',
+        true,
+        'UTC',
+        'UTC',
+      ]);
+      expect([event.url, event.website, event.rest_url]).toEqual([
+        `${SITE}/event/holiday-market/`,
+        `${SITE}/event/holiday-market/`,
+        `${ROOT}/events/${event.id}`,
+      ]);
       expect([event.venue, event.organizer, event.categories, event.tags, event.cost]).toEqual([[], [], [], [], '']);
     });
 
     it('scales the status back for contributors (draft, publish → pending)', async () => {
-      const draft = await create({ title: 'Contrib draft', start_date: future(30), end_date: future(30, '11:00:00') }, api.keys.contributor);
-      const pending = await create({ title: 'Contrib pending', start_date: future(30), end_date: future(30, '11:00:00'), status: 'publish' }, api.keys.contributor);
+      const draft = await create(
+        { title: 'Contrib draft', start_date: future(30), end_date: future(30, '11:00:00') },
+        api.keys.contributor,
+      );
+      const pending = await create(
+        { title: 'Contrib pending', start_date: future(30), end_date: future(30, '11:00:00'), status: 'publish' },
+        api.keys.contributor,
+      );
       expect([draft.status, draft.author, pending.status]).toEqual(['draft', String(draft.author), 'pending']);
     });
 
     it('reports missing required args in declaration order (400 rest_missing_callback_param)', async () => {
-      expectBody(await send('POST', '/events', { title: 'Missing dates' }), error('rest_missing_callback_param', 'Missing parameter(s): start_date, end_date', 400, { params: ['start_date', 'end_date'] }));
-      expectBody(await send('POST', '/events', { start_date: '2026-12-05 19:00:00', end_date: '2026-12-05 20:00:00' }), error('rest_missing_callback_param', 'Missing parameter(s): title', 400, { params: ['title'] }));
-      expectBody(await send('POST', '/events', {}, ANON), error('rest_missing_callback_param', 'Missing parameter(s): title, start_date, end_date', 400, { params: ['title', 'start_date', 'end_date'] }));
+      expectBody(
+        await send('POST', '/events', { title: 'Missing dates' }),
+        error('rest_missing_callback_param', 'Missing parameter(s): start_date, end_date', 400, { params: ['start_date', 'end_date'] }),
+      );
+      expectBody(
+        await send('POST', '/events', { start_date: '2026-12-05 19:00:00', end_date: '2026-12-05 20:00:00' }),
+        error('rest_missing_callback_param', 'Missing parameter(s): title', 400, { params: ['title'] }),
+      );
+      expectBody(
+        await send('POST', '/events', {}, ANON),
+        error('rest_missing_callback_param', 'Missing parameter(s): title, start_date, end_date', 400, {
+          params: ['title', 'start_date', 'end_date'],
+        }),
+      );
     });
 
     it('validates every arg, reporting all failures (400 rest_invalid_param)', async () => {
       const base = { title: 'Bad', start_date: '2026-12-05 19:00:00', end_date: '2026-12-05 20:00:00' };
       const cases: Array<[Record<string, unknown>, Record<string, string>]> = [
         [{ title: '' }, { title: INVALID }],
-        [{ start_date: 'before my birthday', end_date: '' }, { start_date: INVALID, end_date: INVALID }],
+        [
+          { start_date: 'before my birthday', end_date: '' },
+          { start_date: INVALID, end_date: INVALID },
+        ],
         [{ author: '' }, { author: INVALID }],
-        [{ date: 'foo', date_utc: 'bar' }, { date: INVALID, date_utc: INVALID }],
-        [{ description: '', slug: '', excerpt: '' }, { description: INVALID, slug: INVALID, excerpt: INVALID }],
-        [{ status: 'foo', timezone: 'Mars/Olympus', website: 'foo' }, { status: INVALID, timezone: INVALID, website: INVALID }],
+        [
+          { date: 'foo', date_utc: 'bar' },
+          { date: INVALID, date_utc: INVALID },
+        ],
+        [
+          { description: '', slug: '', excerpt: '' },
+          { description: INVALID, slug: INVALID, excerpt: INVALID },
+        ],
+        [
+          { status: 'foo', timezone: 'Mars/Olympus', website: 'foo' },
+          { status: INVALID, timezone: INVALID, website: INVALID },
+        ],
         [{ image: 'foo bar' }, { image: INVALID }],
         [{ image: true }, { image: INVALID }],
-        [{ featured: 'maybe', sticky: 2 }, { featured: 'featured is not of type boolean.', sticky: 'sticky is not of type boolean.' }],
+        [
+          { featured: 'maybe', sticky: 2 },
+          { featured: 'featured is not of type boolean.', sticky: 'sticky is not of type boolean.' },
+        ],
         [{ author: 999999 }, { author: INVALID }],
         [{ image: 999999 }, { image: INVALID }],
         [{ venue: 999999 }, { venue: INVALID }],
-        [{ venue: 'foo', organizer: [{ id: 999999 }] }, { venue: INVALID, organizer: INVALID }],
+        [
+          { venue: 'foo', organizer: [{ id: 999999 }] },
+          { venue: INVALID, organizer: INVALID },
+        ],
         [{ organizer: [{ website: 'http://example.com' }] }, { organizer: INVALID }],
       ];
       for (const [body, params] of cases) {
         const response = await send('POST', '/events', { ...base, ...body });
-        const typeErrors = Object.fromEntries(Object.entries(params).filter(([, reason]) => reason !== INVALID).map(([name, message]) => [name, { code: 'rest_invalid_type', message, data: { param: name } }]));
+        const typeErrors = Object.fromEntries(
+          Object.entries(params)
+            .filter(([, reason]) => reason !== INVALID)
+            .map(([name, message]) => [name, { code: 'rest_invalid_type', message, data: { param: name } }]),
+        );
         expectBody(response, invalid(params, Object.keys(typeErrors).length ? typeErrors : []));
       }
     });
 
     it('accepts a JSON number for image (decision 9): an unknown attachment is invalid, not a type error', async () => {
-      const response = await send('POST', '/events', { title: 'Pic', start_date: '2026-12-05 19:00', end_date: '2026-12-05 20:00', image: 123456 });
+      const response = await send('POST', '/events', {
+        title: 'Pic',
+        start_date: '2026-12-05 19:00',
+        end_date: '2026-12-05 20:00',
+        image: 123456,
+      });
       expectBody(response, invalid({ image: INVALID }));
     });
 
     it('validates before it checks permission: bad data is 400 even for anonymous callers', async () => {
-      expectBody(await send('POST', '/events', { title: 'x', start_date: '2026-12-05', end_date: '2026-12-05', venue: 999999 }, ANON), invalid({ venue: INVALID }));
-      expectBody(await send('POST', '/events', { title: '', start_date: '2026-12-05', end_date: '2026-12-05' }, api.keys.subscriber), invalid({ title: INVALID }));
+      expectBody(
+        await send('POST', '/events', { title: 'x', start_date: '2026-12-05', end_date: '2026-12-05', venue: 999999 }, ANON),
+        invalid({ venue: INVALID }),
+      );
+      expectBody(
+        await send('POST', '/events', { title: '', start_date: '2026-12-05', end_date: '2026-12-05' }, api.keys.subscriber),
+        invalid({ title: INVALID }),
+      );
     });
 
     it('refuses callers who may not create: 401 anonymous, 403 subscriber; Allow shows what the caller may do', async () => {
@@ -311,7 +565,10 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
 
     it('rejects malformed JSON (400 rest_invalid_json)', async () => {
       const response = await api.request('POST', NS + '/events', { body: '{"title": ', key: api.keys.administrator });
-      expectBody(response, error('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: 'Syntax error' }));
+      expectBody(
+        response,
+        error('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: 'Syntax error' }),
+      );
     });
   });
 
@@ -321,8 +578,17 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       const start = future(700, '00:00:00').slice(0, 10);
       const response = await get(`/events?start_date=${start}&end_date=${start}`);
       expect(response.status).toBe(200);
-      expectBody(response, { events: [], rest_url: `${ROOT}/events/?page=1&per_page=10&start_date=${start}+00%3A00%3A00&end_date=${start}+23%3A59%3A59&status=publish`, total: 0, total_pages: 0 });
-      expect([response.headers.get('x-tec-total'), response.headers.get('x-tec-totalpages'), response.headers.get('x-wp-total')]).toEqual(['0', '0', null]);
+      expectBody(response, {
+        events: [],
+        rest_url: `${ROOT}/events/?page=1&per_page=10&start_date=${start}+00%3A00%3A00&end_date=${start}+23%3A59%3A59&status=publish`,
+        total: 0,
+        total_pages: 0,
+      });
+      expect([response.headers.get('x-tec-total'), response.headers.get('x-tec-totalpages'), response.headers.get('x-wp-total')]).toEqual([
+        '0',
+        '0',
+        null,
+      ]);
       expect(response.headers.get('content-type')).toBe('application/json; charset=UTF-8');
     });
 
@@ -345,7 +611,17 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
     describe('paging', () => {
       const ids: number[] = [];
       beforeAll(async () => {
-        for (let i = 1; i <= 5; i++) ids.push((await create({ title: `Paged ${i}`, start_date: future(40 + i), end_date: future(40 + i, '11:00:00'), categories: ['paging'] })).id);
+        for (let i = 1; i <= 5; i++)
+          ids.push(
+            (
+              await create({
+                title: `Paged ${i}`,
+                start_date: future(40 + i),
+                end_date: future(40 + i, '11:00:00'),
+                categories: ['paging'],
+              })
+            ).id,
+          );
       });
       const url = (query: string) => `${ROOT}/events/?${query}`;
       const window = (restUrl: string) => restUrl.match(/start_date=[^&]*&end_date=[^&]*/)![0];
@@ -355,13 +631,19 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
         const rest = `per_page=2&${window(first.json.rest_url)}&status=publish`;
         expect(first.json.events.map((e: any) => e.id)).toEqual(ids.slice(0, 2));
         expect(Object.keys(first.json)).toEqual(['events', 'rest_url', 'next_rest_url', 'total', 'total_pages']);
-        expect([first.json.total, first.json.total_pages, first.headers.get('x-tec-total'), first.headers.get('x-tec-totalpages')]).toEqual([5, 3, '5', '3']);
+        expect([first.json.total, first.json.total_pages, first.headers.get('x-tec-total'), first.headers.get('x-tec-totalpages')]).toEqual(
+          [5, 3, '5', '3'],
+        );
         expect([first.json.rest_url, first.json.next_rest_url]).toEqual([url(`page=1&${rest}`), url(`${rest}&page=2`)]);
 
         const second = await get('/events?categories=paging&per_page=2&page=2');
         expect(second.json.events.map((e: any) => e.id)).toEqual(ids.slice(2, 4));
         expect(Object.keys(second.json)).toEqual(['events', 'rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages']);
-        expect([second.json.rest_url, second.json.next_rest_url, second.json.previous_rest_url]).toEqual([url(`page=2&${rest}`), url(`${rest}&page=3`), url(rest)]);
+        expect([second.json.rest_url, second.json.next_rest_url, second.json.previous_rest_url]).toEqual([
+          url(`page=2&${rest}`),
+          url(`${rest}&page=3`),
+          url(rest),
+        ]);
 
         const third = await get('/events?categories=paging&per_page=2&page=3');
         expect(third.json.events.map((e: any) => e.id)).toEqual(ids.slice(4));
@@ -392,11 +674,35 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
         const day = (n: number) => ({ start_date: future(60 + n), end_date: future(60 + n, '12:00:00') });
         made.plain = await create({ title: 'Filter plain gamma', ...day(1), categories: ['filters'] });
         made.featured = await create({ title: 'Filter featured', ...day(2), categories: ['filters'], featured: true, tags: ['filtertag'] });
-        made.venue = await create({ title: 'Filter venue', ...day(3), categories: ['filters'], venue: fx.venue, organizer: [fx.organizer] });
+        made.venue = await create({
+          title: 'Filter venue',
+          ...day(3),
+          categories: ['filters'],
+          venue: fx.venue,
+          organizer: [fx.organizer],
+        });
         made.hidden = await create({ title: 'Filter hidden gamma', ...day(4), categories: ['filters'], hide_from_listings: true });
         made.draft = await create({ title: 'Filter draft', ...day(5), categories: ['filters'], status: 'draft' });
-        made.child = (await gql(api, PROTECTED, { i: { title: 'Filter child', startDate: future(66), endDate: future(66, '12:00:00'), categories: ['filters'], parent: made.plain.id } }));
-        made.secret = (await gql(api, PROTECTED, { i: { title: 'Filter secret', description: 'hidden text', cost: ['5'], password: 'sesame', startDate: future(67), endDate: future(67, '12:00:00'), categories: ['filters'] } }));
+        made.child = await gql(api, PROTECTED, {
+          i: {
+            title: 'Filter child',
+            startDate: future(66),
+            endDate: future(66, '12:00:00'),
+            categories: ['filters'],
+            parent: made.plain.id,
+          },
+        });
+        made.secret = await gql(api, PROTECTED, {
+          i: {
+            title: 'Filter secret',
+            description: 'hidden text',
+            cost: ['5'],
+            password: 'sesame',
+            startDate: future(67),
+            endDate: future(67, '12:00:00'),
+            categories: ['filters'],
+          },
+        });
       });
       const titles = async (query: string, key?: string) => {
         const response = await get(`/events?categories=filters&${query}`, key);
@@ -421,7 +727,13 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
         expect(admin.json.events.map((e: any) => e.title)).toContain('Filter draft');
         expect(admin.json.rest_url).toMatch(/&status=any$/);
         const secret = (await get('/events?categories=filters&search=secret')).json.events[0];
-        expect([secret.description, secret.cost, secret.all_day, secret.cost_details.values, secret.title]).toEqual(['', '', null, [], 'Filter secret']);
+        expect([secret.description, secret.cost, secret.all_day, secret.cost_details.values, secret.title]).toEqual([
+          '',
+          '',
+          null,
+          [],
+          'Filter secret',
+        ]);
         const unlocked = (await get('/events?categories=filters&search=secret&password=sesame')).json.events[0];
         expect([unlocked.description, unlocked.cost]).toEqual(['<p>hidden text</p>', '$5']);
       });
@@ -451,7 +763,10 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
         ['page=-1', { page: INVALID }],
         ['page=foo+bar', { page: INVALID }],
         ['start_date=&end_date=before+my+birthday', { start_date: INVALID, end_date: INVALID }],
-        ['starts_before=foo&starts_after=foo&ends_before=foo&ends_after=foo', { starts_before: INVALID, starts_after: INVALID, ends_before: INVALID, ends_after: INVALID }],
+        [
+          'starts_before=foo&starts_after=foo&ends_before=foo&ends_after=foo',
+          { starts_before: INVALID, starts_after: INVALID, ends_before: INVALID, ends_after: INVALID },
+        ],
         ['strict_dates=&search=', { strict_dates: INVALID, search: INVALID }],
         ['categories=', { categories: INVALID }],
         ['categories=no-such-category', { categories: INVALID }],
@@ -464,13 +779,27 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
         ['include[]=foo-bar&include[]=23', { include: INVALID }],
         ['post_parent=foo-bar', { post_parent: INVALID }],
         ['post_parent=999999', { post_parent: INVALID }],
-        ['featured=maybe', { featured: 'featured is not of type boolean.' }, { featured: { code: 'rest_invalid_type', message: 'featured is not of type boolean.', data: { param: 'featured' } } }],
-        ['geoloc=maybe', { geoloc: 'geoloc is not of type boolean.' }, { geoloc: { code: 'rest_invalid_type', message: 'geoloc is not of type boolean.', data: { param: 'geoloc' } } }],
-        ['ticketed=1', { ticketed: 'Event Tickets plugin is not activated.' }, { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } }],
+        [
+          'featured=maybe',
+          { featured: 'featured is not of type boolean.' },
+          { featured: { code: 'rest_invalid_type', message: 'featured is not of type boolean.', data: { param: 'featured' } } },
+        ],
+        [
+          'geoloc=maybe',
+          { geoloc: 'geoloc is not of type boolean.' },
+          { geoloc: { code: 'rest_invalid_type', message: 'geoloc is not of type boolean.', data: { param: 'geoloc' } } },
+        ],
+        [
+          'ticketed=1',
+          { ticketed: 'Event Tickets plugin is not activated.' },
+          { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
+        ],
       ];
       for (const [query, params, details] of cases) expectBody(await get(`/events?${query}`), invalid(params, details ?? []));
       expectBody(await get('/events?status=foo', api.keys.administrator), invalid({ status: INVALID }));
-      expect((await get('/events?status=draft,publish,trash', api.keys.administrator)).json.rest_url).toMatch(/&status=draft%2Cpublish%2Ctrash$/);
+      expect((await get('/events?status=draft,publish,trash', api.keys.administrator)).json.rest_url).toMatch(
+        /&status=draft%2Cpublish%2Ctrash$/,
+      );
       expect((await get('/events?ticketed=false')).status).toBe(200);
     });
   });
@@ -505,7 +834,9 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       const draft = await create({ title: 'Single draft', start_date: future(80), end_date: future(80, '11:00:00'), status: 'draft' });
       expectBody(await get(`/events/${draft.id}`), error('event-not-accessible', 'The requested event is not accessible', 403));
       expect((await get(`/events/${draft.id}`, api.keys.editor)).status).toBe(200);
-      const secret = await gql(api, PROTECTED, { i: { title: 'Single secret', password: 'sesame', startDate: future(81), endDate: future(81, '11:00:00') } });
+      const secret = await gql(api, PROTECTED, {
+        i: { title: 'Single secret', password: 'sesame', startDate: future(81), endDate: future(81, '11:00:00') },
+      });
       const locked = error('event-password-protected', 'The requested event is not accessible without a password', 403);
       expectBody(await get(`/events/${secret.id}`), locked);
       expectBody(await get(`/events/${secret.id}?password=wrong`), locked);
@@ -556,18 +887,45 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       const put = await send('PUT', `/events/${event.id}`, { venue: [], organizer: [] });
       expect([put.status, put.json.venue, put.json.organizer, put.json.website]).toEqual([200, [], [], 'https://example.com/jazz']);
       const patch = await send('PATCH', `/events/${event.id}`, form({ website: '', categories: '', featured: '1' }));
-      expect([patch.status, patch.json.website, patch.json.categories, patch.json.featured, patch.json.tags.length]).toEqual([200, '', [], true, 1]);
-      const override = await api.request('POST', `${NS}/events/${event.id}`, { body: { sticky: true }, key: api.keys.administrator, headers: { 'x-http-method-override': 'PATCH' } });
+      expect([patch.status, patch.json.website, patch.json.categories, patch.json.featured, patch.json.tags.length]).toEqual([
+        200,
+        '',
+        [],
+        true,
+        1,
+      ]);
+      const override = await api.request('POST', `${NS}/events/${event.id}`, {
+        body: { sticky: true },
+        key: api.keys.administrator,
+        headers: { 'x-http-method-override': 'PATCH' },
+      });
       expect([override.status, override.json.sticky]).toEqual([200, true]);
-      const dates = await send('POST', `/events/${event.id}?_method=PUT`, { start_date: '2026-12-06 19:00', end_date: '2026-12-06 20:00', timezone: 'Europe/Paris' });
-      expect([dates.json.start_date, dates.json.utc_start_date, dates.json.timezone_abbr]).toEqual(['2026-12-06 19:00:00', '2026-12-06 18:00:00', 'CET']);
+      const dates = await send('POST', `/events/${event.id}?_method=PUT`, {
+        start_date: '2026-12-06 19:00',
+        end_date: '2026-12-06 20:00',
+        timezone: 'Europe/Paris',
+      });
+      expect([dates.json.start_date, dates.json.utc_start_date, dates.json.timezone_abbr]).toEqual([
+        '2026-12-06 19:00:00',
+        '2026-12-06 18:00:00',
+        'CET',
+      ]);
       await send('DELETE', `/events/${event.id}`, undefined);
     });
 
     it('answers 404 / 400 for ids that are no events, 401/403 for callers without the right', async () => {
-      expectBody(await send('POST', '/events/999999', { title: 'x' }), error('rest-event-not-found', 'Event with ID 999999 does not exist.', 404));
-      expectBody(await send('POST', '/events/99999999999999', { title: 'x' }), error('rest-event-not-found', 'Event with ID 99999999999999 does not exist.', 404));
-      expectBody(await send('POST', `/events/${fx.organizer}`, { title: 'x' }), error('rest-invalid-event-id', 'The specified ID is not a valid event.', 400));
+      expectBody(
+        await send('POST', '/events/999999', { title: 'x' }),
+        error('rest-event-not-found', 'Event with ID 999999 does not exist.', 404),
+      );
+      expectBody(
+        await send('POST', '/events/99999999999999', { title: 'x' }),
+        error('rest-event-not-found', 'Event with ID 99999999999999 does not exist.', 404),
+      );
+      expectBody(
+        await send('POST', `/events/${fx.organizer}`, { title: 'x' }),
+        error('rest-invalid-event-id', 'The specified ID is not a valid event.', 400),
+      );
       const event = await create({ title: 'Owned by admin', start_date: future(90), end_date: future(90, '11:00:00') });
       expectBody(await send('POST', `/events/${event.id}`, { title: 'x' }, ANON), forbidden(401));
       expectBody(await send('POST', `/events/99999999999999`, { title: 'x' }, ANON), forbidden(401));
@@ -607,7 +965,10 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       const overridden = await send('POST', '/events/by-slug/no-such-event', { slug: 'slugged', featured: true });
       expect([overridden.status, overridden.json.id, overridden.json.featured]).toEqual([200, event.id, true]);
       // As the recording of the original shows: an unknown slug on update is "Event with ID 0" (404).
-      expectBody(await send('POST', '/events/by-slug/no-such-event', { title: 'x' }), error('rest-event-not-found', 'Event with ID 0 does not exist.', 404));
+      expectBody(
+        await send('POST', '/events/by-slug/no-such-event', { title: 'x' }),
+        error('rest-event-not-found', 'Event with ID 0 does not exist.', 404),
+      );
       expectBody(await send('POST', '/events/by-slug/slugged', { title: 'x' }, api.keys.subscriber), forbidden(403));
     });
   });
@@ -620,15 +981,26 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect(response.status).toBe(200);
       // As in the original (sample 31): the slug gets a __trashed suffix and the page link becomes plain.
       const plain = `${SITE}/?post_type=tribe_events&p=${event.id}`;
-      expectBody(response, { ...jazzRecord(event.id, { slug: 'jazz-delete__trashed', count: 0 }), status: 'trash', url: plain, website: 'https://example.com/jazz' });
+      expectBody(response, {
+        ...jazzRecord(event.id, { slug: 'jazz-delete__trashed', count: 0 }),
+        status: 'trash',
+        url: plain,
+        website: 'https://example.com/jazz',
+      });
       expectBody(await send('DELETE', `/events/${event.id}`, undefined), error('event-is-in-trash', 'The event is already trashed', 410));
       const list = await get('/events?search=Jazz', api.keys.administrator);
       expect(list.json.events.map((e: any) => e.id)).not.toContain(event.id);
     });
 
     it('answers 404 / 400 / 401 / 403 like the original', async () => {
-      expectBody(await send('DELETE', '/events/999999', undefined), error('rest-event-not-found', 'Event with ID 999999 does not exist.', 404));
-      expectBody(await send('DELETE', `/events/${fx.venue}`, undefined), error('rest-invalid-event-id', 'The specified ID is not a valid event.', 400));
+      expectBody(
+        await send('DELETE', '/events/999999', undefined),
+        error('rest-event-not-found', 'Event with ID 999999 does not exist.', 404),
+      );
+      expectBody(
+        await send('DELETE', `/events/${fx.venue}`, undefined),
+        error('rest-invalid-event-id', 'The specified ID is not a valid event.', 400),
+      );
       const event = await create({ title: 'Not yours', start_date: future(93), end_date: future(93, '11:00:00') });
       expectBody(await send('DELETE', `/events/${event.id}`, undefined, ANON), forbidden(401));
       expectBody(await send('DELETE', '/events/999999', undefined, ANON), forbidden(401));
@@ -650,11 +1022,36 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
   // -------------------------------------------------------------------------------------------
   describe('malformed input never yields a 5xx', () => {
     const BAD: unknown[] = [
-      '', 'foo', '-1', '0', '1.5', '1e3', '99999999999999', '99999999999999999999', 'a,b,,', '%00', 'nul\u0000', '2026-13-45',
-      null, true, false, -1, 1.5, 2 ** 53, [], [1, 'x'], [[1]], {}, { id: 'x' }, [{ id: 99999999999999 }], 'x'.repeat(5000),
+      '',
+      'foo',
+      '-1',
+      '0',
+      '1.5',
+      '1e3',
+      '99999999999999',
+      '99999999999999999999',
+      'a,b,,',
+      '%00',
+      'nul\u0000',
+      '2026-13-45',
+      null,
+      true,
+      false,
+      -1,
+      1.5,
+      2 ** 53,
+      [],
+      [1, 'x'],
+      [[1]],
+      {},
+      { id: 'x' },
+      [{ id: 99999999999999 }],
+      'x'.repeat(5000),
     ];
     const queryOf = (name: string, value: unknown) =>
-      value !== null && typeof value === 'object' ? form({ [name]: value }) : `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`;
+      value !== null && typeof value === 'object'
+        ? form({ [name]: value })
+        : `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`;
 
     /** Each declared arg of each event endpoint, from the namespace index itself. */
     async function endpoints() {
@@ -673,7 +1070,10 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       const failures: string[] = [];
       let sent = 0;
       for (const { route, method, args } of await endpoints()) {
-        const path = route.replace(/^\/calendar\/events\/v1/, '').replace('(?P<id>\\d+)', String(event.id)).replace('(?P<slug>[^/]+)', 'target');
+        const path = route
+          .replace(/^\/calendar\/events\/v1/, '')
+          .replace('(?P<id>\\d+)', String(event.id))
+          .replace('(?P<slug>[^/]+)', 'target');
         for (const name of args) {
           for (const value of BAD) {
             const key = [api.keys.administrator, undefined, api.keys.contributor][sent++ % 3];
@@ -685,7 +1085,10 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
             } else {
               response = await api.request(method, NS + path, { body: { ...valid, [name]: value }, key });
             }
-            if (response.status >= 500) failures.push(`${method} ${path} ${name}=${JSON.stringify(value)?.slice(0, 40)} → ${response.status} ${response.text.slice(0, 120)}`);
+            if (response.status >= 500)
+              failures.push(
+                `${method} ${path} ${name}=${JSON.stringify(value)?.slice(0, 40)} → ${response.status} ${response.text.slice(0, 120)}`,
+              );
           }
         }
       }
@@ -700,10 +1103,20 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect(refused.status).toBe(400);
       expect(refused.json.code).toBe('rest_invalid_param');
       // A local date past year 9999 in UTC: the event's zone is 12 hours behind.
-      const late = await send('POST', '/events', { title: 'Too late', start_date: '9999-12-31 23:00:00', end_date: '9999-12-31 23:30:00', timezone: 'Etc/GMT+12' });
+      const late = await send('POST', '/events', {
+        title: 'Too late',
+        start_date: '9999-12-31 23:00:00',
+        end_date: '9999-12-31 23:30:00',
+        timezone: 'Etc/GMT+12',
+      });
       expect(late.status).toBe(400);
       // As a publication date it means "not given", as in WordPress: now.
-      const dated = await send('POST', '/events', { title: 'Dated zero', start_date: future(97), end_date: future(97, '11:00:00'), date: zero });
+      const dated = await send('POST', '/events', {
+        title: 'Dated zero',
+        start_date: future(97),
+        end_date: future(97, '11:00:00'),
+        date: zero,
+      });
       expect(dated.status).toBe(201);
       expect(dated.json.date).toMatch(/^\d{4}-/);
       expect((await get(`/events/${dated.json.id}`, api.keys.administrator)).status).toBe(200);
@@ -729,7 +1142,11 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
         ['GET', '/events?' + 'a'.repeat(10000)],
       ];
       for (const [method, path, body] of odd) {
-        const response = await api.request(method, NS + path, { body, key: api.keys.administrator, headers: body !== undefined ? { 'content-type': 'application/json' } : {} });
+        const response = await api.request(method, NS + path, {
+          body,
+          key: api.keys.administrator,
+          headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+        });
         expect(response.status, `${method} ${path}`).toBeLessThan(500);
       }
     });

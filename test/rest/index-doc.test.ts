@@ -41,16 +41,22 @@ describe.each(DATABASE_KINDS)('namespace index and /doc (%s)', (dbKind) => {
       }
     });
 
-    it.skipIf(!haveSamples)('serves the recorded /doc, byte for byte, but with `currency_position` and `password` in the query (decision 17)', async () => {
-      const response = await rest('GET', '/doc');
-      expect(response.status).toBe(200);
-      const expected = recordedText('02-doc', namespace)
-        .replace('"currency_position ":', '"currency_position":')
-        .replaceAll('{"in":"path","schema":{"type":"string"},"description":"The event password"', '{"in":"query","schema":{"type":"string"},"description":"The event password"');
-      expect(response.text).toBe(expected);
-      // servers[0].url: the request's scheme, the site host without its port, the namespace root.
-      expect(response.json.servers).toEqual([{ url: `http://127.0.0.1/wp-json/${namespace}/` }]);
-    });
+    it.skipIf(!haveSamples)(
+      'serves the recorded /doc, byte for byte, but with `currency_position` and `password` in the query (decision 17)',
+      async () => {
+        const response = await rest('GET', '/doc');
+        expect(response.status).toBe(200);
+        const expected = recordedText('02-doc', namespace)
+          .replace('"currency_position ":', '"currency_position":')
+          .replaceAll(
+            '{"in":"path","schema":{"type":"string"},"description":"The event password"',
+            '{"in":"query","schema":{"type":"string"},"description":"The event password"',
+          );
+        expect(response.text).toBe(expected);
+        // servers[0].url: the request's scheme, the site host without its port, the namespace root.
+        expect(response.json.servers).toEqual([{ url: `http://127.0.0.1/wp-json/${namespace}/` }]);
+      },
+    );
   });
 
   it('builds every URL of a response from the namespace the request came in on', async () => {
@@ -59,7 +65,9 @@ describe.each(DATABASE_KINDS)('namespace index and /doc (%s)', (dbKind) => {
     const venue = expectStatus(await tribe('POST', '/venues', { body: { venue: 'Namespaced Hall' }, key: api.keys.administrator }), 201);
     const term = expectStatus(await calendar('POST', '/categories', { body: { name: 'Namespaced' }, key: api.keys.administrator }), 201);
     expect(term.urls.self).toBe(`${SITE_URL}/wp-json/calendar/events/v1/categories/${term.id}`);
-    expect(expectStatus(await tribe('GET', `/categories/${term.id}`), 200).urls.self).toBe(`${SITE_URL}/wp-json/tribe/events/v1/categories/${term.id}`);
+    expect(expectStatus(await tribe('GET', `/categories/${term.id}`), 200).urls.self).toBe(
+      `${SITE_URL}/wp-json/tribe/events/v1/categories/${term.id}`,
+    );
     const venues = expectStatus(await calendar('GET', '/venues?per_page=1'), 200);
     expect(venues.venues.map((v: any) => v.id)).toContain(venue.id);
     expect(venues.rest_url).toBe(`${SITE_URL}/wp-json/calendar/events/v1/venues/?page=1&per_page=1&status=publish`);
@@ -80,7 +88,10 @@ describe.each(DATABASE_KINDS)('namespace index and /doc (%s)', (dbKind) => {
     const types = new Set(['integer', 'number', 'string', 'boolean', 'array', 'object']);
     const schema = (value: any, where: string): void => {
       if (typeof value !== 'object' || value === null) return void problems.push(`${where}: not a schema`);
-      if (value.$ref !== undefined && !(typeof value.$ref === 'string' && value.$ref.replace('#/components/schemas/', '') in doc.components.schemas)) {
+      if (
+        value.$ref !== undefined &&
+        !(typeof value.$ref === 'string' && value.$ref.replace('#/components/schemas/', '') in doc.components.schemas)
+      ) {
         problems.push(`${where}: unresolved $ref ${value.$ref}`);
       }
       if (value.$ref !== undefined) return; // siblings of a Reference Object are ignored in 3.0
@@ -100,15 +111,18 @@ describe.each(DATABASE_KINDS)('namespace index and /doc (%s)', (dbKind) => {
       const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       for (const [method, operation] of Object.entries<any>(item)) {
         const where = `${method} ${path}`;
-        if (!['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(method)) problems.push(`${where}: not an operation`);
+        if (!['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(method))
+          problems.push(`${where}: not an operation`);
         const inPath = (operation.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
         if (JSON.stringify(inPath) !== JSON.stringify(templated)) problems.push(`${where}: path parameters ${inPath} ≠ ${templated}`);
         for (const p of operation.parameters ?? []) {
-          if (typeof p.name !== 'string' || !['query', 'header', 'path', 'cookie'].includes(p.in)) problems.push(`${where}: parameter ${p.name} in ${p.in}`);
+          if (typeof p.name !== 'string' || !['query', 'header', 'path', 'cookie'].includes(p.in))
+            problems.push(`${where}: parameter ${p.name} in ${p.in}`);
           if (p.in === 'path' && p.required !== true) problems.push(`${where}: path parameter ${p.name} not required`);
           schema(p.schema, `${where} ${p.name}`);
         }
-        for (const [type, media] of Object.entries<any>(operation.requestBody?.content ?? {})) schema(media.schema, `${where} body ${type}`);
+        for (const [type, media] of Object.entries<any>(operation.requestBody?.content ?? {}))
+          schema(media.schema, `${where} body ${type}`);
         if (!operation.responses || !Object.keys(operation.responses).length) problems.push(`${where}: no responses`);
         for (const [status, response] of Object.entries<any>(operation.responses ?? {})) {
           if (!/^[1-5]\d\d$/.test(status) || typeof response.description !== 'string') problems.push(`${where} ${status}: bad response`);
@@ -120,7 +134,23 @@ describe.each(DATABASE_KINDS)('namespace index and /doc (%s)', (dbKind) => {
   });
 
   describe('malformed values', () => {
-    const VALUES: unknown[] = ['', '0', '-1', 'foo bar', '1.5', '99999999999999999999', '%ZZ', [], ['x', { a: 1 }], { a: { b: 1 } }, true, null, -3, 1e30, 'ü'.repeat(300)];
+    const VALUES: unknown[] = [
+      '',
+      '0',
+      '-1',
+      'foo bar',
+      '1.5',
+      '99999999999999999999',
+      '%ZZ',
+      [],
+      ['x', { a: 1 }],
+      { a: { b: 1 } },
+      true,
+      null,
+      -3,
+      1e30,
+      'ü'.repeat(300),
+    ];
 
     /** Every (method, path, arg) of these routes, from the namespace index; ids/slugs of live records. */
     async function targets(api: TestServer) {
@@ -145,7 +175,9 @@ describe.each(DATABASE_KINDS)('namespace index and /doc (%s)', (dbKind) => {
           .replace('(?P<id>\\d+)', String(ids[plural].id))
           .replace('(?P<slug>[^/]+)', ids[plural].slug);
         // Deletes last, so that the writes before them meet a live record.
-        const endpoints = [...route.endpoints].sort((a: any, b: any) => Number(a.methods[0] === 'DELETE') - Number(b.methods[0] === 'DELETE'));
+        const endpoints = [...route.endpoints].sort(
+          (a: any, b: any) => Number(a.methods[0] === 'DELETE') - Number(b.methods[0] === 'DELETE'),
+        );
         for (const endpoint of endpoints) {
           for (const arg of [...Object.keys(endpoint.args), 'id', 'parent']) list.push({ method: endpoint.methods[0], path, arg });
         }
@@ -174,7 +206,13 @@ describe.each(DATABASE_KINDS)('namespace index and /doc (%s)', (dbKind) => {
         await send(method, path, arg, VALUES[3]);
       }
       // Path values the routes accept but no record has.
-      for (const path of ['/venues/99999999999999999999', '/organizers/0', '/venues/by-slug/%25ZZ', '/tags/by-slug/x', '/categories/4294967296']) {
+      for (const path of [
+        '/venues/99999999999999999999',
+        '/organizers/0',
+        '/venues/by-slug/%25ZZ',
+        '/tags/by-slug/x',
+        '/categories/4294967296',
+      ]) {
         for (const method of ['GET', 'POST', 'DELETE']) await send(method, path, 'x', 1, api.keys.administrator);
       }
       expect(failures).toEqual([]);

@@ -61,7 +61,10 @@ function helpers(api: TestServer) {
       return (await gql('mutation($input: CreateEventInput!) { e: createEvent(input: $input) { id } }', { input })).e.id as number;
     },
     async protect(k: Kind, id: number, password: string) {
-      await gql(`mutation($id: Int, $input: Update${k.Name}Input!) { r: update${k.Name}(id: $id, input: $input) { id } }`, { id, input: { password } });
+      await gql(`mutation($id: Int, $input: Update${k.Name}Input!) { r: update${k.Name}(id: $id, input: $input) { id } }`, {
+        id,
+        input: { password },
+      });
     },
   };
 }
@@ -146,7 +149,12 @@ describe.each(DATABASE_KINDS)('venues and organizers over REST (%s)', (dbKind) =
       expect(trashed.id).toBe(record.id);
       expectError(await admin('DELETE', `/${k.plural}/${record.id}`), 410, `${k.type}-is-in-trash`, `The ${k.type} is already trashed`);
       // Trashed: not accessible anonymously, readable by editors.
-      expectError(await anonymous('GET', `/${k.plural}/${record.id}`), 403, `${k.type}-not-accessible`, `The requested ${k.type} is not accessible`);
+      expectError(
+        await anonymous('GET', `/${k.plural}/${record.id}`),
+        403,
+        `${k.type}-not-accessible`,
+        `The requested ${k.type} is not accessible`,
+      );
       expect(expectStatus(await helpers(api).as('editor')('GET', `/${k.plural}/${record.id}`), 200).status).toBe('trash');
     });
 
@@ -159,7 +167,12 @@ describe.each(DATABASE_KINDS)('venues and organizers over REST (%s)', (dbKind) =
           expectInvalid(await as(caller)(method, `/${k.plural}/by-slug/no-such-${k.type}`), ['slug']);
         }
       }
-      expectError(await anonymous('GET', `/${k.plural}/foo`), 404, 'rest_no_route', 'No route was found matching the URL and request method.');
+      expectError(
+        await anonymous('GET', `/${k.plural}/foo`),
+        404,
+        'rest_no_route',
+        'No route was found matching the URL and request method.',
+      );
       expectError(await anonymous('POST', `/${k.plural}`, '{"broken'), 400, 'rest_invalid_json', 'Invalid JSON body passed.');
       // Missing name first, then invalid values, then the permission.
       expect(expectStatus(await anonymous('POST', `/${k.plural}`, {}), 400)).toEqual({
@@ -168,18 +181,23 @@ describe.each(DATABASE_KINDS)('venues and organizers over REST (%s)', (dbKind) =
         data: { status: 400, params: [k.type] },
       });
       expectInvalid(await anonymous('POST', `/${k.plural}`, { [k.type]: '' }), [k.type]);
-      expectInvalid(await anonymous('POST', `/${k.plural}`, { [k.type]: 'X', website: 'foo', date: 'foo', status: 'kinda_thinking_about_it', author: 'me' }), [
-        'author',
-        'date',
-        k.type,
-        'status',
-        'website',
-      ].filter((name) => name !== k.type));
+      expectInvalid(
+        await anonymous('POST', `/${k.plural}`, {
+          [k.type]: 'X',
+          website: 'foo',
+          date: 'foo',
+          status: 'kinda_thinking_about_it',
+          author: 'me',
+        }),
+        ['author', 'date', k.type, 'status', 'website'].filter((name) => name !== k.type),
+      );
       expectError(await anonymous('POST', `/${k.plural}`, { [k.type]: 'X' }), 401, 'rest_forbidden', FORBIDDEN);
       expectError(await as('subscriber')('POST', `/${k.plural}`, { [k.type]: 'X' }), 403, 'rest_forbidden', FORBIDDEN);
       // Type checks come after the validators (step 4): "12" is an integer, 1.5 is not.
       const record = await create(k);
-      expectInvalid(await helpers(api).admin('POST', `/${k.plural}/${record.id}`, { author: 1.5 }), { author: 'author is not of type integer.' });
+      expectInvalid(await helpers(api).admin('POST', `/${k.plural}/${record.id}`, { author: 1.5 }), {
+        author: 'author is not of type integer.',
+      });
       expectInvalid(await helpers(api).admin('POST', `/${k.plural}/${record.id}`, { [k.type]: '' }), [k.type]);
       // An unauthorised caller's write of an existing record is refused.
       expectError(await anonymous('DELETE', `/${k.plural}/${record.id}`), 401, 'rest_forbidden');
@@ -191,7 +209,9 @@ describe.each(DATABASE_KINDS)('venues and organizers over REST (%s)', (dbKind) =
       expectInvalid(await admin('POST', `/${k.plural}`, { [k.type]: unique('X'), author: 999999 }), ['author']);
       expectInvalid(await admin('POST', `/${k.plural}`, { [k.type]: unique('X'), image: '424242' }), ['image']);
       // An image URL needs the upload capability: contributors get 400 before anything is fetched.
-      expectInvalid(await as('contributor')('POST', `/${k.plural}`, { [k.type]: unique('X'), image: 'http://127.0.0.1:9/x.jpg' }), ['image']);
+      expectInvalid(await as('contributor')('POST', `/${k.plural}`, { [k.type]: unique('X'), image: 'http://127.0.0.1:9/x.jpg' }), [
+        'image',
+      ]);
       const own = expectStatus(await admin('POST', `/${k.plural}`, { [k.type]: unique('X'), author: '2' }), 201);
       expect(own.author).toBe('2');
     });
@@ -321,7 +341,16 @@ describe.each(DATABASE_KINDS)('venues and organizers over REST (%s)', (dbKind) =
       const token = 'zp' + Math.random().toString(36).slice(2, 8);
       const fields =
         k.type === 'venue'
-          ? { description: token, address: '1 Main St', city: 'Springfield', country: 'United States', state: 'IL', zip: '62701', phone: '555', website: 'https://example.com' }
+          ? {
+              description: token,
+              address: '1 Main St',
+              city: 'Springfield',
+              country: 'United States',
+              state: 'IL',
+              zip: '62701',
+              phone: '555',
+              website: 'https://example.com',
+            }
           : { description: token, phone: '555', website: 'https://example.com', email: 'x@example.com' };
       const record = await create(k, fields);
       await protect(k, record.id, 'secret');
@@ -329,8 +358,25 @@ describe.each(DATABASE_KINDS)('venues and organizers over REST (%s)', (dbKind) =
       const masked = expectStatus(await anonymous('GET', `/${k.plural}?search=${token}`), 200)[k.plural][0];
       // Protecting it was an update: `modified` may have moved on by a second since the create.
       expect(masked.modified >= record.modified).toBe(true);
-      const expected: Record<string, unknown> = { ...record, modified: masked.modified, modified_utc: masked.modified_utc, [k.type]: [], description: '' };
-      if (k.type === 'venue') Object.assign(expected, { address: '', city: '', country: '', zip: '', phone: '', website: '', stateprovince: '', show_map: null, show_map_link: null });
+      const expected: Record<string, unknown> = {
+        ...record,
+        modified: masked.modified,
+        modified_utc: masked.modified_utc,
+        [k.type]: [],
+        description: '',
+      };
+      if (k.type === 'venue')
+        Object.assign(expected, {
+          address: '',
+          city: '',
+          country: '',
+          zip: '',
+          phone: '',
+          website: '',
+          stateprovince: '',
+          show_map: null,
+          show_map_link: null,
+        });
       else Object.assign(expected, { phone: '', website: '', email: '' });
       expect(masked).toEqual(expected);
       expect(Object.keys(masked)).toEqual(Object.keys(record));
@@ -345,7 +391,11 @@ describe.each(DATABASE_KINDS)('venues and organizers over REST (%s)', (dbKind) =
       expect(expectStatus(await anonymous('GET', `/${k.plural}?search=${token}&password=secret`), 200)[k.plural][0]).toEqual(current);
       expect(expectStatus(await admin('GET', `/${k.plural}?search=${token}&context=edit`), 200)[k.plural][0]).toEqual(current);
       expect(expectStatus(await admin('GET', `/${k.plural}?search=${token}`), 200)[k.plural][0]).toEqual(expected);
-      expect(expectStatus(await admin('POST', `/${k.plural}/${record.id}`, { phone: '555' }), 200)).toEqual({ ...record, modified: expect.any(String), modified_utc: expect.any(String) });
+      expect(expectStatus(await admin('POST', `/${k.plural}/${record.id}`, { phone: '555' }), 200)).toEqual({
+        ...record,
+        modified: expect.any(String),
+        modified_utc: expect.any(String),
+      });
     });
   });
 
@@ -375,13 +425,20 @@ describe.each(DATABASE_KINDS)('venues and organizers over REST (%s)', (dbKind) =
       expect(expectStatus(await admin('POST', `/venues/${off.id}`, { city: 'X' }), 200).show_map).toBe(false);
       expectInvalid(await admin('POST', '/venues', { venue: 'X', show_map: [1] }), { show_map: 'show_map is not of type string.' });
       const numeric = expectStatus(await admin('POST', '/venues', { venue: 'X', show_map_link: 1 }), 400);
-      expect(numeric.data.details.show_map_link).toEqual({ code: 'rest_invalid_type', message: 'show_map_link is not of type string.', data: { param: 'show_map_link' } });
+      expect(numeric.data.details.show_map_link).toEqual({
+        code: 'rest_invalid_type',
+        message: 'show_map_link is not of type string.',
+        data: { param: 'show_map_link' },
+      });
     });
 
     it('accepts form bodies with PHP nesting, method override and both namespaces', async () => {
       for (const namespace of NAMESPACES) {
         const rest = client(api, namespace);
-        const made = await rest('POST', '/venues', { form: `venue=${encodeURIComponent(unique('Form Hall'))}&city=Paris&show_map=0`, key: api.keys.administrator });
+        const made = await rest('POST', '/venues', {
+          form: `venue=${encodeURIComponent(unique('Form Hall'))}&city=Paris&show_map=0`,
+          key: api.keys.administrator,
+        });
         const body = expectStatus(made, 201);
         expect([body.city, body.show_map]).toEqual(['Paris', false]);
         const list = expectStatus(await rest('GET', `/venues?per_page=1`), 200);

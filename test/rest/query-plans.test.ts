@@ -31,13 +31,17 @@ const wholeTaxonomy = (query: string) => /^SELECT [^;]* FROM `main`\.`Term` WHER
 
 function sqliteExplain(url: string): { explain: Explain; close(): void } {
   const db = new Database(sqliteFile(url), { readonly: true });
-  const tables = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as Array<{ name: string }>).map((row) => row.name));
+  const tables = new Set(
+    (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as Array<{ name: string }>).map((row) => row.name),
+  );
   const explain: Explain = async ({ query, params }) => {
     const values = params.map((v) => (typeof v === 'boolean' ? Number(v) : v));
     const plan = db.prepare(`EXPLAIN QUERY PLAN ${query}`).all(...values) as Array<{ detail: string }>;
     // "SCAN t" reads table t whole ("SCAN t USING INDEX" walks an index in order and stops at the
     // page's end; "SCAN sub" reads a subquery's rows, planned on their own lines).
-    return plan.map((row) => row.detail.trim()).filter((detail) => tables.has(/^SCAN (?:main\.)?(\w+)$/.exec(detail)?.[1] ?? '') && !wholeTaxonomy(query));
+    return plan
+      .map((row) => row.detail.trim())
+      .filter((detail) => tables.has(/^SCAN (?:main\.)?(\w+)$/.exec(detail)?.[1] ?? '') && !wholeTaxonomy(query));
   };
   return { explain, close: () => db.close() };
 }
@@ -69,7 +73,15 @@ describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
     database = await createTestDatabase(kind);
     // Enough of every record that reaching 50 of them through an index beats reading them all.
     seeded = await seedCalendar(database.url, { events: 3000, venues: 1000, organizers: 1000, tags: 1000 });
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, LOG_LEVEL: 'silent', ALMANAC_ADMIN_KEY: ADMIN_KEY, RESPONSE_CACHE: 'false', TASK_WORKERS: '0' });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'silent',
+      ALMANAC_ADMIN_KEY: ADMIN_KEY,
+      RESPONSE_CACHE: 'false',
+      TASK_WORKERS: '0',
+    });
     server = await startServer(config);
     explainer = kind === 'sqlite' ? sqliteExplain(database.url) : await postgresExplain(database.url);
   });
@@ -127,7 +139,10 @@ describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
         {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query: '{ events(page: { perPage: 50 }) { total items { id title venue { name events(page: { perPage: 3 }) { total items { id } } } organizers { name } categories { name } tags { name } } } }' }),
+          body: JSON.stringify({
+            query:
+              '{ events(page: { perPage: 50 }) { total items { id title venue { name events(page: { perPage: 3 }) { total items { id } } } organizers { name } categories { name } tags { name } } } }',
+          }),
         },
       ],
     ];
@@ -145,11 +160,19 @@ describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
     const created = await fetch(`${server.url}${NS}/events`, {
       method: 'POST',
       headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Quartet', description: 'A night of Xylofonics', start_date: '2031-05-01 20:00', end_date: '2031-05-01 22:00' }),
+      body: JSON.stringify({
+        title: 'Quartet',
+        description: 'A night of Xylofonics',
+        start_date: '2031-05-01 20:00',
+        end_date: '2031-05-01 22:00',
+      }),
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
-    const find = async (search: string) => (await (await fetch(`${server.url}${NS}/events?search=${encodeURIComponent(search)}&start_date=2031-01-01&end_date=2031-12-31`)).json()) as any;
+    const find = async (search: string) =>
+      (await (
+        await fetch(`${server.url}${NS}/events?search=${encodeURIComponent(search)}&start_date=2031-01-01&end_date=2031-12-31`)
+      ).json()) as any;
     expect((await find('xylofonic')).events.map((e: any) => e.id)).toEqual([id]);
     const statements = await statementsOf(`${NS}/events?search=xylofonic&start_date=2031-01-01&end_date=2031-12-31`);
     for (const statement of statements) expect(await explainer.explain(statement), statement.query).toEqual([]);

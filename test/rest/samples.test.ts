@@ -29,7 +29,10 @@ interface Sample {
 
 function loadSamples(): Sample[] {
   if (!haveSamples) return [];
-  const rows = readFileSync(DIR + 'INDEX.tsv', 'utf8').trim().split('\n').slice(1);
+  const rows = readFileSync(DIR + 'INDEX.tsv', 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
   return rows.map((row) => {
     const [scenario, method, url, status] = row.split('\t');
     const raw = readFileSync(`${DIR}${scenario}.http`, 'utf8');
@@ -86,7 +89,8 @@ class IdMap {
 
   /** The recorded JSON with the original's ids replaced by ours (fields and URLs). */
   translate(value: unknown, space: Space = 'post', key = ''): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.translate(item, key === 'categories' || key === 'tags' ? 'term' : space, key));
+    if (Array.isArray(value))
+      return value.map((item) => this.translate(item, key === 'categories' || key === 'tags' ? 'term' : space, key));
     if (isObject(value)) {
       const own: Space = 'taxonomy' in value ? 'term' : space;
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.translateField(k, v, own)]));
@@ -157,17 +161,23 @@ function differences(expected: unknown, actual: unknown, path = '$'): string[] {
       if (!(key in actual)) out.push(`${path}.${key}: missing (recorded ${JSON.stringify(expected[key])?.slice(0, 120)})`);
       else out.push(...differences(expected[key], actual[key], `${path}.${key}`));
     }
-    for (const key of actualKeys) if (!(key in expected)) out.push(`${path}.${key}: unexpected ${JSON.stringify(actual[key])?.slice(0, 120)}`);
+    for (const key of actualKeys)
+      if (!(key in expected)) out.push(`${path}.${key}: unexpected ${JSON.stringify(actual[key])?.slice(0, 120)}`);
     const common = keys.filter((k) => k in actual);
-    if (!out.length && common.join() !== actualKeys.filter((k) => k in expected).join()) out.push(`${path}: key order ${actualKeys.join(',')}`);
+    if (!out.length && common.join() !== actualKeys.filter((k) => k in expected).join())
+      out.push(`${path}: key order ${actualKeys.join(',')}`);
     return out;
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {
-    const out = expected.flatMap((item, i) => (i < actual.length ? differences(item, actual[i], `${path}[${i}]`) : [`${path}[${i}]: missing`]));
+    const out = expected.flatMap((item, i) =>
+      i < actual.length ? differences(item, actual[i], `${path}[${i}]`) : [`${path}[${i}]: missing`],
+    );
     if (actual.length > expected.length) out.push(`${path}: ${actual.length - expected.length} more item(s)`);
     return out;
   }
-  return JSON.stringify(expected) === JSON.stringify(actual) ? [] : [`${path}: ${JSON.stringify(expected)?.slice(0, 200)} → ${JSON.stringify(actual)?.slice(0, 200)}`];
+  return JSON.stringify(expected) === JSON.stringify(actual)
+    ? []
+    : [`${path}: ${JSON.stringify(expected)?.slice(0, 200)} → ${JSON.stringify(actual)?.slice(0, 200)}`];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -209,7 +219,7 @@ function applyDecisions(sample: Sample, expected: unknown, memory: Map<string, R
 const SAMPLES = loadSamples();
 const HEADERS = ['allow', 'x-tec-total', 'x-tec-totalpages'];
 
-(SAMPLES.length ? describe : describe.skip).each(DATABASE_KINDS)('the original\'s recorded samples, replayed on %s', (kind) => {
+(SAMPLES.length ? describe : describe.skip).each(DATABASE_KINDS)("the original's recorded samples, replayed on %s", (kind) => {
   useClockAt(); // the recorded lists hold "upcoming" events and the default window of that day
   const api = useTestServer(kind, { SITE_URL: ORIGIN });
   const ids = new IdMap();

@@ -6,7 +6,17 @@ import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/auth/viewer.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
-import { FORBIDDEN, SITE_URL, client, expectError, expectInvalid, expectSameBody, expectStatus, haveSamples, sample } from './calendar-support.js';
+import {
+  FORBIDDEN,
+  SITE_URL,
+  client,
+  expectError,
+  expectInvalid,
+  expectSameBody,
+  expectStatus,
+  haveSamples,
+  sample,
+} from './calendar-support.js';
 
 type Caller = Role | 'anonymous';
 
@@ -28,7 +38,14 @@ const TAXONOMIES: Kind[] = [
     nonWriter: 'contributor',
     exists: 'A term with the name provided already exists with this parent.',
   },
-  { plural: 'tags', taxonomy: 'post_tag', what: 'event tag', writer: 'editor', nonWriter: 'author', exists: 'A term with the name provided already exists in this taxonomy.' },
+  {
+    plural: 'tags',
+    taxonomy: 'post_tag',
+    what: 'event tag',
+    writer: 'editor',
+    nonWriter: 'author',
+    exists: 'A term with the name provided already exists in this taxonomy.',
+  },
 ];
 
 const unique = (stem: string) => `${stem} ${Math.random().toString(36).slice(2, 9)}`;
@@ -47,7 +64,11 @@ function helpers(api: TestServer) {
     /** A published event carrying the terms (names or slugs), created through GraphQL. */
     async event(terms: { categories?: string[]; tags?: string[] }, status = 'publish') {
       const input = { title: unique('Event'), startDate: 'tomorrow 10am', endDate: 'tomorrow 11am', status, ...terms };
-      const result = await api.graphql('mutation($input: CreateEventInput!) { e: createEvent(input: $input) { id } }', { input }, api.keys.administrator);
+      const result = await api.graphql(
+        'mutation($input: CreateEventInput!) { e: createEvent(input: $input) { id } }',
+        { input },
+        api.keys.administrator,
+      );
       expect(result.errors).toBeUndefined();
       return result.data.e.id as number;
     },
@@ -95,9 +116,31 @@ describe.each(DATABASE_KINDS)('categories and tags over REST (%s)', (dbKind) => 
     it('creates (201), reads (200), updates (200) and deletes for good (200 with the record as it was)', async () => {
       const { admin, anonymous, event } = helpers(api);
       const name = unique('Term');
-      const made = expectStatus(await admin('POST', `/${k.plural}`, { name, description: 'About', slug: name.replace(' ', '-').toUpperCase() }), 201);
-      expect(made).toMatchObject({ count: 0, description: 'About', name, slug: name.replace(' ', '-').toLowerCase(), taxonomy: k.taxonomy, meta: [] });
-      expect(Object.keys(made)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', ...(k.plural === 'categories' ? ['parent'] : []), 'meta', 'url', 'urls', '_links']);
+      const made = expectStatus(
+        await admin('POST', `/${k.plural}`, { name, description: 'About', slug: name.replace(' ', '-').toUpperCase() }),
+        201,
+      );
+      expect(made).toMatchObject({
+        count: 0,
+        description: 'About',
+        name,
+        slug: name.replace(' ', '-').toLowerCase(),
+        taxonomy: k.taxonomy,
+        meta: [],
+      });
+      expect(Object.keys(made)).toEqual([
+        'id',
+        'count',
+        'description',
+        'name',
+        'slug',
+        'taxonomy',
+        ...(k.plural === 'categories' ? ['parent'] : []),
+        'meta',
+        'url',
+        'urls',
+        '_links',
+      ]);
       expect(made.urls).toEqual({ self: `${base}/${made.id}`, collection: base });
       expect(made._links.self[0].targetHints.allow).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -122,7 +165,12 @@ describe.each(DATABASE_KINDS)('categories and tags over REST (%s)', (dbKind) => 
       const { admin, anonymous, as, create } = helpers(api);
       const first = await create(k, { name: unique('Dup') });
       const again = expectStatus(await admin('POST', `/${k.plural}`, { name: first.name.toUpperCase() }), 400);
-      expect(again).toEqual({ code: 'term_exists', message: k.exists, data: { status: 400, term_id: first.id }, additional_data: [first.id, first.id] });
+      expect(again).toEqual({
+        code: 'term_exists',
+        message: k.exists,
+        data: { status: 400, term_id: first.id },
+        additional_data: [first.id, first.id],
+      });
       // A new slug makes a same-named term possible; a taken slug is made unique.
       const slugged = await create(k, { name: first.name, slug: 'other-' + first.slug });
       expect(slugged.name).toBe(first.name);
@@ -144,7 +192,8 @@ describe.each(DATABASE_KINDS)('categories and tags over REST (%s)', (dbKind) => 
     it('lets only the roles the original allows write', async () => {
       const { as } = helpers(api);
       expectError(await as('anonymous')('POST', `/${k.plural}`, { name: unique('R') }), 401, 'rest_forbidden', FORBIDDEN);
-      for (const role of ['subscriber', k.nonWriter] as Role[]) expectError(await as(role)('POST', `/${k.plural}`, { name: unique('R') }), 403, 'rest_forbidden');
+      for (const role of ['subscriber', k.nonWriter] as Role[])
+        expectError(await as(role)('POST', `/${k.plural}`, { name: unique('R') }), 403, 'rest_forbidden');
       const made = expectStatus(await as(k.writer)('POST', `/${k.plural}`, { name: unique('R') }), 201);
       expectError(await as(k.nonWriter)('POST', `/${k.plural}/${made.id}`, { description: 'x' }), 403, 'rest_forbidden');
       expectError(await as(k.nonWriter)('DELETE', `/${k.plural}/${made.id}`), 403, 'rest_forbidden');
@@ -157,7 +206,11 @@ describe.each(DATABASE_KINDS)('categories and tags over REST (%s)', (dbKind) => 
     it('lists with every filter, by name by default, paging with bare URLs and no 404', async () => {
       const { admin, anonymous, create, event } = helpers(api);
       const token = 'zt' + Math.random().toString(36).slice(2, 7);
-      const [b, a, c] = [await create(k, { name: `${token} B`, description: 'x' }), await create(k, { name: `${token} a` }), await create(k, { name: `${token} C` })];
+      const [b, a, c] = [
+        await create(k, { name: `${token} B`, description: 'x' }),
+        await create(k, { name: `${token} a` }),
+        await create(k, { name: `${token} C` }),
+      ];
       const eventId = await event({ [k.plural]: [a.slug, c.slug] });
       await event({ [k.plural]: [c.slug] });
       const ids = (body: any) => body[k.plural].map((t: any) => t.id);
@@ -194,18 +247,13 @@ describe.each(DATABASE_KINDS)('categories and tags over REST (%s)', (dbKind) => 
       expect([past[k.plural], past.total, past.previous_rest_url]).toEqual([[], 3, `${base}/?page=8`]);
 
       // Every invalid filter named, in declaration order.
-      expectInvalid(await anonymous('GET', `/${k.plural}?page=0&per_page=-1&search=&exclude=2389,1235&include=&order=&orderby=&post=${a.id}&event=foo&slug=`), [
-        'page',
-        'per_page',
-        'search',
-        'exclude',
-        'include',
-        'order',
-        'orderby',
-        'post',
-        'event',
-        'slug',
-      ]);
+      expectInvalid(
+        await anonymous(
+          'GET',
+          `/${k.plural}?page=0&per_page=-1&search=&exclude=2389,1235&include=&order=&orderby=&post=${a.id}&event=foo&slug=`,
+        ),
+        ['page', 'per_page', 'search', 'exclude', 'include', 'order', 'orderby', 'post', 'event', 'slug'],
+      );
       expectInvalid(await anonymous('GET', `/${k.plural}?hide_empty=maybe`), { hide_empty: 'hide_empty is not of type boolean.' });
       expect(expectStatus(await admin('GET', `/${k.plural}?per_page=500`), 200).total_pages).toBeGreaterThan(0);
     });
@@ -239,11 +287,18 @@ describe.each(DATABASE_KINDS)('categories and tags over REST (%s)', (dbKind) => 
       expect(expectStatus(await admin('POST', `/categories/${child.id}`, { parent: other.id }), 200).parent).toBe(other.id);
 
       // Tags are flat: `parent` is not an argument there, so only the handler refuses it.
-      expectError(await admin('POST', '/tags', { name: unique('T'), parent: 1 }), 400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.');
+      expectError(
+        await admin('POST', '/tags', { name: unique('T'), parent: 1 }),
+        400,
+        'rest_taxonomy_not_hierarchical',
+        'Cannot set parent term, taxonomy is not hierarchical.',
+      );
       expectError(await as('anonymous')('POST', '/tags', { name: unique('T'), parent: 1 }), 401, 'rest_forbidden');
       const tag = await create(TAXONOMIES[1]);
       expectError(await admin('PATCH', `/tags/${tag.id}`, { parent: '' }), 400, 'rest_taxonomy_not_hierarchical');
-      expect(expectStatus(await anonymous('GET', `/tags?parent=${tag.id}&hide_empty=0&slug=${tag.slug}`), 200).tags.map((t: any) => t.id)).toEqual([tag.id]);
+      expect(
+        expectStatus(await anonymous('GET', `/tags?parent=${tag.id}&hide_empty=0&slug=${tag.slug}`), 200).tags.map((t: any) => t.id),
+      ).toEqual([tag.id]);
     });
 
     it('answers a slug taken by another term on update with 400 duplicate_term_slug (the original: 500), changing nothing', async () => {
@@ -253,7 +308,11 @@ describe.each(DATABASE_KINDS)('categories and tags over REST (%s)', (dbKind) => 
         for (const method of ['POST', 'PATCH']) {
           const response = await admin(method, `/${k.plural}/${two.id}`, { slug: one.slug });
           expect(response.status).toBe(400);
-          expect(response.json).toEqual({ code: 'duplicate_term_slug', message: `The slug &#8220;${one.slug}&#8221; is already in use by another term.`, data: { status: 400 } });
+          expect(response.json).toEqual({
+            code: 'duplicate_term_slug',
+            message: `The slug &#8220;${one.slug}&#8221; is already in use by another term.`,
+            data: { status: 400 },
+          });
         }
         expect(expectStatus(await admin('GET', `/${k.plural}/${two.id}`), 200).slug).toBe(two.slug);
       }

@@ -24,7 +24,11 @@ describe.each(DATABASE_KINDS)('WordPress REST conventions on %s', (kind) => {
       authentication: [],
     });
     expect([-4, -5]).toContain(root.json.gmt_offset);
-    expect(root.json.routes['/']).toMatchObject({ namespace: '', methods: ['GET'], _links: { self: [{ href: 'http://almanac.test/wp-json/' }] } });
+    expect(root.json.routes['/']).toMatchObject({
+      namespace: '',
+      methods: ['GET'],
+      _links: { self: [{ href: 'http://almanac.test/wp-json/' }] },
+    });
     for (const namespace of ['calendar/events/v1', 'tribe/events/v1']) {
       expect(root.json.routes[`/${namespace}/events`]).toMatchObject({ namespace, methods: expect.arrayContaining(['GET', 'POST']) });
       // The same description as the namespace's own index.
@@ -38,7 +42,12 @@ describe.each(DATABASE_KINDS)('WordPress REST conventions on %s', (kind) => {
   it('_fields keeps only the named fields, dotted names reaching into nested ones, in the record’s own order', async () => {
     const created = await api.request('POST', `${NS}/events`, {
       key: api.keys.administrator,
-      body: { title: 'Fielded', start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 12:00:00', venue: { venue: 'Hall', city: 'Springfield', address: '1 Main St' } },
+      body: {
+        title: 'Fielded',
+        start_date: '2031-05-01 10:00:00',
+        end_date: '2031-05-01 12:00:00',
+        venue: { venue: 'Hall', city: 'Springfield', address: '1 Main St' },
+      },
     });
     expect(created.status).toBe(201);
     const id = created.json.id;

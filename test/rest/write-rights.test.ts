@@ -40,11 +40,36 @@ describe.each(DATABASE_KINDS)('write rights on %s', (kind) => {
       const record = await published(api, type);
       const before = await state(api, type, record.id);
       const writes: Array<[string, () => Promise<{ ok: boolean; denied: boolean }>]> = [
-        ['REST update by id', async () => rest(await api.request('POST', `${NS}/${PLURAL[type]}/${record.id}`, { body: { [titleField(type)]: `${before.title} (edited)` }, key }))],
-        ['REST update by slug', async () => rest(await api.request('POST', `${NS}/${PLURAL[type]}/by-slug/${record.slug}`, { body: { [titleField(type)]: `${before.title} (edited)` }, key }))],
+        [
+          'REST update by id',
+          async () =>
+            rest(
+              await api.request('POST', `${NS}/${PLURAL[type]}/${record.id}`, {
+                body: { [titleField(type)]: `${before.title} (edited)` },
+                key,
+              }),
+            ),
+        ],
+        [
+          'REST update by slug',
+          async () =>
+            rest(
+              await api.request('POST', `${NS}/${PLURAL[type]}/by-slug/${record.slug}`, {
+                body: { [titleField(type)]: `${before.title} (edited)` },
+                key,
+              }),
+            ),
+        ],
         [
           'GraphQL update by slug',
-          async () => gql(await api.graphql(`mutation($slug: String, $input: Update${TYPE[type]}Input!) { update${TYPE[type]}(slug: $slug, input: $input) { id } }`, { slug: record.slug, input: { [type === 'event' ? 'title' : 'name']: `${before.title} (edited)` } }, key)),
+          async () =>
+            gql(
+              await api.graphql(
+                `mutation($slug: String, $input: Update${TYPE[type]}Input!) { update${TYPE[type]}(slug: $slug, input: $input) { id } }`,
+                { slug: record.slug, input: { [type === 'event' ? 'title' : 'name']: `${before.title} (edited)` } },
+                key,
+              ),
+            ),
         ],
         ['REST trash by slug', async () => rest(await api.request('DELETE', `${NS}/${PLURAL[type]}/by-slug/${record.slug}`, { key }))],
       ];
@@ -60,14 +85,23 @@ describe.each(DATABASE_KINDS)('write rights on %s', (kind) => {
       if (!MAY[role]) {
         // By id the same holds, on both surfaces.
         expect(rest(await api.request('DELETE', `${NS}/${PLURAL[type]}/${record.id}`, { key })).denied).toBe(true);
-        expect(gql(await api.graphql(`mutation($id: Int) { delete${TYPE[type]}(id: $id) { id } }`, { id: record.id }, key)).denied).toBe(true);
+        expect(gql(await api.graphql(`mutation($id: Int) { delete${TYPE[type]}(id: $id) { id } }`, { id: record.id }, key)).denied).toBe(
+          true,
+        );
         expect((await state(api, type, record.id)).status).toBe('publish');
       }
     });
 
     it('an author may change and trash their own published record by slug', async () => {
       const own = await published(api, type, api.keys.author);
-      expect(rest(await api.request('POST', `${NS}/${PLURAL[type]}/by-slug/${own.slug}`, { body: { [titleField(type)]: 'Mine, edited' }, key: api.keys.author })).ok).toBe(true);
+      expect(
+        rest(
+          await api.request('POST', `${NS}/${PLURAL[type]}/by-slug/${own.slug}`, {
+            body: { [titleField(type)]: 'Mine, edited' },
+            key: api.keys.author,
+          }),
+        ).ok,
+      ).toBe(true);
       expect(rest(await api.request('DELETE', `${NS}/${PLURAL[type]}/by-slug/${own.slug}`, { key: api.keys.author })).ok).toBe(true);
     });
 
@@ -75,7 +109,10 @@ describe.each(DATABASE_KINDS)('write rights on %s', (kind) => {
       const titles = type === 'event' ? { title: 'Dup' } : { [type]: 'Dup' };
       const ids: number[] = [];
       for (let i = 0; i < 3; i++) {
-        const body = type === 'event' ? { ...titles, start_date: '2031-07-01 10:00:00', end_date: '2031-07-01 11:00:00' } : { ...titles, description: `copy ${i}` };
+        const body =
+          type === 'event'
+            ? { ...titles, start_date: '2031-07-01 10:00:00', end_date: '2031-07-01 11:00:00' }
+            : { ...titles, description: `copy ${i}` };
         const made = await api.request('POST', `${NS}/${PLURAL[type]}`, { body, key: api.keys.administrator });
         expect(made.status, made.text).toBe(201);
         const gone = await api.request('DELETE', `${NS}/${PLURAL[type]}/${made.json.id}`, { key: api.keys.administrator });
@@ -83,7 +120,8 @@ describe.each(DATABASE_KINDS)('write rights on %s', (kind) => {
         ids.push(made.json.id);
       }
       // Each is in the trash, and gone from the published list.
-      for (const id of ids) expect((await api.request('DELETE', `${NS}/${PLURAL[type]}/${id}`, { key: api.keys.administrator })).status).toBe(410);
+      for (const id of ids)
+        expect((await api.request('DELETE', `${NS}/${PLURAL[type]}/${id}`, { key: api.keys.administrator })).status).toBe(410);
     });
   });
 });

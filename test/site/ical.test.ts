@@ -27,7 +27,14 @@ describe.each(DATABASE_KINDS)('iCalendar feeds on %s', (kind) => {
   async function create(input: Record<string, unknown>, key = api.keys.administrator) {
     const result = await api.graphql(CREATE, { input }, key);
     expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
-    return result.data.createEvent as { id: number; slug: string; url: string; icalUrl: string; googleCalendarUrl: string; outlookUrl: string };
+    return result.data.createEvent as {
+      id: number;
+      slug: string;
+      url: string;
+      icalUrl: string;
+      googleCalendarUrl: string;
+      outlookUrl: string;
+    };
   }
 
   it('lists upcoming public events with the properties RFC 5545 requires, times in UTC, all-day events as dates', async () => {
@@ -86,7 +93,11 @@ describe.each(DATABASE_KINDS)('iCalendar feeds on %s', (kind) => {
     const before = byTitle(parse((await api.request('GET', new URL(event.icalUrl).pathname)).text), 'Moving talk');
     // Modification times have one-second resolution.
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const updated = await api.graphql(UPDATE, { id: event.id, input: { startDate: daysFromNow(21, '10:00:00'), endDate: daysFromNow(21, '11:00:00') } }, api.keys.administrator);
+    const updated = await api.graphql(
+      UPDATE,
+      { id: event.id, input: { startDate: daysFromNow(21, '10:00:00'), endDate: daysFromNow(21, '11:00:00') } },
+      api.keys.administrator,
+    );
     expect(updated.errors).toBeUndefined();
     const after = byTitle(parse((await api.request('GET', `/event/${event.slug}/?ical=1`)).text), 'Moving talk');
     expect(prop(after, 'uid')).toBe(prop(before, 'uid'));
@@ -96,9 +107,25 @@ describe.each(DATABASE_KINDS)('iCalendar feeds on %s', (kind) => {
   });
 
   it('applies the list filters, and the archive of a category or a tag', async () => {
-    await create({ title: 'Film night', startDate: daysFromNow(30, '20:00:00'), endDate: daysFromNow(30, '22:00:00'), categories: ['Cinema'], tags: ['popcorn'] });
-    await create({ title: 'Film matinee', startDate: daysFromNow(31, '14:00:00'), endDate: daysFromNow(31, '16:00:00'), categories: ['Cinema'] });
-    await create({ title: 'Poetry reading', startDate: daysFromNow(30, '18:00:00'), endDate: daysFromNow(30, '19:00:00'), tags: ['popcorn'] });
+    await create({
+      title: 'Film night',
+      startDate: daysFromNow(30, '20:00:00'),
+      endDate: daysFromNow(30, '22:00:00'),
+      categories: ['Cinema'],
+      tags: ['popcorn'],
+    });
+    await create({
+      title: 'Film matinee',
+      startDate: daysFromNow(31, '14:00:00'),
+      endDate: daysFromNow(31, '16:00:00'),
+      categories: ['Cinema'],
+    });
+    await create({
+      title: 'Poetry reading',
+      startDate: daysFromNow(30, '18:00:00'),
+      endDate: daysFromNow(30, '19:00:00'),
+      tags: ['popcorn'],
+    });
     const titles = async (path: string) => {
       const response = await api.request('GET', path);
       expect(response.status, path).toBe(200);
@@ -119,12 +146,23 @@ describe.each(DATABASE_KINDS)('iCalendar feeds on %s', (kind) => {
     expect(bad.text).toContain('start_date');
     expect((await api.request('GET', '/events/?ical=1', { key: 'wrong-key-0123456789' })).status).toBe(401);
 
-    const draft = await create({ title: 'Unpublished plan', startDate: daysFromNow(40), endDate: daysFromNow(40, '12:00:00'), status: 'draft' });
+    const draft = await create({
+      title: 'Unpublished plan',
+      startDate: daysFromNow(40),
+      endDate: daysFromNow(40, '12:00:00'),
+      status: 'draft',
+    });
     expect((await api.request('GET', `/event/${draft.slug}/ical/`)).status).toBe(404);
     const asEditor = await api.request('GET', `/event/${draft.slug}/ical/`, { key: api.keys.editor });
     expect(parse(asEditor.text).events.map((e) => prop(e, 'summary'))).toEqual(['Unpublished plan']);
 
-    const locked = await create({ title: 'Members only', description: 'The secret menu', password: 'pw', startDate: daysFromNow(41), endDate: daysFromNow(41, '12:00:00') });
+    const locked = await create({
+      title: 'Members only',
+      description: 'The secret menu',
+      password: 'pw',
+      startDate: daysFromNow(41),
+      endDate: daysFromNow(41, '12:00:00'),
+    });
     const listed = byTitle(parse((await api.request('GET', '/events/?ical=1')).text), 'Members only');
     expect(prop(listed, 'description')).toBeNull();
     expect((await api.request('GET', `/event/${locked.slug}/ical/`)).status).toBe(403);

@@ -32,7 +32,11 @@ const day = (days: number) => daysFromNow(days).slice(0, 10);
 async function seed(api: TestServer) {
   const parent = await api.graphql(`mutation { createEventCategory(input: { name: "Music" }) { id } }`, {}, api.keys.administrator);
   expect(parent.errors).toBeUndefined();
-  const child = await api.graphql(`mutation($parent: ID!) { createEventCategory(input: { name: "Jazz", parent: $parent }) { id } }`, { parent: String(parent.data.createEventCategory.id) }, api.keys.administrator);
+  const child = await api.graphql(
+    `mutation($parent: ID!) { createEventCategory(input: { name: "Jazz", parent: $parent }) { id } }`,
+    { parent: String(parent.data.createEventCategory.id) },
+    api.keys.administrator,
+  );
   expect(child.errors).toBeUndefined();
   const concert = await create(api, {
     title: 'Quartet <live> & friends',
@@ -46,9 +50,25 @@ async function seed(api: TestServer) {
     tags: ['live'],
     cost: ['15'],
   });
-  const talk = await create(api, { title: 'Stars over the city', startDate: `${day(6)} 18:00:00`, endDate: `${day(6)} 19:00:00`, tags: ['live'] });
-  const draft = await create(api, { title: 'Secret rehearsal', startDate: `${day(7)} 10:00:00`, endDate: `${day(7)} 11:00:00`, status: 'draft' });
-  const dinner = await create(api, { title: 'Members dinner', description: 'The tasting menu.', password: 'opensesame', startDate: `${day(8)} 19:00:00`, endDate: `${day(8)} 22:00:00` });
+  const talk = await create(api, {
+    title: 'Stars over the city',
+    startDate: `${day(6)} 18:00:00`,
+    endDate: `${day(6)} 19:00:00`,
+    tags: ['live'],
+  });
+  const draft = await create(api, {
+    title: 'Secret rehearsal',
+    startDate: `${day(7)} 10:00:00`,
+    endDate: `${day(7)} 11:00:00`,
+    status: 'draft',
+  });
+  const dinner = await create(api, {
+    title: 'Members dinner',
+    description: 'The tasting menu.',
+    password: 'opensesame',
+    startDate: `${day(8)} 19:00:00`,
+    endDate: `${day(8)} 22:00:00`,
+  });
   return { concert, talk, draft, dinner };
 }
 
@@ -137,7 +157,13 @@ describe.each(DATABASE_KINDS)('public pages on %s', (kind) => {
   });
 
   it('drafts and unknown records are 404 pages; protected events ask for their password', async () => {
-    for (const url of [`/event/${made.draft.slug}/`, '/event/no-such-event/', '/events/category/no-such/', '/venue/nowhere/', '/tag/none/']) {
+    for (const url of [
+      `/event/${made.draft.slug}/`,
+      '/event/no-such-event/',
+      '/events/category/no-such/',
+      '/venue/nowhere/',
+      '/tag/none/',
+    ]) {
       const page = await api.request('GET', url);
       expect(page.status, url).toBe(404);
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -178,7 +204,10 @@ describe('public pages in a browser', () => {
   });
 
   it('a visitor goes from the list to an event, keyboard first, on a wide and a phone screen; no script runs', async () => {
-    for (const [name, viewport] of [['wide', { width: 1100, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+    for (const [name, viewport] of [
+      ['wide', { width: 1100, height: 900 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
       const page = await browser.newPage({ viewport });
       const violations: string[] = [];
       page.on('console', (message) => {

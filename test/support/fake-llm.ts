@@ -73,9 +73,21 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     const scenario = /\[scenario:([\w-]+)\]/.exec(task)?.[1] ?? '';
     const step = messages.filter((m) => m.role === 'assistant').length;
     const lastAssistant = messages.map((m) => m.role).lastIndexOf('assistant');
-    const attempt = messages.slice(lastAssistant + 1).filter((m) => m.role === 'user' && String(m.content).startsWith('Your previous reply could not be used')).length;
+    const attempt = messages
+      .slice(lastAssistant + 1)
+      .filter((m) => m.role === 'user' && String(m.content).startsWith('Your previous reply could not be used')).length;
     const seen = requests.filter((r) => r.task === task && r.step === step && r.attempt === attempt).length;
-    const record: RecordedRequest = { scenario, task, step, attempt, body, headers: req.headers, aborted: false, answered: false, at: Date.now() };
+    const record: RecordedRequest = {
+      scenario,
+      task,
+      step,
+      attempt,
+      body,
+      headers: req.headers,
+      aborted: false,
+      answered: false,
+      at: Date.now(),
+    };
     requests.push(record);
     res.on('close', () => {
       if (!record.answered) record.aborted = true;
@@ -90,7 +102,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       page,
       lastToolResult: lastContent(messages, 'tool'),
       element(match) {
-        const line = page.split('\n').find((l: string) => /^\[\d+\]/.test(l) && (typeof match === 'string' ? l.includes(match) : match.test(l)));
+        const line = page
+          .split('\n')
+          .find((l: string) => /^\[\d+\]/.test(l) && (typeof match === 'string' ? l.includes(match) : match.test(l)));
         if (!line) throw new Error(`no element matching ${match} on the page:\n${page}`);
         return Number(/^\[(\d+)\]/.exec(line)![1]);
       },
@@ -118,11 +132,28 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         : {
             role: 'assistant',
             content: reply.say ?? null,
-            tool_calls: [{ id: `call_${step}_${Math.random().toString(36).slice(2, 8)}`, type: 'function', function: { name: reply.call, arguments: JSON.stringify(reply.args ?? {}) } }],
+            tool_calls: [
+              {
+                id: `call_${step}_${Math.random().toString(36).slice(2, 8)}`,
+                type: 'function',
+                function: { name: reply.call, arguments: JSON.stringify(reply.args ?? {}) },
+              },
+            ],
           };
     res.writeHead(200, { 'content-type': 'application/json' });
-    const usage = 'call' in reply && reply.tokens ? { usage: { prompt_tokens: reply.tokens - 1, completion_tokens: 1, total_tokens: reply.tokens } } : {};
-    res.end(JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion', model: body.model, choices: [{ index: 0, finish_reason: 'tool_calls', message }], ...usage }));
+    const usage =
+      'call' in reply && reply.tokens
+        ? { usage: { prompt_tokens: reply.tokens - 1, completion_tokens: 1, total_tokens: reply.tokens } }
+        : {};
+    res.end(
+      JSON.stringify({
+        id: 'chatcmpl-fake',
+        object: 'chat.completion',
+        model: body.model,
+        choices: [{ index: 0, finish_reason: 'tool_calls', message }],
+        ...usage,
+      }),
+    );
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -16,7 +16,11 @@ export interface TestServer {
   databaseUrl: string;
   server: RunningServer;
   keys: Record<Role, string>;
-  request(method: string, path: string, options?: { body?: unknown; form?: string; headers?: Record<string, string>; key?: string }): Promise<TestResponse>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; form?: string; headers?: Record<string, string>; key?: string },
+  ): Promise<TestResponse>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; data?: T; errors?: any[] }>;
 }
 

@@ -31,7 +31,11 @@ export function useTaskFixtures(extraEnv: (f: Omit<TaskFixtures, 'env'>) => Reco
   beforeAll(async () => {
     fixtures.llm = await startFakeLlm();
     fixtures.pages = await startTestPages();
-    Object.assign(fixtures.env, { ...FAST_TASK_ENV, LLM_BASE_URL: fixtures.llm.url, TASK_ALLOW_PRIVATE_NETWORK: 'true' }, extraEnv(fixtures));
+    Object.assign(
+      fixtures.env,
+      { ...FAST_TASK_ENV, LLM_BASE_URL: fixtures.llm.url, TASK_ALLOW_PRIVATE_NETWORK: 'true' },
+      extraEnv(fixtures),
+    );
   });
   afterAll(async () => {
     await fixtures.llm?.close();
@@ -87,7 +91,15 @@ export async function runResult(api: TestServer, taskId: string, key = ADMIN_KEY
 /** Starts another Almanac on an existing database (another "process" sharing it). */
 export async function startAlmanac(databaseUrl: string, env: Record<string, string>): Promise<RunningServer> {
   return startServer(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ALMANAC_ADMIN_KEY: ADMIN_KEY, SITE_URL: 'http://almanac.test', ...env }),
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'silent',
+      ALMANAC_ADMIN_KEY: ADMIN_KEY,
+      SITE_URL: 'http://almanac.test',
+      ...env,
+    }),
   );
 }
 
@@ -136,7 +148,10 @@ export const FORM_INPUT_TOOL = {
         description: { type: 'string', description: 'Description of the form' },
         fields: {
           type: 'array',
-          items: { type: 'object', properties: { type: { type: 'string', description: 'Input field type' }, label: { type: 'string', description: 'Label text' } } },
+          items: {
+            type: 'object',
+            properties: { type: { type: 'string', description: 'Input field type' }, label: { type: 'string', description: 'Label text' } },
+          },
         },
       },
     },

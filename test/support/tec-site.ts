@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const GOLDEN_DIR = process.env.GOLDEN_DIR ?? fileURLToPath(new URL('../../../shared/conformance/golden/tec-6.17.2/', import.meta.url));
+export const GOLDEN_DIR =
+  process.env.GOLDEN_DIR ?? fileURLToPath(new URL('../../../shared/conformance/golden/tec-6.17.2/', import.meta.url));
 export const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 export type TecRecord = Record<string, any>;
@@ -15,7 +16,10 @@ const BASE = '/wp-json/tribe/events/v1';
 
 /** The records of the recorded conversation, each in the state of its last recorded read. */
 export function recordedRecords(dir = GOLDEN_DIR): Record<Collection, TecRecord[]> {
-  const latest = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map<number, { seq: number; record: TecRecord }>()])) as Record<Collection, Map<number, { seq: number; record: TecRecord }>>;
+  const latest = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map<number, { seq: number; record: TecRecord }>()])) as Record<
+    Collection,
+    Map<number, { seq: number; record: TecRecord }>
+  >;
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('_'))) {
     const answer = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     if (answer.status !== 200 || answer.request?.method !== 'GET' || !answer.body || typeof answer.body !== 'object') continue;
@@ -26,7 +30,8 @@ export function recordedRecords(dir = GOLDEN_DIR): Record<Collection, TecRecord[
       }
     }
   }
-  const sorted = (c: Collection, key: (r: TecRecord) => string) => [...latest[c].values()].map((v) => v.record).sort((a, b) => key(a).localeCompare(key(b)) || a.id - b.id);
+  const sorted = (c: Collection, key: (r: TecRecord) => string) =>
+    [...latest[c].values()].map((v) => v.record).sort((a, b) => key(a).localeCompare(key(b)) || a.id - b.id);
   return {
     events: sorted('events', (r) => r.start_date),
     venues: sorted('venues', (r) => r.venue),
@@ -64,8 +69,15 @@ export async function startTecSite(): Promise<TecSite> {
       res.end(file.body);
       return;
     }
-    const match = url.pathname.replace(/\/+$/, '').match(/^\/wp-json\/tribe\/events\/v1\/(events|venues|organizers|categories|tags)(?:\/(\d+))?$/);
-    if (!match) return json(res, 404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+    const match = url.pathname
+      .replace(/\/+$/, '')
+      .match(/^\/wp-json\/tribe\/events\/v1\/(events|venues|organizers|categories|tags)(?:\/(\d+))?$/);
+    if (!match)
+      return json(res, 404, {
+        code: 'rest_no_route',
+        message: 'No route was found matching the URL and request method.',
+        data: { status: 404 },
+      });
     const collection = match[1] as Collection;
     const records = site.records[collection];
     if (match[2]) {
@@ -78,12 +90,22 @@ export async function startTecSite(): Promise<TecSite> {
       return json(res, 400, { code: 'rest_invalid_param', message: 'The site is being repaired.', data: { status: 400 } });
     }
     const totalPages = Math.ceil(records.length / perPage);
-    if (page > Math.max(totalPages, 1)) return json(res, 400, { code: 'rest_invalid_param', message: 'The requested page number is higher than the total pages.', data: { status: 400 } });
+    if (page > Math.max(totalPages, 1))
+      return json(res, 400, {
+        code: 'rest_invalid_param',
+        message: 'The requested page number is higher than the total pages.',
+        data: { status: 400 },
+      });
     const base = `${site.url}${BASE}/${collection}`;
     json(
       res,
       200,
-      { [collection]: records.slice((page - 1) * perPage, page * perPage), rest_url: `${base}/`, total: records.length, total_pages: totalPages },
+      {
+        [collection]: records.slice((page - 1) * perPage, page * perPage),
+        rest_url: `${base}/`,
+        total: records.length,
+        total_pages: totalPages,
+      },
       { 'x-tec-total': String(records.length), 'x-tec-totalpages': String(totalPages) },
     );
   });

@@ -27,7 +27,10 @@ const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': 
 function respond(url: URL): { status: number; body: string; headers?: Record<string, string> } {
   switch (url.pathname) {
     case '/':
-      return { status: 200, body: page('Almanac test site', '<h1>Test site</h1><a href="/search">Find events</a> <a href="/signin">Sign in</a>') };
+      return {
+        status: 200,
+        body: page('Almanac test site', '<h1>Test site</h1><a href="/search">Find events</a> <a href="/signin">Sign in</a>'),
+      };
     case '/search':
       return {
         status: 200,
@@ -51,7 +54,10 @@ function respond(url: URL): { status: number; body: string; headers?: Record<str
     case '/signin':
       return {
         status: 200,
-        body: page('Sign in', `<h1>Sign in</h1><form action="/welcome"><label for="name">Your name</label> <input id="name" name="name"><button>Continue</button></form>`),
+        body: page(
+          'Sign in',
+          `<h1>Sign in</h1><form action="/welcome"><label for="name">Your name</label> <input id="name" name="name"><button>Continue</button></form>`,
+        ),
       };
     case '/welcome':
       return { status: 200, body: page('Welcome', `<h1>Welcome, ${escape(url.searchParams.get('name') ?? '')}!</h1>`) };

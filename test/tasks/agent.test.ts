@@ -36,7 +36,17 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
     expect(sent).toHaveLength(6);
     expect(sent[0].headers.authorization).toBe('Bearer fake-llm-key');
     expect(sent[0].body.model).toBe('fake-model');
-    expect(sent[0].body.tools.map((t: any) => t.function.name)).toEqual(['navigate', 'click', 'type', 'select', 'scroll', 'back', 'wait', 'extract', 'done']);
+    expect(sent[0].body.tools.map((t: any) => t.function.name)).toEqual([
+      'navigate',
+      'click',
+      'type',
+      'select',
+      'scroll',
+      'back',
+      'wait',
+      'extract',
+      'done',
+    ]);
     const page = sent[1].body.messages.at(-1).content;
     expect(page).toContain(`URL: ${fx.pages.url}/search`);
     expect(page).toContain('Title: Find events');
@@ -47,12 +57,21 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
   it("keeps the model's reasoning and the tokens it reported with each step, and the run's total, in GraphQL", async () => {
     const long = 'Because '.repeat(1000);
     fx.llm.define('reasoning', [
-      { call: 'navigate', args: { url: `${fx.pages.url}/search` }, say: 'The search form is on the /search page, so I open it first.', tokens: 1200 },
+      {
+        call: 'navigate',
+        args: { url: `${fx.pages.url}/search` },
+        say: 'The search form is on the /search page, so I open it first.',
+        tokens: 1200,
+      },
       { call: 'done', args: { output: 'seen' }, say: long, tokens: 345 },
     ]);
     const taskId = await createTask(api, { task: taskText('reasoning', 'Look at the search page') });
     expect((await waitForRun(api, taskId, ended)).status).toBe('completed');
-    const { data } = await api.graphql(`query ($taskId: ID!) { taskRun(taskId: $taskId) { tokensUsed steps { action reasoning tokens } } }`, { taskId }, ADMIN_KEY);
+    const { data } = await api.graphql(
+      `query ($taskId: ID!) { taskRun(taskId: $taskId) { tokensUsed steps { action reasoning tokens } } }`,
+      { taskId },
+      ADMIN_KEY,
+    );
     expect(data.taskRun.steps).toEqual([
       { action: 'navigate', reasoning: 'The search form is on the /search page, so I open it first.', tokens: 1200 },
       { action: 'done', reasoning: long.trim().slice(0, 4000), tokens: 345 },
@@ -61,7 +80,10 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
   });
 
   it('serves the run as an animated GIF and each step as a PNG, through tokened URLs', async () => {
-    fx.llm.define('gif', [{ call: 'navigate', args: { url: `${fx.pages.url}/search` } }, { call: 'done', args: { output: 'seen' } }]);
+    fx.llm.define('gif', [
+      { call: 'navigate', args: { url: `${fx.pages.url}/search` } },
+      { call: 'done', args: { output: 'seen' } },
+    ]);
     const taskId = await createTask(api, { task: taskText('gif') });
     await waitForRun(api, taskId, ended);
     const gifInfo = await api.request('GET', `/api/v1/task/${taskId}/run/gif`, { key: ADMIN_KEY });
@@ -85,12 +107,20 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
     expect((await api.request('GET', `/api/v1/task/${taskId}/run/gif.gif`, { key: api.keys.editor })).status).toBe(404);
     expect((await api.request('GET', `/api/v1/task/${taskId}/run/gif.gif`)).status).toBe(401);
 
-    const steps = await api.graphql(`query($id: ID!) { taskRun(taskId: $id) { steps { index action result screenshotUrl } } }`, { id: taskId }, ADMIN_KEY);
+    const steps = await api.graphql(
+      `query($id: ID!) { taskRun(taskId: $id) { steps { index action result screenshotUrl } } }`,
+      { id: taskId },
+      ADMIN_KEY,
+    );
     const [first] = steps.data.taskRun.steps;
     expect(first).toMatchObject({ index: 1, action: 'navigate' });
     const png = await fetch(api.url + new URL(first.screenshotUrl).pathname + new URL(first.screenshotUrl).search);
     expect(png.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await png.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await png.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 
   it("pauses in tool_call for the caller's form_input tool, takes the input, and finishes", async () => {
@@ -127,7 +157,11 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
     // The input came back to the LLM as the tool's result.
     const resumed = fx.llm.requestsOf(task)[2].body.messages;
     expect(resumed.find((m: any) => m.role === 'tool' && m.content === 'Ada')).toBeTruthy();
-    const view = await api.graphql(`query($id: ID!) { taskRun(taskId: $id) { toolCall { id } toolCalls { name input parameters } steps { action } } }`, { id: taskId }, ADMIN_KEY);
+    const view = await api.graphql(
+      `query($id: ID!) { taskRun(taskId: $id) { toolCall { id } toolCalls { name input parameters } steps { action } } }`,
+      { id: taskId },
+      ADMIN_KEY,
+    );
     expect(view.errors).toBeUndefined();
     expect(view.data.taskRun.toolCalls).toEqual([{ name: 'form_input', input: 'Ada', parameters: ask }]);
     expect(view.data.taskRun.steps.map((s: any) => s.action)).toEqual(['navigate', 'form_input', 'type', 'done']);
@@ -192,11 +226,17 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
     const taskId = await createTask(api, { task: taskText('repeat') });
     const run = await waitForRun(api, taskId, ended);
     expect(run).toMatchObject({ status: 'error', detailedStatus: 'failed' });
-    expect((await runResult(api, taskId)).error).toMatch(/^the agent repeated the same action \(click \{"element":1\}\) 3 times without the page changing$/);
+    expect((await runResult(api, taskId)).error).toMatch(
+      /^the agent repeated the same action \(click \{"element":1\}\) 3 times without the page changing$/,
+    );
   });
 
   it('ends the run after consecutive failed actions', async () => {
-    fx.llm.define('fumble', [{ call: 'click', args: { element: 97 } }, { call: 'click', args: { element: 98 } }, { call: 'click', args: { element: 99 } }]);
+    fx.llm.define('fumble', [
+      { call: 'click', args: { element: 97 } },
+      { call: 'click', args: { element: 98 } },
+      { call: 'click', args: { element: 99 } },
+    ]);
     const taskId = await createTask(api, { task: taskText('fumble') });
     await waitForRun(api, taskId, ended);
     const result = await runResult(api, taskId);
@@ -205,7 +245,12 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
   });
 
   it('retries once after an unusable LLM reply, then fails clearly when it happens twice', async () => {
-    fx.llm.define('garbled-once', [(c) => (c.attempt === 0 ? { message: { role: 'assistant', content: 'I would click something.' } } : { call: 'done', args: { output: 'ok' } })]);
+    fx.llm.define('garbled-once', [
+      (c) =>
+        c.attempt === 0
+          ? { message: { role: 'assistant', content: 'I would click something.' } }
+          : { call: 'done', args: { output: 'ok' } },
+    ]);
     const once = taskText('garbled-once');
     const onceId = await createTask(api, { task: once });
     await waitForRun(api, onceId, ended);
@@ -217,7 +262,13 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
       (c) =>
         c.attempt === 0
           ? { call: 'fly', args: {} }
-          : { message: { role: 'assistant', content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'done', arguments: '{"output": ' } }] } },
+          : {
+              message: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [{ id: 'x', type: 'function', function: { name: 'done', arguments: '{"output": ' } }],
+              },
+            },
     ]);
     const twiceId = await createTask(api, { task: taskText('garbled-twice') });
     await waitForRun(api, twiceId, ended);

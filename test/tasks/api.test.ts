@@ -35,17 +35,29 @@ const INVALID: Array<[Record<string, unknown>, string]> = [
   [{ task: 'go', tools: [fn({ description: 5 })] }, 'tools[0].function.description must be a string'],
   [{ task: 'go', tools: params('object') }, 'tools[0].function.parameters must be a JSON Schema object'],
   [{ task: 'go', tools: params({ type: 'array', items: { type: 'string' } }) }, 'tools[0].function.parameters.type must be "object"'],
-  [{ task: 'go', tools: params({ type: 'object', properties: [] }) }, 'tools[0].function.parameters.properties must be an object mapping names to schemas'],
+  [
+    { task: 'go', tools: params({ type: 'object', properties: [] }) },
+    'tools[0].function.parameters.properties must be an object mapping names to schemas',
+  ],
   [
     { task: 'go', tools: params({ type: 'object', properties: { when: { type: 'date' } } }) },
     'tools[0].function.parameters.properties.when.type must be one of string, number, integer, boolean, array, object',
   ],
-  [{ task: 'go', tools: params({ type: 'object', properties: { list: { type: 'array' } } }) }, 'tools[0].function.parameters.properties.list.items is required for type "array"'],
   [
-    { task: 'go', tools: params({ type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { x: 5 } } } } }) },
+    { task: 'go', tools: params({ type: 'object', properties: { list: { type: 'array' } } }) },
+    'tools[0].function.parameters.properties.list.items is required for type "array"',
+  ],
+  [
+    {
+      task: 'go',
+      tools: params({ type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { x: 5 } } } } }),
+    },
     'tools[0].function.parameters.properties.list.items.properties.x must be a JSON Schema object',
   ],
-  [{ task: 'go', tools: params({ type: 'object', properties: { a: { type: 'string' } }, required: ['b'] }) }, 'tools[0].function.parameters.required names "b", which is not in properties'],
+  [
+    { task: 'go', tools: params({ type: 'object', properties: { a: { type: 'string' } }, required: ['b'] }) },
+    'tools[0].function.parameters.required names "b", which is not in properties',
+  ],
   [
     { task: 'go', tools: params({ type: 'object', properties: { n: { type: 'integer', minimum: 'zero' } } }) },
     'tools[0].function.parameters.properties.n.minimum is not valid JSON Schema: must be number',
@@ -65,7 +77,10 @@ describe.each(DATABASE_KINDS)('task API on %s', (kind) => {
 
   it('answers health without a key, check with a valid key only', async () => {
     expect(await api.request('GET', '/api/v1/health')).toMatchObject({ status: 200, json: { success: true } });
-    expect(await api.request('GET', '/api/v1/check', { key: ADMIN_KEY })).toMatchObject({ status: 200, json: { success: true, data: 'ok' } });
+    expect(await api.request('GET', '/api/v1/check', { key: ADMIN_KEY })).toMatchObject({
+      status: 200,
+      json: { success: true, data: 'ok' },
+    });
     const missing = await api.request('GET', '/api/v1/check');
     expect(missing).toMatchObject({ status: 401, json: { success: false, error: 'Missing API key: send it in the x-api-key header.' } });
     const wrong = await api.request('GET', '/api/v1/check', { key: 'nope' });
@@ -105,9 +120,24 @@ describe.each(DATABASE_KINDS)('task API on %s', (kind) => {
   });
 
   it('accepts the optional fields maxSteps, timeoutSeconds and startUrl, and defaults agent and tools', async () => {
-    const taskId = await createTask(api, { task: 'x'.repeat(10_000) + '   ', maxSteps: 5, timeoutSeconds: 60, startUrl: 'https://example.org/start' });
-    const { data } = await api.graphql(`query($id: ID!) { task(id: $id) { agent tools maxSteps timeoutSeconds startUrl } }`, { id: taskId }, ADMIN_KEY);
-    expect(data.task).toEqual({ agent: 'BROWSER_AGENT', tools: [], maxSteps: 5, timeoutSeconds: 60, startUrl: 'https://example.org/start' });
+    const taskId = await createTask(api, {
+      task: 'x'.repeat(10_000) + '   ',
+      maxSteps: 5,
+      timeoutSeconds: 60,
+      startUrl: 'https://example.org/start',
+    });
+    const { data } = await api.graphql(
+      `query($id: ID!) { task(id: $id) { agent tools maxSteps timeoutSeconds startUrl } }`,
+      { id: taskId },
+      ADMIN_KEY,
+    );
+    expect(data.task).toEqual({
+      agent: 'BROWSER_AGENT',
+      tools: [],
+      maxSteps: 5,
+      timeoutSeconds: 60,
+      startUrl: 'https://example.org/start',
+    });
   });
 
   it('with no LLM configured, ends the run at once with an error naming LLM_BASE_URL', async () => {
@@ -170,7 +200,43 @@ describe.each(DATABASE_KINDS)('task API on %s', (kind) => {
       await api.request('GET', '/api/v1/task/%E0%A4%A/run/status', { key: ADMIN_KEY }),
       await api.request('GET', '/api/v1/tasks?page=abc&limit=-1', { key: ADMIN_KEY }),
       await api.request('GET', `/api/v1/task/${'z'.repeat(3000)}/runs`, { key: ADMIN_KEY }),
-      await api.request('POST', '/api/v1/task/create', { key: ADMIN_KEY, body: { task: 'go', tools: [{ type: 'function', function: { name: 'a', parameters: { type: 'object', properties: { x: { type: 'object', properties: { y: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'string' } } } } } } } } } } } } } }] } }),
+      await api.request('POST', '/api/v1/task/create', {
+        key: ADMIN_KEY,
+        body: {
+          task: 'go',
+          tools: [
+            {
+              type: 'function',
+              function: {
+                name: 'a',
+                parameters: {
+                  type: 'object',
+                  properties: {
+                    x: {
+                      type: 'object',
+                      properties: {
+                        y: {
+                          type: 'array',
+                          items: {
+                            type: 'array',
+                            items: {
+                              type: 'array',
+                              items: {
+                                type: 'array',
+                                items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'string' } } } },
+                              },
+                            },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          ],
+        },
+      }),
       await api.request('POST', '/api/v1/task/unknown/run/tool-input?runId=x', { key: ADMIN_KEY, body: { input: ['not', 'a string'] } }),
       await api.request('GET', '/api/v1/task/x/run/gif.gif?runId=y&token=z'),
     ];
@@ -198,14 +264,26 @@ describe.each(DATABASE_KINDS)('task API on %s', (kind) => {
       limit: 30,
     });
     const second = await api.request('GET', '/api/v1/tasks?page=2&limit=2', { key });
-    expect(second.json).toEqual({ success: true, data: [{ id: ids[0], status: 'active', readable_name: 'First task' }], total: 3, page: 2, limit: 2 });
+    expect(second.json).toEqual({
+      success: true,
+      data: [{ id: ids[0], status: 'active', readable_name: 'First task' }],
+      total: 3,
+      page: 2,
+      limit: 2,
+    });
     const tooMany = await api.request('GET', '/api/v1/tasks?limit=31', { key });
     expect(tooMany).toMatchObject({ status: 400, json: { success: false, error: 'limit must be an integer from 1 to 30' } });
     const pageZero = await api.request('GET', '/api/v1/tasks?page=0', { key });
     expect(pageZero).toMatchObject({ status: 400, json: { error: 'page must be an integer from 1 to 2147483647' } });
 
     const runs = await api.request('GET', `/api/v1/task/${ids[0]}/runs`, { key });
-    expect(runs.json).toEqual({ success: true, data: [{ id: expect.any(String), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }], total: 1, page: 1, limit: 30 });
+    expect(runs.json).toEqual({
+      success: true,
+      data: [{ id: expect.any(String), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }],
+      total: 1,
+      page: 1,
+      limit: 30,
+    });
   });
 
   it("answers 404 for another key's task and for unknown tasks and runs", async () => {
@@ -256,12 +334,20 @@ describe.each(DATABASE_KINDS)('task API on %s', (kind) => {
   it('serves the same operations through GraphQL, with coded errors', async () => {
     const anonymous = await api.graphql(`{ tasks { total } }`);
     expect(anonymous.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
-    const invalid = await api.graphql(`mutation { createTask(input: { task: "go", tools: [{type: "function", function: {name: "navigate"}}] }) { id } }`, {}, ADMIN_KEY);
+    const invalid = await api.graphql(
+      `mutation { createTask(input: { task: "go", tools: [{type: "function", function: {name: "navigate"}}] }) { id } }`,
+      {},
+      ADMIN_KEY,
+    );
     expect(invalid.errors?.[0].extensions).toMatchObject({
       code: 'INVALID_INPUT',
       params: { 'tools[0].function.name': 'tools[0].function.name must not be the name of a built-in browser action ("navigate")' },
     });
-    const created = await api.graphql(`mutation { createTask(input: { task: "Via GraphQL" }) { id readableName latestRun { status error } } }`, {}, ADMIN_KEY);
+    const created = await api.graphql(
+      `mutation { createTask(input: { task: "Via GraphQL" }) { id readableName latestRun { status error } } }`,
+      {},
+      ADMIN_KEY,
+    );
     expect(created.errors).toBeUndefined();
     expect(created.data.createTask).toMatchObject({ readableName: 'Via GraphQL', latestRun: { status: 'error' } });
   });

@@ -9,7 +9,17 @@ import type { RunningServer } from '../../src/server.js';
 import { claimNextRun } from '../../src/tasks/queue.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases.js';
 import { ADMIN_KEY } from '../support/server.js';
-import { clientFor, createTask, ended, eventually, runResult, startAlmanac, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
+import {
+  clientFor,
+  createTask,
+  ended,
+  eventually,
+  runResult,
+  startAlmanac,
+  taskText,
+  useTaskFixtures,
+  waitForRun,
+} from '../support/tasks.js';
 
 /** A scenario whose step 1 hangs the first time it is asked (so the run is mid-step), then finishes. */
 function defineInterruptible(fx: ReturnType<typeof useTaskFixtures>, name: string) {
@@ -91,17 +101,22 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
       const user = await prisma.user.create({ data: { login: 'racer' } });
       const ids = Array.from({ length: 24 }, (_, i) => `run-${String(i).padStart(2, '0')}`);
       for (const id of ids) {
-        await prisma.task.create({ data: { id: `task-${id}`, ownerId: user.id, task: 'race', agent: 'BROWSER_AGENT', runs: { create: { id, shareToken: 't' } } } });
+        await prisma.task.create({
+          data: { id: `task-${id}`, ownerId: user.id, task: 'race', agent: 'BROWSER_AGENT', runs: { create: { id, shareToken: 't' } } },
+        });
       }
       const claimed = await Promise.all(
         clients.map(async (client, worker) => {
           const mine: string[] = [];
-          for (let run = await claimNextRun(client.prisma, `w${worker}`); run; run = await claimNextRun(client.prisma, `w${worker}`)) mine.push(run.id);
+          for (let run = await claimNextRun(client.prisma, `w${worker}`); run; run = await claimNextRun(client.prisma, `w${worker}`))
+            mine.push(run.id);
           return mine;
         }),
       );
       expect(claimed.flat().sort()).toEqual(ids);
-      const rows = await prisma.taskRun.findMany({ select: { id: true, workerId: true, attempts: true, status: true, detailedStatus: true } });
+      const rows = await prisma.taskRun.findMany({
+        select: { id: true, workerId: true, attempts: true, status: true, detailedStatus: true },
+      });
       for (const row of rows) {
         expect(row).toMatchObject({ attempts: 1, status: 'running', detailedStatus: 'starting_browser' });
         expect(claimed[Number(row.workerId!.slice(1))]).toContain(row.id);
@@ -127,10 +142,20 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
     const api = clientFor(second.url);
     await waitForRun(api, taskId, ended);
     expect(await runResult(api, taskId)).toMatchObject({ status: 'completed', output: 'resumed on Find events' });
-    const resumed = fx.llm.requestsOf(task).filter((r) => r.step === 1).at(-1)!;
-    expect(resumed.body.messages.some((m: any) => /^\(The run was interrupted and resumed: the browser was reopened at .*\/search/.test(m.content))).toBe(true);
+    const resumed = fx.llm
+      .requestsOf(task)
+      .filter((r) => r.step === 1)
+      .at(-1)!;
+    expect(
+      resumed.body.messages.some((m: any) =>
+        /^\(The run was interrupted and resumed: the browser was reopened at .*\/search/.test(m.content),
+      ),
+    ).toBe(true);
     const run = await second.db.prisma.taskRun.findFirstOrThrow({ where: { taskId }, include: { steps: { orderBy: { index: 'asc' } } } });
-    expect(run.steps.map((s) => [s.index, s.action])).toEqual([[1, 'navigate'], [2, 'done']]);
+    expect(run.steps.map((s) => [s.index, s.action])).toEqual([
+      [1, 'navigate'],
+      [2, 'done'],
+    ]);
     expect(run).toMatchObject({ attempts: 2, recoveries: 0 });
     await second.close();
   });
@@ -142,7 +167,9 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
       (c) => ({ call: 'done', args: { output: `hello ${c.lastToolResult} on ${/Title: (.*)/.exec(c.page)?.[1]}` } }),
     ]);
     const first = await start();
-    const tools = [{ type: 'function', function: { name: 'form_input', parameters: { type: 'object', properties: { heading: { type: 'string' } } } } }];
+    const tools = [
+      { type: 'function', function: { name: 'form_input', parameters: { type: 'object', properties: { heading: { type: 'string' } } } } },
+    ];
     const taskId = await createTask(clientFor(first.url), { task: taskText('ask-restart'), tools });
     const waiting = await waitForRun(clientFor(first.url), taskId, (r) => r.detailedStatus === 'tool_call');
     await first.close();
@@ -150,7 +177,10 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
     const second = await start();
     const api = clientFor(second.url);
     expect((await waitForRun(api, taskId, () => true)).toolCall).toEqual(waiting.toolCall);
-    const answered = await api.request('POST', `/api/v1/task/${taskId}/run/tool-input`, { key: ADMIN_KEY, body: { input: 'Ada', toolCallId: waiting.toolCall!.toolCallId } });
+    const answered = await api.request('POST', `/api/v1/task/${taskId}/run/tool-input`, {
+      key: ADMIN_KEY,
+      body: { input: 'Ada', toolCallId: waiting.toolCall!.toolCallId },
+    });
     expect(answered.status).toBe(200);
     await waitForRun(api, taskId, ended);
     expect(await runResult(api, taskId)).toMatchObject({ status: 'completed', output: 'hello Ada on Sign in' });
@@ -187,7 +217,22 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
     const { userId } = await createUserWithKey(prisma, { login: 'sweeper', role: 'subscriber' });
     const hourAgo = new Date(Date.now() - 3_600_000);
     await prisma.task.create({
-      data: { id: 'dead-task', ownerId: userId, task: 'x', agent: 'BROWSER_AGENT', runs: { create: { id: 'dead-run', shareToken: 't', status: 'running', detailedStatus: 'acting', workerId: 'gone:1:abcd', heartbeatAt: hourAgo } } },
+      data: {
+        id: 'dead-task',
+        ownerId: userId,
+        task: 'x',
+        agent: 'BROWSER_AGENT',
+        runs: {
+          create: {
+            id: 'dead-run',
+            shareToken: 't',
+            status: 'running',
+            detailedStatus: 'acting',
+            workerId: 'gone:1:abcd',
+            heartbeatAt: hourAgo,
+          },
+        },
+      },
     });
     await prisma.task.create({
       data: {
@@ -195,10 +240,21 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
         ownerId: userId,
         task: 'x',
         agent: 'BROWSER_AGENT',
-        runs: { create: { id: 'waiting-run', shareToken: 't', status: 'running', detailedStatus: 'tool_call', toolCalls: { create: { id: 'old-call', name: 'form_input', createdAt: hourAgo } } } },
+        runs: {
+          create: {
+            id: 'waiting-run',
+            shareToken: 't',
+            status: 'running',
+            detailedStatus: 'tool_call',
+            toolCalls: { create: { id: 'old-call', name: 'form_input', createdAt: hourAgo } },
+          },
+        },
       },
     });
-    await eventually(async () => (await prisma.taskRun.count({ where: { id: { in: ['dead-run', 'waiting-run'] }, status: 'error' } })) === 2, 'the sweep');
+    await eventually(
+      async () => (await prisma.taskRun.count({ where: { id: { in: ['dead-run', 'waiting-run'] }, status: 'error' } })) === 2,
+      'the sweep',
+    );
     const dead = await prisma.taskRun.findUniqueOrThrow({ where: { id: 'dead-run' } });
     expect(dead).toMatchObject({ status: 'error', detailedStatus: 'interrupted' });
     expect(dead.error).toMatch(/^interrupted: the worker running it stopped/);
@@ -227,7 +283,10 @@ describe('two servers on one PostgreSQL database', () => {
   });
 
   it('never run the same run twice, and share the work', async () => {
-    fx.llm.define('quick', [{ call: 'navigate', args: { url: `${fx.pages.url}/` } }, { call: 'done', args: { output: 'done' } }]);
+    fx.llm.define('quick', [
+      { call: 'navigate', args: { url: `${fx.pages.url}/` } },
+      { call: 'done', args: { output: 'done' } },
+    ]);
     const tasks = Array.from({ length: 8 }, () => taskText('quick'));
     const ids = [];
     for (const [i, task] of tasks.entries()) ids.push(await createTask(clientFor(servers[i % 2].url), { task }));

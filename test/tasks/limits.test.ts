@@ -5,7 +5,12 @@ import { ADMIN_KEY, useTestServer } from '../support/server.js';
 
 describe('task run limits', () => {
   // No worker claims the runs (TASK_WORKERS=0), so they stay scheduled: "in progress".
-  const api = useTestServer('sqlite', { TASK_WORKERS: '0', LLM_BASE_URL: 'http://127.0.0.1:9/v1', TASK_MAX_ACTIVE_RUNS: '2', TASK_MAX_RUNS_PER_DAY: '3' });
+  const api = useTestServer('sqlite', {
+    TASK_WORKERS: '0',
+    LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+    TASK_MAX_ACTIVE_RUNS: '2',
+    TASK_MAX_RUNS_PER_DAY: '3',
+  });
   const create = (key = ADMIN_KEY) => api.request('POST', '/api/v1/task/create', { key, body: { task: 'Check the weather' } });
 
   it('refuses a run over the in-progress limit, then over the daily limit, with the limit named', async () => {

@@ -11,7 +11,11 @@ describe('LLM client', () => {
   });
   afterAll(() => llm?.close());
 
-  const ask = (scenario: string, client = new LlmClient({ baseUrl: llm.url, model: 'm', timeoutMs: 2000 }), signal = new AbortController().signal) => {
+  const ask = (
+    scenario: string,
+    client = new LlmClient({ baseUrl: llm.url, model: 'm', timeoutMs: 2000 }),
+    signal = new AbortController().signal,
+  ) => {
     const messages: ChatMessage[] = [{ role: 'user', content: `Task: unit [scenario:${scenario}]` }];
     return decide(client, messages, BUILT_IN_ACTIONS, checkActionArguments, signal);
   };
@@ -30,7 +34,9 @@ describe('LLM client', () => {
 
   it('fails clearly on arguments that do not fit, twice', async () => {
     llm.define('no-element', [{ call: 'click', args: {} }]);
-    await expect(ask('no-element')).rejects.toThrow('the LLM gave no usable function call twice in a row; last problem: arguments of click: missing property \'element\'');
+    await expect(ask('no-element')).rejects.toThrow(
+      "the LLM gave no usable function call twice in a row; last problem: arguments of click: missing property 'element'",
+    );
   });
 
   it('names the address when the LLM cannot be reached', async () => {
@@ -44,7 +50,10 @@ describe('LLM client', () => {
   it('gives up on a call that takes longer than its timeout, and stops at once when aborted', async () => {
     llm.define('silent', [{ hang: true }]);
     const quick = new LlmClient({ baseUrl: llm.url, model: 'm', timeoutMs: 300 });
-    await expect(ask('silent', quick)).rejects.toMatchObject({ kind: 'timeout', message: 'the LLM did not answer within 0.3 s (LLM_TIMEOUT_MS)' });
+    await expect(ask('silent', quick)).rejects.toMatchObject({
+      kind: 'timeout',
+      message: 'the LLM did not answer within 0.3 s (LLM_TIMEOUT_MS)',
+    });
     const controller = new AbortController();
     const pending = ask('silent', undefined, controller.signal);
     setTimeout(() => controller.abort(), 100);

@@ -28,7 +28,10 @@ describe('task API OpenAPI document', () => {
   it('says what the server does: a client following it creates a task, reads it back, and gets the documented errors', async () => {
     const doc = (await api.request('GET', '/api/v1/openapi.json')).json;
     const base = doc.servers[0].url;
-    const created = await api.request('POST', `${base}/task/create`, { key: api.keys.administrator, body: { task: 'Read the menu of the day' } });
+    const created = await api.request('POST', `${base}/task/create`, {
+      key: api.keys.administrator,
+      body: { task: 'Read the menu of the day' },
+    });
     expect(created.status).toBe(200);
     expect(created.json).toMatchObject({ success: true, data: { taskId: expect.any(String) } });
     const listed = await api.request('GET', `${base}/tasks?page=1&limit=5`, { key: api.keys.administrator });

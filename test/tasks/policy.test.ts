@@ -64,7 +64,11 @@ describe.each(DATABASE_KINDS)('browser policy on %s', (kind) => {
   });
   afterAll(() => forbidden?.close());
   // Private addresses are denied, except the test pages' own host:port.
-  const fx = useTaskFixtures((f) => ({ TASK_ALLOW_PRIVATE_NETWORK: 'false', TASK_ALLOWED_HOSTS: `127.0.0.1:${f.pages.port}`, TASK_MAX_CONSECUTIVE_FAILURES: '5' }));
+  const fx = useTaskFixtures((f) => ({
+    TASK_ALLOW_PRIVATE_NETWORK: 'false',
+    TASK_ALLOWED_HOSTS: `127.0.0.1:${f.pages.port}`,
+    TASK_MAX_CONSECUTIVE_FAILURES: '5',
+  }));
   const api = useTestServer(kind, fx.env);
 
   it('refuses denied URLs (a redirect hop, another loopback port, file:) and tells the agent why', async () => {

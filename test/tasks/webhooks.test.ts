@@ -41,16 +41,26 @@ describe.each(DATABASE_KINDS)('task webhooks on %s', (kind) => {
   it('POSTs signed events for a tool call and the completion, retrying a failed delivery', async () => {
     const secret = (await api.request('GET', '/api/v1/webhook/secret', { key: ADMIN_KEY })).json.data.secret;
     expect(secret).toMatch(/^whsec_/);
-    fx.llm.define('hooked', [{ call: 'form_input', args: { heading: 'Name?', fields: [{ type: 'text', label: 'Name' }] } }, { call: 'done', args: { output: 'thanks' } }]);
+    fx.llm.define('hooked', [
+      { call: 'form_input', args: { heading: 'Name?', fields: [{ type: 'text', label: 'Name' }] } },
+      { call: 'done', args: { output: 'thanks' } },
+    ]);
     const taskId = await createTask(api, { task: taskText('hooked', 'Ask my name'), tools: [FORM_INPUT_TOOL], webhookUrl: receiverUrl });
     const waiting = await waitForRun(api, taskId, (r) => r.detailedStatus === 'tool_call');
     await eventually(() => received.some((r) => JSON.parse(r.body).taskId === taskId), 'the tool_call POST');
     const [toolCall] = received.filter((r) => JSON.parse(r.body).taskId === taskId);
     const ts = String(toolCall.headers['x-almanac-timestamp']);
-    expect(toolCall.headers['x-almanac-signature']).toBe(`sha256=${createHmac('sha256', secret).update(`${ts}.${toolCall.body}`).digest('hex')}`);
+    expect(toolCall.headers['x-almanac-signature']).toBe(
+      `sha256=${createHmac('sha256', secret).update(`${ts}.${toolCall.body}`).digest('hex')}`,
+    );
     expect(Math.abs(Date.now() / 1000 - Number(ts))).toBeLessThan(300);
     expect(toolCall.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(toolCall.body)).toMatchObject({ event: 'tool_call', taskId, detailedStatus: 'tool_call', toolCall: { id: waiting.toolCall!.toolCallId, name: 'form_input' } });
+    expect(JSON.parse(toolCall.body)).toMatchObject({
+      event: 'tool_call',
+      taskId,
+      detailedStatus: 'tool_call',
+      toolCall: { id: waiting.toolCall!.toolCallId, name: 'form_input' },
+    });
 
     await api.request('POST', `/api/v1/task/${taskId}/run/tool-input`, { key: ADMIN_KEY, body: { input: '{"Name":"Ada"}' } });
     const completions = () => received.filter((r) => JSON.parse(r.body).taskId === taskId && r.headers['x-almanac-event'] === 'completed');
@@ -60,10 +70,18 @@ describe.each(DATABASE_KINDS)('task webhooks on %s', (kind) => {
     expect(JSON.parse(second.body)).toMatchObject({ event: 'completed', status: 'completed', output: 'thanks' });
 
     await eventually(async () => {
-      const { data } = await api.graphql(`query ($id: ID!) { task(id: $id) { webhookUrl webhookDeliveries { event status attempts lastStatus } } }`, { id: taskId }, ADMIN_KEY);
+      const { data } = await api.graphql(
+        `query ($id: ID!) { task(id: $id) { webhookUrl webhookDeliveries { event status attempts lastStatus } } }`,
+        { id: taskId },
+        ADMIN_KEY,
+      );
       return data.task.webhookDeliveries.some((d: any) => d.event === 'completed' && d.status === 'delivered');
     }, 'the delivery log');
-    const { data } = await api.graphql(`query ($id: ID!) { task(id: $id) { webhookUrl webhookDeliveries { event status attempts lastStatus } } }`, { id: taskId }, ADMIN_KEY);
+    const { data } = await api.graphql(
+      `query ($id: ID!) { task(id: $id) { webhookUrl webhookDeliveries { event status attempts lastStatus } } }`,
+      { id: taskId },
+      ADMIN_KEY,
+    );
     expect(data.task.webhookUrl).toBe(receiverUrl);
     expect(data.task.webhookDeliveries).toEqual([
       { event: 'completed', status: 'delivered', attempts: 2, lastStatus: 204 },

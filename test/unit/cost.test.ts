@@ -128,7 +128,10 @@ describe('costDetails', () => {
     const stored = parseCostInput(['0$', '20$', '30$']);
     const { symbol, position } = detectCurrency(stored);
     expect(costDetails(stored, symbol, position)).toEqual({
-      currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['0', '20', '30'],
+      currency_symbol: '$',
+      currency_code: '',
+      currency_position: 'postfix',
+      values: ['0', '20', '30'],
     });
     expect(formatCost(stored, symbol, position)).toBe('Free – 30$');
   });

@@ -1,11 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  nextUniqueSlug,
-  removeAccents,
-  sanitizeSlug,
-  slugForLookup,
-  uniqueSlugCandidates,
-} from '../../src/calendar/slugs.js';
+import { nextUniqueSlug, removeAccents, sanitizeSlug, slugForLookup, uniqueSlugCandidates } from '../../src/calendar/slugs.js';
 
 describe('sanitizeSlug', () => {
   it('matches the samples', () => {

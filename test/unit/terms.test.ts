@@ -95,7 +95,7 @@ describe('parseOrderby (WP_Term_Query::parse_orderby)', () => {
     expect(parseOrderby('include', plain)).toBe('name');
     expect(parseOrderby('include', { hasInclude: true, forEvent: false })).toBe('include');
   });
-  it('term_order is the id order except for an event\'s terms', () => {
+  it("term_order is the id order except for an event's terms", () => {
     expect(parseOrderby('term_order', plain)).toBe('id');
     expect(parseOrderby('term_order', { hasInclude: false, forEvent: true })).toBe('none');
   });
@@ -117,7 +117,14 @@ describe('termComparator', () => {
   it('sorts by id, parent, count and include position', () => {
     expect(ids('id', 'desc')).toEqual([4, 3, 2, 1]);
     expect(ids('parent', 'asc')).toEqual([1, 4, 2, 3]);
-    expect(ids('count', 'desc', { counts: new Map([[3, 5], [2, 1]]) })).toEqual([3, 2, 1, 4]);
+    expect(
+      ids('count', 'desc', {
+        counts: new Map([
+          [3, 5],
+          [2, 1],
+        ]),
+      }),
+    ).toEqual([3, 2, 1, 4]);
     expect(ids('include', 'asc', { include: [4, 1, 3, 2] })).toEqual([4, 1, 3, 2]);
     expect(ids('none', 'asc')).toEqual([1, 2, 3, 4]);
   });
@@ -132,7 +139,9 @@ describe('term archive links', () => {
     expect(termUrl('http://site', 'tribe_events_cat', slugPath(tree, { slug: 'bebop', parentId: 2 }))).toBe(
       'http://site/events/category/music/jazz/bebop/',
     );
-    expect(termUrl('http://site', 'tribe_events_cat', slugPath(tree, { slug: 'music', parentId: null }))).toBe('http://site/events/category/music/');
+    expect(termUrl('http://site', 'tribe_events_cat', slugPath(tree, { slug: 'music', parentId: null }))).toBe(
+      'http://site/events/category/music/',
+    );
   });
   it('puts tags under /tag/', () => {
     expect(termUrl('http://site', 'post_tag', ['outdoor'])).toBe('http://site/tag/outdoor/');

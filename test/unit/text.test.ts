@@ -34,8 +34,8 @@ describe('wptexturize (cases from the WordPress test suite)', () => {
     ["'Class of '99'", '&#8216;Class of &#8217;99&#8217;'],
     ["'Class of '99', she said", '&#8216;Class of &#8217;99&#8217;, she said'],
     ['"Class of 99"', '&#8220;Class of 99&#8221;'],
-    ["\"Class of '99\"", '&#8220;Class of &#8217;99&#8221;'],
-    ["}\"Class of '99\"{", '}&#8221;Class of &#8217;99&#8243;{'],
+    ['"Class of \'99"', '&#8220;Class of &#8217;99&#8221;'],
+    ['}"Class of \'99"{', '}&#8221;Class of &#8217;99&#8243;{'],
     ['14x24', '14&#215;24'],
     ["9'", '9&#8242;'],
     ['9"', '9&#8243;'],
@@ -94,9 +94,7 @@ describe('renderTitle', () => {
     expect(renderTitle('Jazz Night (updated)')).toBe('Jazz Night (updated)');
   });
   it('texturizes and trims', () => {
-    expect(renderTitle("  Rock & Roll's \"Best\" -- Live...  ")).toBe(
-      'Rock &#038; Roll&#8217;s &#8220;Best&#8221; &#8212; Live&#8230;',
-    );
+    expect(renderTitle('  Rock & Roll\'s "Best" -- Live...  ')).toBe('Rock &#038; Roll&#8217;s &#8220;Best&#8221; &#8212; Live&#8230;');
     expect(renderTitle('Wordpress Meetup')).toBe('WordPress Meetup');
     expect(renderTitle('')).toBe('');
   });
@@ -121,7 +119,7 @@ describe('renderContent / renderExcerpt', () => {
     expect(renderContent('line1\nline2')).toBe('<p>line1<br />\nline2</p>');
   });
   it('texturizes content like the_content', () => {
-    expect(renderContent("It's \"on\" & free")).toBe('<p>It&#8217;s &#8220;on&#8221; &#038; free</p>');
+    expect(renderContent('It\'s "on" & free')).toBe('<p>It&#8217;s &#8220;on&#8221; &#038; free</p>');
     expect(renderContent('Powered by Wordpress')).toBe('<p>Powered by WordPress</p>');
   });
 });

@@ -6,7 +6,6 @@ import { AppError, translateDomainErrors } from '../../graphql/errors.js';
 import { createKey, KeyError, listKeys, MAX_LABEL, revokeKey, rotateKey, type ApiKeyRecord } from '../key-management.js';
 import type { Viewer } from '../viewer.js';
 
-
 const ApiKey = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
   description: 'An API key, without its secret: only its first characters, label and dates.',
   fields: (t) => ({
@@ -16,8 +15,18 @@ const ApiKey = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
     prefix: t.exposeString('prefix', { description: 'The first 8 characters of the key, to tell keys apart.' }),
     label: t.exposeString('label', { description: 'What the key is for, as given.' }),
     createdAt: t.field({ type: 'DateTime', description: 'When the key was made.', resolve: (key) => key.createdAt }),
-    lastUsedAt: t.field({ type: 'DateTime', nullable: true, description: 'When a request last used the key, to the minute (null: never).', resolve: (key) => key.lastUsedAt }),
-    revokedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the key was revoked (null: it works).', resolve: (key) => key.revokedAt }),
+    lastUsedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When a request last used the key, to the minute (null: never).',
+      resolve: (key) => key.lastUsedAt,
+    }),
+    revokedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the key was revoked (null: it works).',
+      resolve: (key) => key.revokedAt,
+    }),
   }),
 });
 
@@ -34,13 +43,23 @@ function caller(ctx: GraphQLContext): Viewer {
   return ctx.viewer;
 }
 
-const KEY_CODES = { unauthenticated: 'UNAUTHENTICATED', forbidden: 'FORBIDDEN', not_found: 'NOT_FOUND', conflict: 'CONFLICT', invalid: 'INVALID_INPUT' } as const;
-translateDomainErrors(KeyError, (error) => ({ code: KEY_CODES[error.code], extensions: error.code === 'invalid' ? { params: { label: error.message } } : {} }));
+const KEY_CODES = {
+  unauthenticated: 'UNAUTHENTICATED',
+  forbidden: 'FORBIDDEN',
+  not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  invalid: 'INVALID_INPUT',
+} as const;
+translateDomainErrors(KeyError, (error) => ({
+  code: KEY_CODES[error.code],
+  extensions: error.code === 'invalid' ? { params: { label: error.message } } : {},
+}));
 
 builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKey],
-    description: "The caller's API keys, newest first, revoked ones included; administrators may name another user. Errors: UNAUTHENTICATED, FORBIDDEN.",
+    description:
+      "The caller's API keys, newest first, revoked ones included; administrators may name another user. Errors: UNAUTHENTICATED, FORBIDDEN.",
     args: { userId: t.arg.int({ description: 'Whose keys (default: the caller). Administrators only, for someone else.' }) },
     resolve: (_root, args, ctx) => listKeys(ctx.prisma, caller(ctx), args.userId ?? undefined),
   }),
@@ -49,7 +68,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: NewApiKey,
-    description: 'Makes a new key for the caller (administrators: for any user). Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND (no such user), INVALID_INPUT.',
+    description:
+      'Makes a new key for the caller (administrators: for any user). Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND (no such user), INVALID_INPUT.',
     args: {
       label: t.arg.string({ description: `What the key is for (at most ${MAX_LABEL} characters).` }),
       userId: t.arg.int({ description: 'For whom (default: the caller). Administrators only, for someone else.' }),
@@ -58,13 +78,15 @@ builder.mutationFields((t) => ({
   }),
   rotateApiKey: t.field({
     type: NewApiKey,
-    description: 'Replaces a key: a new one with the same owner and label, the old one revoked at once. Errors: UNAUTHENTICATED, NOT_FOUND, CONFLICT (already revoked).',
+    description:
+      'Replaces a key: a new one with the same owner and label, the old one revoked at once. Errors: UNAUTHENTICATED, NOT_FOUND, CONFLICT (already revoked).',
     args: { id: t.arg.int({ required: true, description: 'The key id.' }) },
     resolve: (_root, args, ctx) => rotateKey(ctx.prisma, caller(ctx), args.id),
   }),
   revokeApiKey: t.field({
     type: ApiKey,
-    description: "Revokes a key: requests with it fail from now on (other server processes: within 5 s) and its open subscriptions end. Revoking a revoked key changes nothing. Errors: UNAUTHENTICATED, NOT_FOUND (no such key, or another user's to a non-administrator).",
+    description:
+      "Revokes a key: requests with it fail from now on (other server processes: within 5 s) and its open subscriptions end. Revoking a revoked key changes nothing. Errors: UNAUTHENTICATED, NOT_FOUND (no such key, or another user's to a non-administrator).",
     args: { id: t.arg.int({ required: true, description: 'The key id.' }) },
     resolve: (_root, args, ctx) => revokeKey(ctx.prisma, caller(ctx), args.id),
   }),

@@ -38,8 +38,14 @@ const termsIn = async (ctx: GraphQLContext, eventId: number, taxonomy: string) =
   (await termsOf(ctx, eventId)).filter((term) => term.taxonomy === taxonomy).sort(byName);
 
 builder.prismaObjectFields(Event, (t) => ({
-  globalId: t.string({ description: 'Global id: the site host and path, then ?id=.', resolve: (e, _a, ctx) => globalId(ctx.config.siteUrl, e.id) }),
-  globalIdLineage: t.stringList({ description: 'The global id, then any ids it was imported from.', resolve: (e, _a, ctx) => [globalId(ctx.config.siteUrl, e.id)] }),
+  globalId: t.string({
+    description: 'Global id: the site host and path, then ?id=.',
+    resolve: (e, _a, ctx) => globalId(ctx.config.siteUrl, e.id),
+  }),
+  globalIdLineage: t.stringList({
+    description: 'The global id, then any ids it was imported from.',
+    resolve: (e, _a, ctx) => [globalId(ctx.config.siteUrl, e.id)],
+  }),
   author: t.exposeInt('authorId', { description: 'Id of the user who owns the event (0: none).' }),
   status: t.field({ type: PostStatus, description: 'Publication status.', resolve: (e) => e.status as any }),
   date: t.exposeString('date', { description: 'Publication date, site-local "YYYY-MM-DD HH:MM:SS".' }),
@@ -48,11 +54,26 @@ builder.prismaObjectFields(Event, (t) => ({
   modifiedUtc: t.exposeString('modifiedUtc', { description: 'Last modification in UTC.' }),
   url: t.string({ description: 'The event page (permalink).', resolve: (e, _a, ctx) => permalink(ctx.config.siteUrl, 'event', e) }),
   title: t.exposeString('title', { description: 'The title as entered.' }),
-  titleRendered: t.string({ description: 'The title as HTML, typographic quotes and entities applied.', resolve: (e) => renderTitle(e.title) }),
-  description: t.string({ description: 'The description as entered ("" when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : e.content) }),
-  descriptionHtml: t.string({ description: 'The description with paragraphs ("" when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : renderContent(e.content)) }),
-  excerpt: t.string({ description: 'The excerpt as entered ("" when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : e.excerpt) }),
-  excerptHtml: t.string({ description: 'The excerpt with paragraphs ("" when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : renderExcerpt(e.excerpt)) }),
+  titleRendered: t.string({
+    description: 'The title as HTML, typographic quotes and entities applied.',
+    resolve: (e) => renderTitle(e.title),
+  }),
+  description: t.string({
+    description: 'The description as entered ("" when masked).',
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : e.content),
+  }),
+  descriptionHtml: t.string({
+    description: 'The description with paragraphs ("" when masked).',
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : renderContent(e.content)),
+  }),
+  excerpt: t.string({
+    description: 'The excerpt as entered ("" when masked).',
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : e.excerpt),
+  }),
+  excerptHtml: t.string({
+    description: 'The excerpt with paragraphs ("" when masked).',
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : renderExcerpt(e.excerpt)),
+  }),
   slug: t.exposeString('slug', { description: 'The URL slug, unique among events.' }),
   image: t.field({
     type: Image,
@@ -60,7 +81,11 @@ builder.prismaObjectFields(Event, (t) => ({
     description: 'The featured image, if any (null when masked).',
     resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : imageById(ctx, e.imageId)),
   }),
-  allDay: t.boolean({ nullable: true, description: 'Whether the event lasts whole days (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.allDay) }),
+  allDay: t.boolean({
+    nullable: true,
+    description: 'Whether the event lasts whole days (null when masked).',
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.allDay),
+  }),
   startDate: t.exposeString('startLocal', { description: 'Start, event-local "YYYY-MM-DD HH:MM:SS".' }),
   startDateDetails: t.field({ type: DateDetails, description: 'Parts of startDate.', resolve: (e) => e.startLocal }),
   endDate: t.exposeString('endLocal', { description: 'End, event-local "YYYY-MM-DD HH:MM:SS".' }),
@@ -81,19 +106,47 @@ builder.prismaObjectFields(Event, (t) => ({
     resolve: (e, _a, ctx, info) =>
       masked(e, ctx, info)
         ? { currencySymbol: '', currencyCode: '', currencyPosition: '', values: [] }
-        : { currencySymbol: e.currencySymbol, currencyCode: e.currencyCode, currencyPosition: e.currencyPosition, values: costValues(storedCost(e.cost)) },
+        : {
+            currencySymbol: e.currencySymbol,
+            currencyCode: e.currencyCode,
+            currencyPosition: e.currencyPosition,
+            values: costValues(storedCost(e.cost)),
+          },
   }),
   website: t.string({
     description: 'The event website; the permalink when none was ever stored ("" when masked).',
     resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e))),
   }),
-  showMap: t.boolean({ nullable: true, description: 'Show a map of the venue (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : (e.showMap ?? true)) }),
-  showMapLink: t.boolean({ nullable: true, description: 'Show a link to a map (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : (e.showMapLink ?? true)) }),
-  hideFromListings: t.boolean({ nullable: true, description: 'Hidden from event lists (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.hideFromListings) }),
-  sticky: t.boolean({ nullable: true, description: 'Pinned (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.menuOrder < 0) }),
-  featured: t.boolean({ nullable: true, description: 'Featured (null when masked).', resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.featured) }),
+  showMap: t.boolean({
+    nullable: true,
+    description: 'Show a map of the venue (null when masked).',
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : (e.showMap ?? true)),
+  }),
+  showMapLink: t.boolean({
+    nullable: true,
+    description: 'Show a link to a map (null when masked).',
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : (e.showMapLink ?? true)),
+  }),
+  hideFromListings: t.boolean({
+    nullable: true,
+    description: 'Hidden from event lists (null when masked).',
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.hideFromListings),
+  }),
+  sticky: t.boolean({
+    nullable: true,
+    description: 'Pinned (null when masked).',
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.menuOrder < 0),
+  }),
+  featured: t.boolean({
+    nullable: true,
+    description: 'Featured (null when masked).',
+    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.featured),
+  }),
   passwordProtected: t.boolean({ description: 'Whether the event has a password.', resolve: (e) => e.password !== '' }),
-  masked: t.boolean({ description: 'Whether this record hides its protected fields from this request.', resolve: (e, _a, ctx, info) => masked(e, ctx, info) }),
+  masked: t.boolean({
+    description: 'Whether this record hides its protected fields from this request.',
+    resolve: (e, _a, ctx, info) => masked(e, ctx, info),
+  }),
   parentId: t.exposeInt('parentId', { description: 'Id of the parent event (0: none).' }),
   categories: t.field({
     type: [EventCategory],
@@ -126,8 +179,15 @@ builder.prismaObjectFields(Event, (t) => ({
     description: 'Schema.org JSON-LD of the event.',
     // The venues and organizers fields' loaders: one load when a request asks for both (the REST record always does).
     resolve: async (e, _a, ctx) => {
-      const [venue, organizer] = await Promise.all([venuesOf(ctx, e.id).then((rows) => rows[0]), organizersOf(ctx, e.id).then((rows) => rows[0])]);
-      const [imageUrl, venueImageUrl, organizerImageUrl] = await Promise.all([imageUrlOf(ctx, e.imageId), imageUrlOf(ctx, venue?.imageId), imageUrlOf(ctx, organizer?.imageId)]);
+      const [venue, organizer] = await Promise.all([
+        venuesOf(ctx, e.id).then((rows) => rows[0]),
+        organizersOf(ctx, e.id).then((rows) => rows[0]),
+      ]);
+      const [imageUrl, venueImageUrl, organizerImageUrl] = await Promise.all([
+        imageUrlOf(ctx, e.imageId),
+        imageUrlOf(ctx, venue?.imageId),
+        imageUrlOf(ctx, organizer?.imageId),
+      ]);
       return eventJsonLd({
         ...e,
         url: permalink(ctx.config.siteUrl, 'event', e),
@@ -138,7 +198,10 @@ builder.prismaObjectFields(Event, (t) => ({
       });
     },
   }),
-  icalUrl: t.string({ description: 'The event as an iCalendar file (the event page + "ical/").', resolve: (e, _a, ctx) => icalUrl({ url: permalink(ctx.config.siteUrl, 'event', e) }) }),
+  icalUrl: t.string({
+    description: 'The event as an iCalendar file (the event page + "ical/").',
+    resolve: (e, _a, ctx) => icalUrl({ url: permalink(ctx.config.siteUrl, 'event', e) }),
+  }),
   googleCalendarUrl: t.string({
     description: "Google Calendar's page that adds the event (times in UTC, the event's zone shown when it is a named one).",
     resolve: async (e, _a, ctx, info) => googleCalendarUrl(await linkEvent(e, ctx, info)),
@@ -165,20 +228,28 @@ async function linkEvent(e: LinkRow, ctx: GraphQLContext, info: GraphQLResolveIn
 export const EventFilterInput = builder.inputType('EventFilter', {
   description: 'Filters of the event list, with the semantics of the REST list route (every filter must hold).',
   fields: (t) => ({
-    startDate: t.string({ description: 'Events starting on or after this date (the day at 00:00 unless strictDates). Default: yesterday.' }),
-    endDate: t.string({ description: 'Events ending on or before this date (the day at 23:59:59 unless strictDates). Default: 24 months ahead.' }),
+    startDate: t.string({
+      description: 'Events starting on or after this date (the day at 00:00 unless strictDates). Default: yesterday.',
+    }),
+    endDate: t.string({
+      description: 'Events ending on or before this date (the day at 23:59:59 unless strictDates). Default: 24 months ahead.',
+    }),
     startsBefore: t.string({ description: 'Events starting before this date; drops the default window.' }),
     startsAfter: t.string({ description: 'Events starting after this date; drops the default window.' }),
     endsBefore: t.string({ description: 'Events ending before this date; drops the default window.' }),
     endsAfter: t.string({ description: 'Events ending after this date; drops the default window.' }),
     strictDates: t.boolean({ description: 'Compare the exact times given instead of whole days.' }),
-    search: t.string({ description: 'Every word must appear in the title, excerpt or description; "-word" excludes; "quoted phrases" stay together.' }),
+    search: t.string({
+      description: 'Every word must appear in the title, excerpt or description; "-word" excludes; "quoted phrases" stay together.',
+    }),
     categories: t.stringList({ description: 'Category ids or slugs; events in any of them.' }),
     tags: t.stringList({ description: 'Tag ids or slugs; events with any of them.' }),
     venue: t.intList({ description: 'Venue ids; events at any of them.' }),
     organizer: t.intList({ description: 'Organizer ids; events by any of them.' }),
     featured: t.boolean({ description: 'Only featured (true) or only not featured (false) events.' }),
-    status: t.stringList({ description: 'Statuses to list (publish, draft…). Only callers who can edit events may ask for more than publish.' }),
+    status: t.stringList({
+      description: 'Statuses to list (publish, draft…). Only callers who can edit events may ask for more than publish.',
+    }),
     include: t.intList({ description: 'Only these event ids, ordered by publication date (the default date window still applies).' }),
     postParent: t.int({ description: 'Only children of this event.' }),
   }),
@@ -240,47 +311,69 @@ builder.queryFields((t) => ({
     },
     resolve: async (query, _root, args, ctx, info) => {
       const unlock = setUnlock(ctx, info, unlockFrom(args));
-      const id = await assertEventReadable(ctx.prisma, { id: args.id ?? undefined, slug: args.id == null ? (args.slug ?? '') : undefined }, ctx.viewer, unlock);
+      const id = await assertEventReadable(
+        ctx.prisma,
+        { id: args.id ?? undefined, slug: args.id == null ? (args.slug ?? '') : undefined },
+        ctx.viewer,
+        unlock,
+      );
       return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   events: t.field({
     type: EventPage,
-    description: 'Events the caller may see, ordered by start date, excluding those hidden from listings. Protected events are masked unless unlocked.',
-    args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), page: t.arg({ type: PageArgs, description: 'Which page.' }), ...unlockArgs(t) },
+    description:
+      'Events the caller may see, ordered by start date, excluding those hidden from listings. Protected events are masked unless unlocked.',
+    args: {
+      filter: t.arg({ type: EventFilterInput, description: 'Filters.' }),
+      page: t.arg({ type: PageArgs, description: 'Which page.' }),
+      ...unlockArgs(t),
+    },
     resolve: async (_root, args, ctx, info) => {
       setUnlock(ctx, info, unlockFrom(args));
       const { page, perPage, skip } = pageRequest(ctx, args.page);
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       const [items, total] = await Promise.all([
-        ctx.prisma.event.findMany({ ...queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] }), where: list.where, orderBy: list.orderBy, skip, take: perPage }),
+        ctx.prisma.event.findMany({
+          ...queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] }),
+          where: list.where,
+          orderBy: list.orderBy,
+          skip,
+          take: perPage,
+        }),
         listTotal(ctx.prisma, 'event', list.where, list.version),
       ]);
       return { items, total, page, perPage, dates: list.window.effective, statuses: list.statuses };
     },
   }),
-  eventsConnection: t.prismaConnection({
-    type: Event,
-    cursor: 'id',
-    description: 'Events as a Relay connection, for clients that page deeply; same filters and order as `events`.',
-    args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), ...unlockArgs(t) },
-    maxSize: 50,
-    defaultSize: 10,
-    totalCount: async (_root, args, ctx) => {
-      const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
-      return listTotal(ctx.prisma, 'event', list.where, list.version);
+  eventsConnection: t.prismaConnection(
+    {
+      type: Event,
+      cursor: 'id',
+      description: 'Events as a Relay connection, for clients that page deeply; same filters and order as `events`.',
+      args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), ...unlockArgs(t) },
+      maxSize: 50,
+      defaultSize: 10,
+      totalCount: async (_root, args, ctx) => {
+        const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
+        return listTotal(ctx.prisma, 'event', list.where, list.version);
+      },
+      resolve: async (query, _root, args, ctx, info) => {
+        setUnlock(ctx, info, unlockFrom(args));
+        const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
+        return ctx.prisma.event.findMany({ ...query, where: list.where, orderBy: list.orderBy });
+      },
     },
-    resolve: async (query, _root, args, ctx, info) => {
-      setUnlock(ctx, info, unlockFrom(args));
-      const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
-      return ctx.prisma.event.findMany({ ...query, where: list.where, orderBy: list.orderBy });
-    },
-  }, ...connectionTypes('Event', 'event')),
+    ...connectionTypes('Event', 'event'),
+  ),
 }));
 
 const eventInputFields = (t: any, create: boolean) => ({
   title: t.string({ required: create, description: 'Title (required on create; not empty).' }),
-  startDate: t.string({ required: create, description: 'Start: a date/time in the event time zone, a Unix timestamp, or a relative expression ("tomorrow 9am").' }),
+  startDate: t.string({
+    required: create,
+    description: 'Start: a date/time in the event time zone, a Unix timestamp, or a relative expression ("tomorrow 9am").',
+  }),
   endDate: t.string({ required: create, description: 'End, as startDate. An end before the start becomes the start.' }),
   description: t.string({ description: 'Description (HTML allowed; not empty when given).' }),
   excerpt: t.string({ description: 'Excerpt (not empty when given).' }),
@@ -301,7 +394,10 @@ const eventInputFields = (t: any, create: boolean) => ({
   featured: t.boolean({ description: 'Feature the event.' }),
   categories: t.stringList({ description: 'Category ids, slugs or names; unknown names are created. Replaces the set; [] clears.' }),
   tags: t.stringList({ description: 'Tag ids, slugs or names; unknown names are created. Replaces the set; [] clears.' }),
-  venue: t.field({ type: 'JSON', description: 'A venue id, {id}, or venue fields ({venue: "Name", city…}) to create or reuse one; empty unlinks.' }),
+  venue: t.field({
+    type: 'JSON',
+    description: 'A venue id, {id}, or venue fields ({venue: "Name", city…}) to create or reuse one; empty unlinks.',
+  }),
   organizer: t.field({ type: 'JSON', description: 'Organizer ids, {id} objects or organizer fields, as a list, in order; [] clears.' }),
   password: t.string({ description: 'Password protecting the event ("" removes).' }),
   parent: t.int({ description: 'Id of the parent event.' }),
@@ -332,7 +428,8 @@ const target = (args: { id?: number | null; slug?: string | null }) => (args.id 
 builder.mutationFields((t) => ({
   createEvent: t.prismaField({
     type: Event,
-    description: 'Creates an event (contributor and up). Errors: INVALID_INPUT (params per field), UNAUTHENTICATED, FORBIDDEN, COULD_NOT_CREATE_VENUE/ORGANIZER.',
+    description:
+      'Creates an event (contributor and up). Errors: INVALID_INPUT (params per field), UNAUTHENTICATED, FORBIDDEN, COULD_NOT_CREATE_VENUE/ORGANIZER.',
     args: { input: t.arg({ type: CreateEventInput, required: true, description: 'The event.' }) },
     resolve: async (query, _root, args, ctx, info) => {
       const id = await createEvent(ctx, fieldsFrom(args.input));

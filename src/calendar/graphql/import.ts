@@ -31,13 +31,13 @@ function importer(ctx: GraphQLContext) {
 const ImportKind = builder.enumType('ImportKind', {
   description: 'What an import reads.',
   values: {
-    TEC: { value: 'tec', description: "A site running The Events Calendar, through its REST API (/wp-json/tribe/events/v1)." },
+    TEC: { value: 'tec', description: 'A site running The Events Calendar, through its REST API (/wp-json/tribe/events/v1).' },
     ICAL: { value: 'ical', description: 'An iCalendar (RFC 5545) feed.' },
   } as const,
 });
 
 const ImportStatus = builder.enumType('ImportStatus', {
-  description: "Where an import job stands.",
+  description: 'Where an import job stands.',
   values: {
     QUEUED: { value: 'queued', description: 'Made, not started yet.' },
     RUNNING: { value: 'running', description: 'A process is importing (its heartbeat is recent).' },
@@ -47,17 +47,19 @@ const ImportStatus = builder.enumType('ImportStatus', {
   } as const,
 });
 
-const ImportCount = builder.objectRef<{ kind: string; created: number; updated: number; skipped: number; removed: number; failed: number }>('ImportCount').implement({
-  description: 'What happened to the records of one kind.',
-  fields: (t) => ({
-    kind: t.exposeString('kind', { description: 'event, venue, organizer, category or tag.' }),
-    created: t.exposeInt('created', { description: 'New records made here.' }),
-    updated: t.exposeInt('updated', { description: 'Records imported before, updated.' }),
-    skipped: t.exposeInt('skipped', { description: 'Records left alone: trashed here since an earlier import.' }),
-    removed: t.exposeInt('removed', { description: 'Records trashed because the source cancelled them (iCalendar STATUS:CANCELLED).' }),
-    failed: t.exposeInt('failed', { description: "Records Almanac's rules refused (see warnings)." }),
-  }),
-});
+const ImportCount = builder
+  .objectRef<{ kind: string; created: number; updated: number; skipped: number; removed: number; failed: number }>('ImportCount')
+  .implement({
+    description: 'What happened to the records of one kind.',
+    fields: (t) => ({
+      kind: t.exposeString('kind', { description: 'event, venue, organizer, category or tag.' }),
+      created: t.exposeInt('created', { description: 'New records made here.' }),
+      updated: t.exposeInt('updated', { description: 'Records imported before, updated.' }),
+      skipped: t.exposeInt('skipped', { description: 'Records left alone: trashed here since an earlier import.' }),
+      removed: t.exposeInt('removed', { description: 'Records trashed because the source cancelled them (iCalendar STATUS:CANCELLED).' }),
+      failed: t.exposeInt('failed', { description: "Records Almanac's rules refused (see warnings)." }),
+    }),
+  });
 
 const ImportJob = builder.objectRef<ImportJobView>('ImportJob').implement({
   description: 'An import and its progress.',
@@ -67,8 +69,13 @@ const ImportJob = builder.objectRef<ImportJobView>('ImportJob').implement({
     source: t.exposeString('source', { description: 'The REST base or iCalendar URL it reads.' }),
     status: t.field({ type: ImportStatus, description: 'Where it stands.', resolve: (job) => job.status }),
     phase: t.exposeString('phase', { description: 'What it is reading now (events, venues, organizers, categories, tags; "" when done).' }),
-    processed: t.exposeInt('processed', { description: "The source's records read so far (an iCalendar feed's: its events and expanded occurrences)." }),
-    total: t.exposeInt('total', { nullable: true, description: 'Records the source said it holds, for the kinds read so far (null before the first page).' }),
+    processed: t.exposeInt('processed', {
+      description: "The source's records read so far (an iCalendar feed's: its events and expanded occurrences).",
+    }),
+    total: t.exposeInt('total', {
+      nullable: true,
+      description: 'Records the source said it holds, for the kinds read so far (null before the first page).',
+    }),
     counts: t.field({
       type: [ImportCount],
       description: 'Outcomes per kind of record.',
@@ -78,7 +85,11 @@ const ImportJob = builder.objectRef<ImportJobView>('ImportJob').implement({
     error: t.exposeString('error', { description: 'Why it stopped, when it failed or was interrupted ("" otherwise).' }),
     createdAt: t.string({ description: 'When it was started (ISO 8601, UTC).', resolve: (job) => job.createdAt.toISOString() }),
     updatedAt: t.string({ description: 'Its last progress (ISO 8601, UTC).', resolve: (job) => job.updatedAt.toISOString() }),
-    finishedAt: t.string({ nullable: true, description: 'When it completed or failed (ISO 8601, UTC).', resolve: (job) => job.finishedAt?.toISOString() ?? null }),
+    finishedAt: t.string({
+      nullable: true,
+      description: 'When it completed or failed (ISO 8601, UTC).',
+      resolve: (job) => job.finishedAt?.toISOString() ?? null,
+    }),
   }),
 });
 
@@ -106,13 +117,20 @@ builder.mutationFields((t) => ({
     args: {
       kind: t.arg({ type: ImportKind, required: true, description: 'What `source` is.' }),
       source: t.arg.string({ required: true, description: "A site's address or its REST base (TEC), or an http(s)/webcal URL (ICAL)." }),
-      headers: t.arg.stringList({ description: 'Request headers for the source ("Name: value"), e.g. an Authorization for drafts. Never shown again.' }),
+      headers: t.arg.stringList({
+        description: 'Request headers for the source ("Name: value"), e.g. an Authorization for drafts. Never shown again.',
+      }),
       windowStart: t.arg.string({ description: 'ICAL: occurrences of recurring events from this date (default: a year ago).' }),
       windowEnd: t.arg.string({ description: 'ICAL: … until this date (default: two years ahead).' }),
     },
     resolve: async (_root, args, ctx) => {
       const window = { ...(args.windowStart ? { start: args.windowStart } : {}), ...(args.windowEnd ? { end: args.windowEnd } : {}) };
-      const job = await createImportJob(ctx.prisma, importer(ctx), { kind: args.kind, source: args.source, headers: parseHeaders(args.headers ?? []), window });
+      const job = await createImportJob(ctx.prisma, importer(ctx), {
+        kind: args.kind,
+        source: args.source,
+        headers: parseHeaders(args.headers ?? []),
+        window,
+      });
       const claimed = await claimImportJob(ctx.prisma, ctx.viewer, job.id);
       runImportInBackground(ctx, job.id);
       return claimed;
@@ -120,7 +138,8 @@ builder.mutationFields((t) => ({
   }),
   resumeImport: t.field({
     type: ImportJob,
-    description: 'Continues a failed or interrupted import where it stopped. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT (running or complete).',
+    description:
+      'Continues a failed or interrupted import where it stopped. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT (running or complete).',
     args: { id: t.arg.int({ required: true, description: 'The job id.' }) },
     resolve: async (_root, args, ctx) => {
       const claimed = await claimImportJob(ctx.prisma, importer(ctx), args.id);

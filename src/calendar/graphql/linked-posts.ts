@@ -30,11 +30,26 @@ import { Image, PostStatus } from './shared.js';
 type Row = { id: number; password: string; status: string; authorId: number; [column: string]: any };
 
 /** Protected venues/organizers hide their private fields unless the request unlocks them (spec §3.7). */
-export const isMasked = (row: Row, ctx: GraphQLContext, info: GraphQLResolveInfo): boolean => !isUnlocked(row, ctx.viewer, unlockOf(ctx, info));
+export const isMasked = (row: Row, ctx: GraphQLContext, info: GraphQLResolveInfo): boolean =>
+  !isUnlocked(row, ctx.viewer, unlockOf(ctx, info));
 
 /** Fields masking empties (spec §3.7), and the column behind each where the names differ. */
 const MASKABLE_FIELDS: Record<LinkedType, readonly string[]> = {
-  venue: ['description', 'excerpt', 'image', 'address', 'city', 'country', 'province', 'zip', 'phone', 'website', 'stateprovince', 'geoLat', 'geoLng'],
+  venue: [
+    'description',
+    'excerpt',
+    'image',
+    'address',
+    'city',
+    'country',
+    'province',
+    'zip',
+    'phone',
+    'website',
+    'stateprovince',
+    'geoLat',
+    'geoLng',
+  ],
   organizer: ['description', 'excerpt', 'image', 'phone', 'website', 'email'],
 };
 const MASKED_COLUMN: Record<string, string> = { description: 'content', image: 'imageId' };
@@ -42,14 +57,20 @@ const hasValue = (value: unknown) => (typeof value === 'string' ? value.trim() !
 
 /** A text column that reads "" while the record is masked. */
 export function maskedText(t: any, column: string, description: string) {
-  return t.string({ description: `${description} ("" when masked).`, resolve: (row: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(row, ctx, info) ? '' : row[column]) });
+  return t.string({
+    description: `${description} ("" when masked).`,
+    resolve: (row: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(row, ctx, info) ? '' : row[column]),
+  });
 }
 
 /** Fields every venue and organizer carries (spec §3.2, §3.3). `t` is the type's Prisma field builder. */
 export function linkedRecordFields(type: LinkedType, t: any) {
   const what = type === 'venue' ? 'venue' : 'organizer';
   return {
-    globalId: t.string({ description: 'Global id: the site host and path, then ?id=.', resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => globalId(ctx.config.siteUrl, r.id) }),
+    globalId: t.string({
+      description: 'Global id: the site host and path, then ?id=.',
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => globalId(ctx.config.siteUrl, r.id),
+    }),
     globalIdLineage: t.stringList({
       description: 'The global id, then any ids it was imported from.',
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => [globalId(ctx.config.siteUrl, r.id)],
@@ -60,7 +81,11 @@ export function linkedRecordFields(type: LinkedType, t: any) {
     dateUtc: t.exposeString('dateUtc', { description: 'Publication date in UTC.' }),
     modified: t.exposeString('modified', { description: 'Last modification, site-local.' }),
     modifiedUtc: t.exposeString('modifiedUtc', { description: 'Last modification in UTC.' }),
-    url: t.string({ description: `The ${what} page (permalink).`, resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => permalink(ctx.config.siteUrl, type, { id: r.id, slug: r.slug, status: r.status }) }),
+    url: t.string({
+      description: `The ${what} page (permalink).`,
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) =>
+        permalink(ctx.config.siteUrl, type, { id: r.id, slug: r.slug, status: r.status }),
+    }),
     // The original masks the name too (its masked record shows `venue: []`), so both forms read "".
     name: maskedText(t, 'title', `The ${what} name as entered`),
     title: t.string({
@@ -70,36 +95,44 @@ export function linkedRecordFields(type: LinkedType, t: any) {
     description: maskedText(t, 'content', 'The description as entered'),
     descriptionHtml: t.string({
       description: 'The description with paragraphs ("" when empty or masked).',
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? '' : renderContent(r.content)),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
+        isMasked(r, ctx, info) ? '' : renderContent(r.content),
     }),
     excerpt: maskedText(t, 'excerpt', 'The excerpt as entered'),
     excerptHtml: t.string({
       description: 'The excerpt with paragraphs ("" when empty or masked).',
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? '' : renderExcerpt(r.excerpt)),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
+        isMasked(r, ctx, info) ? '' : renderExcerpt(r.excerpt),
     }),
     slug: t.exposeString('slug', { description: `The URL slug, unique among ${type}s.` }),
     image: t.field({
       type: Image,
       nullable: true,
       description: 'The featured image, if any (null when masked).',
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? null : imageById(ctx, r.imageId)),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
+        isMasked(r, ctx, info) ? null : imageById(ctx, r.imageId),
     }),
     website: maskedText(t, 'website', 'Website URL as stored'),
     phone: maskedText(t, 'phone', 'Phone number'),
     passwordProtected: t.boolean({ description: `Whether the ${what} has a password.`, resolve: (r: Row) => r.password !== '' }),
     masked: t.boolean({
-      description: 'Whether this record hides its protected fields from this request (pass its password, or editContext as someone who may edit it).',
+      description:
+        'Whether this record hides its protected fields from this request (pass its password, or editContext as someone who may edit it).',
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => isMasked(r, ctx, info),
     }),
     hiddenFields: t.stringList({
       description:
         'The fields that hold a value this request does not see because the record is masked ([] when it is not): the REST record keeps those keys with emptied values, as the original does.',
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? MASKABLE_FIELDS[type].filter((field) => hasValue(r[MASKED_COLUMN[field] ?? field])) : []),
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
+        isMasked(r, ctx, info) ? MASKABLE_FIELDS[type].filter((field) => hasValue(r[MASKED_COLUMN[field] ?? field])) : [],
     }),
     events: t.field({
       type: [Event],
       description: `Events linked to this ${what} that the caller may list (the status rules of lists), by start date.`,
-      args: { upcoming: t.arg.boolean({ description: 'Only events starting now or later that are not hidden from listings.' }), first: nestedFirstArg(t) },
+      args: {
+        upcoming: t.arg.boolean({ description: 'Only events starting now or later that are not hidden from listings.' }),
+        first: nestedFirstArg(t),
+      },
       // Loaded with the records (one statement per level for the whole page), never per row.
       select: (args: { upcoming?: boolean | null; first?: number | null }, ctx: GraphQLContext, nested: any) => ({
         events: {
@@ -128,17 +161,23 @@ export function linkedInputFields(type: LinkedType, t: any, create: boolean) {
       required: create,
       description: `The ${what} name (REST "${type}"; required on create, never empty). On create, a non-trashed ${what} with the same name (case-insensitive) — and the same description, when one is given — is reused.`,
     }),
-    description: t.string({ description: create ? 'Description (HTML allowed).' : 'Description (HTML allowed); "" is ignored, as in the original.' }),
+    description: t.string({
+      description: create ? 'Description (HTML allowed).' : 'Description (HTML allowed); "" is ignored, as in the original.',
+    }),
     excerpt: t.string({ description: 'Excerpt ("" or null clears).' }),
     slug: t.string({ description: 'URL slug (not empty); made unique with -2, -3… on clash. Default: from the name.' }),
     status: t.string({ description: 'Status (publish, draft…); roles that cannot publish get pending/draft instead.' }),
     author: t.int({ description: 'Id of an existing user who owns the record (default: the caller).' }),
     date: t.string({ description: 'Publication date, site-local: a date/time, a Unix timestamp or a relative expression.' }),
     dateUtc: t.string({ description: 'Publication date in UTC.' }),
-    image: t.string({ description: 'Featured image: an image attachment id or an image URL (URLs need the upload capability); "" or null removes.' }),
+    image: t.string({
+      description: 'Featured image: an image attachment id or an image URL (URLs need the upload capability); "" or null removes.',
+    }),
     website: t.string({ description: 'Website URL ("" or null clears).' }),
     phone: t.string({ description: 'Phone number ("" or null clears).' }),
-    password: t.string({ description: 'Password protecting the record ("" or null removes). Protected records are masked unless unlocked.' }),
+    password: t.string({
+      description: 'Password protecting the record ("" or null removes). Protected records are masked unless unlocked.',
+    }),
   };
 }
 
@@ -156,9 +195,13 @@ function fieldsFrom(type: LinkedType, input: Record<string, unknown>): LinkedFie
   return fields as LinkedFields;
 }
 
-const target = (args: { id?: number | null; slug?: string | null }): LinkedTarget => (args.id != null ? { id: args.id } : { slug: args.slug ?? '' });
+const target = (args: { id?: number | null; slug?: string | null }): LinkedTarget =>
+  args.id != null ? { id: args.id } : { slug: args.slug ?? '' };
 
-const unlockFrom = (args: { password?: string | null; editContext?: boolean | null }): Unlock => ({ password: args.password ?? undefined, editContext: args.editContext ?? undefined });
+const unlockFrom = (args: { password?: string | null; editContext?: boolean | null }): Unlock => ({
+  password: args.password ?? undefined,
+  editContext: args.editContext ?? undefined,
+});
 
 interface LinkedPageShape {
   items: unknown[];
@@ -193,10 +236,19 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
         description: `Split into fragments at every character other than ASCII letters, digits and "-"; a ${what} matches when one field contains every fragment (case-insensitive). Fields: ${spec.searchedFields}. Not empty.`,
       }),
       event: t.int({ description: `Only ${plural} linked to this event (the id of an existing event).` }),
-      hasEvents: t.boolean({ description: `true: only ${plural} linked to an event whose status is not draft or pending; false: only the others.` }),
-      onlyWithUpcoming: t.boolean({ description: `true: only ${plural} linked to an upcoming event the caller may list that is not hidden from listings; false: no filtering.` }),
-      upcomingFirstPage: t.boolean({ description: `With onlyWithUpcoming: look only at the first page of upcoming events (the site's posts per page), as The Events Calendar's REST API does. Set by Almanac's REST layer.` }),
-      status: t.stringList({ description: 'Statuses to list. Only callers who can edit may ask for more than publish. Default: publish, or every status but trash for contributors and up.' }),
+      hasEvents: t.boolean({
+        description: `true: only ${plural} linked to an event whose status is not draft or pending; false: only the others.`,
+      }),
+      onlyWithUpcoming: t.boolean({
+        description: `true: only ${plural} linked to an upcoming event the caller may list that is not hidden from listings; false: no filtering.`,
+      }),
+      upcomingFirstPage: t.boolean({
+        description: `With onlyWithUpcoming: look only at the first page of upcoming events (the site's posts per page), as The Events Calendar's REST API does. Set by Almanac's REST layer.`,
+      }),
+      status: t.stringList({
+        description:
+          'Statuses to list. Only callers who can edit may ask for more than publish. Default: publish, or every status but trash for contributors and up.',
+      }),
     }),
   });
 
@@ -246,26 +298,37 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
         const list = await listQuery(ctx, args.filter);
         const model = ctx.prisma[type] as any;
         const [items, total] = await Promise.all([
-          model.findMany({ ...queryFromInfo({ context: ctx, info, typeName, path: ['items'] }), where: list.where, orderBy: list.orderBy, skip, take: perPage }),
+          model.findMany({
+            ...queryFromInfo({ context: ctx, info, typeName, path: ['items'] }),
+            where: list.where,
+            orderBy: list.orderBy,
+            skip,
+            take: perPage,
+          }),
           listTotal(ctx.prisma, type, list.where),
         ]);
         return { items, total, page, perPage, statuses: list.statuses };
       },
     }),
-    [`${plural}Connection`]: t.prismaConnection({
-      type: ref,
-      cursor: 'id',
-      description: `${typeName}s as a Relay connection, for clients that page deeply; same filters and order as \`${plural}\`.`,
-      args: listArgs(t),
-      maxSize: 50,
-      defaultSize: 10,
-      totalCount: async (_parent: unknown, args: any, ctx: GraphQLContext) => listTotal(ctx.prisma, type, (await listQuery(ctx, args.filter)).where),
-      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
-        setUnlock(ctx, info, unlockFrom(args));
-        const list = await listQuery(ctx, args.filter);
-        return (ctx.prisma[type] as any).findMany({ ...query, where: list.where, orderBy: list.orderBy });
-      },
-    } as any, connectionType, edgeType),
+    [`${plural}Connection`]: t.prismaConnection(
+      {
+        type: ref,
+        cursor: 'id',
+        description: `${typeName}s as a Relay connection, for clients that page deeply; same filters and order as \`${plural}\`.`,
+        args: listArgs(t),
+        maxSize: 50,
+        defaultSize: 10,
+        totalCount: async (_parent: unknown, args: any, ctx: GraphQLContext) =>
+          listTotal(ctx.prisma, type, (await listQuery(ctx, args.filter)).where),
+        resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+          setUnlock(ctx, info, unlockFrom(args));
+          const list = await listQuery(ctx, args.filter);
+          return (ctx.prisma[type] as any).findMany({ ...query, where: list.where, orderBy: list.orderBy });
+        },
+      } as any,
+      connectionType,
+      edgeType,
+    ),
   }));
 
   const inputFields = (t: any, create: boolean) => ({ ...linkedInputFields(type, t, create), ...spec.ownInputFields(t) });

@@ -37,7 +37,12 @@ async function linkedRows<T>(ctx: GraphQLContext, eventIds: readonly number[], s
 /** An event's venues, by venue id (the first is "the" venue). */
 export const venuesOf = (ctx: GraphQLContext, eventId: number) =>
   loader<number, VenueRow[]>(ctx, 'event-venues', (ids) =>
-    linkedRows(ctx, ids, (list) => `SELECT l."eventId" AS "_eventId", v.* FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE l."eventId" IN (${list}) ORDER BY l."eventId", l."venueId"`),
+    linkedRows(
+      ctx,
+      ids,
+      (list) =>
+        `SELECT l."eventId" AS "_eventId", v.* FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE l."eventId" IN (${list}) ORDER BY l."eventId", l."venueId"`,
+    ),
   ).load(eventId);
 
 /** An event's organizers, in the order given. */
@@ -46,14 +51,20 @@ export const organizersOf = (ctx: GraphQLContext, eventId: number) =>
     linkedRows(
       ctx,
       ids,
-      (list) => `SELECT l."eventId" AS "_eventId", o.* FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE l."eventId" IN (${list}) ORDER BY l."eventId", l."position", l."organizerId"`,
+      (list) =>
+        `SELECT l."eventId" AS "_eventId", o.* FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE l."eventId" IN (${list}) ORDER BY l."eventId", l."position", l."organizerId"`,
     ),
   ).load(eventId);
 
 /** An event's categories and tags, unordered. */
 export const termsOf = (ctx: GraphQLContext, eventId: number) =>
   loader<number, TermRow[]>(ctx, 'event-terms', (ids) =>
-    linkedRows(ctx, ids, (list) => `SELECT l."eventId" AS "_eventId", t.* FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE l."eventId" IN (${list})`),
+    linkedRows(
+      ctx,
+      ids,
+      (list) =>
+        `SELECT l."eventId" AS "_eventId", t.* FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE l."eventId" IN (${list})`,
+    ),
   ).load(eventId);
 
 /** A featured image by attachment id (none: null, without a statement). */

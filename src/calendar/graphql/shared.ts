@@ -7,7 +7,10 @@ import { POST_STATUSES } from '../capabilities.js';
 export const PostStatus = builder.enumType('PostStatus', {
   description: 'Publication status of an event, venue or organizer (WordPress post statuses).',
   values: Object.fromEntries(
-    POST_STATUSES.map((status) => [status.toUpperCase().replace('-', '_'), { value: status, description: `WordPress status "${status}".` }]),
+    POST_STATUSES.map((status) => [
+      status.toUpperCase().replace('-', '_'),
+      { value: status, description: `WordPress status "${status}".` },
+    ]),
   ) as Record<string, { value: (typeof POST_STATUSES)[number]; description: string }>,
 });
 

@@ -85,7 +85,10 @@ builder.prismaObjectFields(EventCategory, (t) => ({
     type: EventCategory,
     description: 'Direct child categories, by name.',
     args: { first: nestedFirstArg(t) },
-    query: (args) => ({ orderBy: [{ name: 'asc' }, { id: 'asc' }] as { name?: 'asc'; id?: 'asc' }[], take: nestedTake(args.first as number | null) }),
+    query: (args) => ({
+      orderBy: [{ name: 'asc' }, { id: 'asc' }] as { name?: 'asc'; id?: 'asc' }[],
+      take: nestedTake(args.first as number | null),
+    }),
   }),
 }));
 
@@ -224,7 +227,12 @@ function listQuery(t: any, api: TermApi) {
       filter: t.arg({ type: api.filter, description: 'Filters; absent means every term (hideEmpty still applies).' }),
       page: t.arg({ type: PageArgs, description: 'Which page (page and perPage must be positive).' }),
     },
-    resolve: (_root: unknown, args: { filter?: TermListFilter | null; page?: { page?: number | null; perPage?: number | null } | null }, ctx: GraphQLContext, info: any) =>
+    resolve: (
+      _root: unknown,
+      args: { filter?: TermListFilter | null; page?: { page?: number | null; perPage?: number | null } | null },
+      ctx: GraphQLContext,
+      info: any,
+    ) =>
       listTerms(ctx.prisma, api.taxonomy, args.filter ?? {}, args.page ?? {}, {
         defaultPerPage: ctx.config.postsPerPage,
         query: queryFromInfo({ context: ctx, info, typeName: api.typeName, path: ['items'] }),

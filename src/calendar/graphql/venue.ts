@@ -14,7 +14,11 @@ builder.prismaObjectFields(Venue, (t) => ({
   province: maskedText(t, 'province', 'Province (outside the US)'),
   state: t.exposeString('state', { description: 'State (in the US). Not masked, as in the original.' }),
   zip: maskedText(t, 'zip', 'Postal code'),
-  stateprovince: maskedText(t, 'stateprovince', 'State or province: as given, else the state in the US (or with no country), else the province'),
+  stateprovince: maskedText(
+    t,
+    'stateprovince',
+    'State or province: as given, else the state in the US (or with no country), else the province',
+  ),
   showMap: t.boolean({
     nullable: true,
     description: 'Show a map of the venue; true when never stored (null when masked).',
@@ -40,7 +44,18 @@ builder.prismaObjectFields(Venue, (t) => ({
     description: 'Schema.org JSON-LD (a Place), built from what this request may see.',
     resolve: async (v, _a, ctx, info) => {
       if (!isMasked(v, ctx, info)) return venueJsonLd({ ...v, imageUrl: await imageUrlOf(ctx, v.imageId) });
-      const hidden = { title: '', content: '', address: '', city: '', province: '', stateprovince: '', zip: '', country: '', phone: '', website: '' };
+      const hidden = {
+        title: '',
+        content: '',
+        address: '',
+        city: '',
+        province: '',
+        stateprovince: '',
+        zip: '',
+        country: '',
+        phone: '',
+        website: '',
+      };
       return venueJsonLd({ ...v, ...hidden, geoLat: null, geoLng: null, imageUrl: null });
     },
   }),
@@ -58,7 +73,9 @@ defineLinkedApi({
     province: t.string({ description: 'Province ("" or null clears).' }),
     state: t.string({ description: 'State ("" or null clears).' }),
     zip: t.string({ description: 'Postal code ("" or null clears).' }),
-    stateprovince: t.string({ description: 'State or province; when empty it is derived: the state in the US (or with no country), else the province.' }),
+    stateprovince: t.string({
+      description: 'State or province; when empty it is derived: the state in the US (or with no country), else the province.',
+    }),
     showMap: t.boolean({ description: 'Show a map (default true).' }),
     showMapLink: t.boolean({ description: 'Show a link to a map (default true).' }),
   }),

@@ -33,7 +33,11 @@ export const MAX_OCCURRENCES = 1000;
 const MAX_FEED_BYTES = 20 * 1024 * 1024;
 
 /** Reads a file (command line only) or an http(s)/webcal URL through the outbound policy. */
-export async function readIcal(source: string, policy: UrlPolicy, options: { allowFiles: boolean; headers?: Record<string, string> }): Promise<string> {
+export async function readIcal(
+  source: string,
+  policy: UrlPolicy,
+  options: { allowFiles: boolean; headers?: Record<string, string> },
+): Promise<string> {
   const url = source.replace(/^webcals?:\/\//i, (scheme) => (scheme.toLowerCase() === 'webcals://' ? 'https://' : 'http://'));
   if (!/^https?:\/\//i.test(url)) {
     if (!options.allowFiles) throw new ImportError('invalid', 'An iCalendar import needs an http(s) or webcal URL.');
@@ -43,7 +47,11 @@ export async function readIcal(source: string, policy: UrlPolicy, options: { all
       throw new ImportError('invalid', `cannot read ${source}: ${(error as Error).message}`);
     }
   }
-  const response = await readSource(policy, url, { headers: { accept: 'text/calendar', ...options.headers }, timeoutMs: 60_000, maxBytes: MAX_FEED_BYTES });
+  const response = await readSource(policy, url, {
+    headers: { accept: 'text/calendar', ...options.headers },
+    timeoutMs: 60_000,
+    maxBytes: MAX_FEED_BYTES,
+  });
   if (response.status !== 200) throw new ImportError('source_invalid', `${url} answered ${response.status}`);
   return response.body.toString('utf8');
 }
@@ -94,13 +102,7 @@ function categoriesOf(component: ICAL.Component): string[] {
     .filter(Boolean);
 }
 
-function itemFor(
-  component: ICAL.Component,
-  start: ICAL.Time,
-  end: ICAL.Time,
-  remoteId: string,
-  calendarZone: string | null,
-): IcalItem {
+function itemFor(component: ICAL.Component, start: ICAL.Time, end: ICAL.Time, remoteId: string, calendarZone: string | null): IcalItem {
   const tzid = (component.getFirstProperty('dtstart')?.getParameter('tzid') as string | undefined) ?? null;
   const endTzid = (component.getFirstProperty('dtend')?.getParameter('tzid') as string | undefined) ?? tzid;
   const fields: EventFields = {
@@ -109,7 +111,10 @@ function itemFor(
     description: text(component, 'description').trim() || undefined,
     website: text(component, 'url'),
     categories: categoriesOf(component),
-    status: text(component, 'class').toUpperCase() === 'PRIVATE' || text(component, 'class').toUpperCase() === 'CONFIDENTIAL' ? 'private' : 'publish',
+    status:
+      text(component, 'class').toUpperCase() === 'PRIVATE' || text(component, 'class').toUpperCase() === 'CONFIDENTIAL'
+        ? 'private'
+        : 'publish',
   };
   if (start.isDate) {
     // All-day: DTEND is the day after the last one (exclusive); none means a single day.
@@ -181,7 +186,9 @@ export function icalItems(source: string, window: IcalWindow): IcalItem[] {
       const details = event.getOccurrenceDetails(next);
       if (details.endDate.compare(from) < 0) continue;
       count++;
-      items.push(itemFor(details.item.component, details.startDate, details.endDate, `${uid}#${details.recurrenceId.toString()}`, calendarZone));
+      items.push(
+        itemFor(details.item.component, details.startDate, details.endDate, `${uid}#${details.recurrenceId.toString()}`, calendarZone),
+      );
     }
   }
   return items;

@@ -25,7 +25,13 @@ interface Deps {
   viewer: Viewer;
 }
 
-const KIND_OF: Record<TecCollection, RecordKind> = { events: 'event', venues: 'venue', organizers: 'organizer', categories: 'category', tags: 'tag' };
+const KIND_OF: Record<TecCollection, RecordKind> = {
+  events: 'event',
+  venues: 'venue',
+  organizers: 'organizer',
+  categories: 'category',
+  tags: 'tag',
+};
 const TAXONOMY = { category: CATEGORY_TAXONOMY, tag: TAG_TAXONOMY } as const;
 /** Parents of parents… deeper than this is a cycle at the source. */
 const MAX_TERM_DEPTH = 20;
@@ -64,7 +70,9 @@ export class Importer {
 
   /** The local id a remote record became, when that record is still here and not trashed; 0: a create was under way. */
   private async linked(kind: RecordKind, remoteId: string): Promise<{ id: number | null; trashed: boolean } | null> {
-    const link = await this.deps.prisma.importedRecord.findUnique({ where: { source_kind_remoteId: { source: this.sourceKey, kind, remoteId } } });
+    const link = await this.deps.prisma.importedRecord.findUnique({
+      where: { source_kind_remoteId: { source: this.sourceKey, kind, remoteId } },
+    });
     if (!link) return null;
     if (link.localId === 0) return { id: 0, trashed: false };
     const { prisma } = this.deps;
@@ -78,7 +86,11 @@ export class Importer {
 
   private async remember(kind: RecordKind, remoteId: string, localId: number) {
     const key = { source: this.sourceKey, kind, remoteId };
-    await this.deps.prisma.importedRecord.upsert({ where: { source_kind_remoteId: key }, create: { ...key, localId }, update: { localId } });
+    await this.deps.prisma.importedRecord.upsert({
+      where: { source_kind_remoteId: key },
+      create: { ...key, localId },
+      update: { localId },
+    });
   }
 
   /**
@@ -129,7 +141,10 @@ export class Importer {
     try {
       return await write(fields);
     } catch (error) {
-      const params = error instanceof CalendarError && error.code === 'INVALID_INPUT' ? (error.details.params as Record<string, string> | undefined) : undefined;
+      const params =
+        error instanceof CalendarError && error.code === 'INVALID_INPUT'
+          ? (error.details.params as Record<string, string> | undefined)
+          : undefined;
       const image = (fields as { image?: unknown }).image;
       if (!params?.image || Object.keys(params).length !== 1 || !image) throw error;
       this.warn(`${label}: image ${String(image)} could not be reached; imported without it`);
@@ -239,16 +254,30 @@ export class Importer {
       return null;
     }
     const write = this.writes().linked;
-    const venue = item.location ? await this.upsert('venue', item.location, `venue "${item.location}"`, { name: item.location }, write('venue')) : null;
+    const venue = item.location
+      ? await this.upsert('venue', item.location, `venue "${item.location}"`, { name: item.location }, write('venue'))
+      : null;
     const organizer = item.organizer
-      ? await this.upsert('organizer', item.organizer.email || item.organizer.name, `organizer "${item.organizer.name}"`, { name: item.organizer.name, email: item.organizer.email }, write('organizer'))
+      ? await this.upsert(
+          'organizer',
+          item.organizer.email || item.organizer.name,
+          `organizer "${item.organizer.name}"`,
+          { name: item.organizer.name, email: item.organizer.email },
+          write('organizer'),
+        )
       : null;
     const fields: EventFields = { ...item.fields, venue: venue ?? '', organizer: organizer ? [organizer] : [] };
-    return this.upsert('event', item.remoteId, `event "${fields.title}" (${item.remoteId})`, fields, this.writes().event, () => this.orphanEvent(fields));
+    return this.upsert('event', item.remoteId, `event "${fields.title}" (${item.remoteId})`, fields, this.writes().event, () =>
+      this.orphanEvent(fields),
+    );
   }
 }
 
 function describe(error: CalendarError): string {
   const params = error.details.params as Record<string, string> | undefined;
-  return params ? `${error.message} (${Object.entries(params).map(([name, reason]) => `${name}: ${reason}`).join('; ')})` : error.message;
+  return params
+    ? `${error.message} (${Object.entries(params)
+        .map(([name, reason]) => `${name}: ${reason}`)
+        .join('; ')})`
+    : error.message;
 }

@@ -115,11 +115,17 @@ export function defaultWindow(now = new Date()): IcalWindow {
   return { start: shift(-1), end: shift(2) };
 }
 
-export async function createImportJob(prisma: Prisma, viewer: Viewer | null, input: NewImport, options: { allowFiles?: boolean } = {}): Promise<ImportJobView> {
+export async function createImportJob(
+  prisma: Prisma,
+  viewer: Viewer | null,
+  input: NewImport,
+  options: { allowFiles?: boolean } = {},
+): Promise<ImportJobView> {
   assertMayImport(viewer);
   let source = input.source.trim();
   if (input.kind === 'tec') source = tecBase(source);
-  else if (!options.allowFiles && !/^(https?|webcals?):\/\//i.test(source)) throw new ImportError('invalid', 'An iCalendar import needs an http(s) or webcal URL.');
+  else if (!options.allowFiles && !/^(https?|webcals?):\/\//i.test(source))
+    throw new ImportError('invalid', 'An iCalendar import needs an http(s) or webcal URL.');
   const window = { ...defaultWindow(), ...input.window };
   for (const [name, value] of Object.entries(window)) {
     if (Number.isNaN(Date.parse(value))) throw new ImportError('invalid', `window ${name}: "${value}" is not a date`);
@@ -127,7 +133,12 @@ export async function createImportJob(prisma: Prisma, viewer: Viewer | null, inp
   }
   if (window.start > window.end) throw new ImportError('invalid', 'the window ends before it starts');
   const row = await prisma.importJob.create({
-    data: { kind: input.kind, source, userId: viewer!.userId, options: JSON.stringify({ headers: input.headers ?? {}, window } satisfies Options) },
+    data: {
+      kind: input.kind,
+      source,
+      userId: viewer!.userId,
+      options: JSON.stringify({ headers: input.headers ?? {}, window } satisfies Options),
+    },
   });
   return jobView(row);
 }
@@ -151,7 +162,8 @@ export async function listImportJobs(prisma: Prisma, viewer: Viewer | null, firs
  */
 export async function claimImportJob(prisma: Prisma, viewer: Viewer | null, id: number): Promise<ImportJobView> {
   const job = await findImportJob(prisma, viewer, id);
-  if (job.status === 'completed') throw new ImportError('conflict', `Import job ${id} is complete; start a new import to bring changes over.`);
+  if (job.status === 'completed')
+    throw new ImportError('conflict', `Import job ${id} is complete; start a new import to bring changes over.`);
   const now = new Date();
   const claimed = await prisma.importJob.updateMany({
     where: {
@@ -184,15 +196,30 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
   const cursor = parse<Cursor>(row.cursor, {});
   const settings = parse<Options>(row.options, {});
   const viewer: Viewer = { userId: row.userId, login: 'import', role: 'administrator' };
-  const importer = new Importer({ ...deps, viewer }, `${row.kind}:${row.source}`, parse<Counts>(row.counts, {}), parse<string[]>(row.warnings, []), MAX_WARNINGS);
+  const importer = new Importer(
+    { ...deps, viewer },
+    `${row.kind}:${row.source}`,
+    parse<Counts>(row.counts, {}),
+    parse<string[]>(row.warnings, []),
+    MAX_WARNINGS,
+  );
   const save = async (data: Record<string, unknown> = {}) => {
     const saved = await prisma.importJob.update({
       where: { id },
-      data: { cursor: JSON.stringify(cursor), counts: JSON.stringify(importer.counts), warnings: JSON.stringify(importer.warnings), heartbeatAt: new Date(), ...data },
+      data: {
+        cursor: JSON.stringify(cursor),
+        counts: JSON.stringify(importer.counts),
+        warnings: JSON.stringify(importer.warnings),
+        heartbeatAt: new Date(),
+        ...data,
+      },
     });
     options.onProgress?.(jobView(saved));
   };
-  const heartbeat = setInterval(() => void prisma.importJob.update({ where: { id }, data: { heartbeatAt: new Date() } }).catch(() => {}), HEARTBEAT_MS);
+  const heartbeat = setInterval(
+    () => void prisma.importJob.update({ where: { id }, data: { heartbeatAt: new Date() } }).catch(() => {}),
+    HEARTBEAT_MS,
+  );
   heartbeat.unref();
   const stopped = () => options.signal?.aborted === true;
   const interrupted = async () => {

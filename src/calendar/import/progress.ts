@@ -5,7 +5,9 @@ export function formatProgress(job: ImportJobView): string {
   const of = job.total !== null ? `/${job.total.toLocaleString('en')}` : '';
   const kinds = Object.entries(job.counts)
     .map(([kind, c]) => {
-      const parts = Object.entries(c).filter(([, n]) => n > 0).map(([outcome, n]) => `${n} ${outcome}`);
+      const parts = Object.entries(c)
+        .filter(([, n]) => n > 0)
+        .map(([outcome, n]) => `${n} ${outcome}`);
       return parts.length ? `${kind}: ${parts.join(', ')}` : '';
     })
     .filter(Boolean)

@@ -85,7 +85,11 @@ export function termInput(record: TecRecord, parent: number | null): TermInput {
 
 /** The remote ids an event record links to. */
 export function eventRefs(record: TecRecord) {
-  const venue = record.venue && typeof record.venue === 'object' && !Array.isArray(record.venue) && record.venue.id ? (record.venue as TecRecord) : null;
-  const list = (value: unknown) => (Array.isArray(value) ? value.filter((item) => item && typeof item === 'object' && item.id) : []) as TecRecord[];
+  const venue =
+    record.venue && typeof record.venue === 'object' && !Array.isArray(record.venue) && record.venue.id
+      ? (record.venue as TecRecord)
+      : null;
+  const list = (value: unknown) =>
+    (Array.isArray(value) ? value.filter((item) => item && typeof item === 'object' && item.id) : []) as TecRecord[];
   return { venue, organizers: list(record.organizer), categories: list(record.categories), tags: list(record.tags) };
 }

@@ -92,7 +92,10 @@ export class TecSource {
     try {
       body = JSON.parse(response.body.toString('utf8'));
     } catch {
-      throw new ImportError('source_invalid', `${url} did not answer JSON (status ${response.status}): is it a The Events Calendar REST API?`);
+      throw new ImportError(
+        'source_invalid',
+        `${url} did not answer JSON (status ${response.status}): is it a The Events Calendar REST API?`,
+      );
     }
     if (response.status !== 200) {
       throw new ImportError('source_invalid', `${url} answered ${response.status}${body?.message ? `: ${body.message}` : ''}`);

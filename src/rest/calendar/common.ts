@@ -96,10 +96,14 @@ export function queryUrl(base: string, pairs: QueryPairs): string {
 export const nextUrl = (base: string, pairs: QueryPairs, page: number) => queryUrl(base, [...pairs, ['page', page + 1]]);
 
 /** previous_rest_url: the query without `page`, then page=N-1 unless that is the first page. */
-export const previousUrl = (base: string, pairs: QueryPairs, page: number) => queryUrl(base, page === 2 ? pairs : [...pairs, ['page', page - 1]]);
+export const previousUrl = (base: string, pairs: QueryPairs, page: number) =>
+  queryUrl(base, page === 2 ? pairs : [...pairs, ['page', page - 1]]);
 
 /** The archives' headers (no Link, no X-WP-*). */
-export const totalHeaders = (total: number, totalPages: number) => ({ 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages) });
+export const totalHeaders = (total: number, totalPages: number) => ({
+  'X-TEC-Total': String(total),
+  'X-TEC-TotalPages': String(totalPages),
+});
 
 /** WordPress's `rest_url()` (the REST root with a trailing slash) for the request's site. */
 export const restRoot = (req: RestRequest) => req.namespaceUrl.slice(0, req.namespaceUrl.length - req.namespace.length);
@@ -109,7 +113,8 @@ export const restRoot = (req: RestRequest) => req.namespaceUrl.slice(0, req.name
 
 export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonContent = (schema: unknown) => ({ 'application/json': { schema } });
-export const response = (description: string, schema?: unknown) => (schema ? { description, content: jsonContent(schema) } : { description });
+export const response = (description: string, schema?: unknown) =>
+  schema ? { description, content: jsonContent(schema) } : { description };
 
 /** An archive's GET responses: the list, a bad query, a missing page. */
 export function archiveResponses(title: string, what: string, schema: string, notFound = 'The requested page was not found.') {

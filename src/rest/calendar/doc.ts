@@ -21,7 +21,11 @@ const schemas = {
     type: 'object',
     properties: {
       currency_symbol: { type: 'string', description: 'The cost currency symbol' },
-      currency_position: { type: 'string', description: 'The position of the currency symbol in the cost string', enum: ['prefix', 'postfix'] },
+      currency_position: {
+        type: 'string',
+        description: 'The position of the currency symbol in the cost string',
+        enum: ['prefix', 'postfix'],
+      },
       values: { type: 'array', items: { type: 'integer' }, description: 'A sorted array of all the numeric values for the cost' },
     },
   },
@@ -66,7 +70,11 @@ const schemas = {
     properties: {
       id: { type: 'integer', description: 'The event WordPress post ID' },
       global_id: { type: 'string', description: 'The event ID used to globally identify in Event Aggregator' },
-      global_id_lineage: { type: 'array', items: { type: 'string' }, description: 'An Array containing the lineage of where this event comes from, this should not change after the event is created.' },
+      global_id_lineage: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'An Array containing the lineage of where this event comes from, this should not change after the event is created.',
+      },
       author: { type: 'integer', description: 'The event author WordPress post ID' },
       date: { type: 'string', description: 'The event creation date in the site time zone' },
       date_utc: { type: 'string', description: 'The event creation date in UTC time' },
@@ -82,13 +90,29 @@ const schemas = {
       image: { type: 'object', description: 'The event featured image details if set', $ref: ref('Image') },
       all_day: { type: 'boolean', description: 'Whether or not this event is an all day Event' },
       start_date: { type: 'string', description: 'The event start date in the event or site time zone' },
-      start_date_details: { type: 'array', description: 'An array of each component of the event start date', items: { $ref: ref('DateDetails') } },
+      start_date_details: {
+        type: 'array',
+        description: 'An array of each component of the event start date',
+        items: { $ref: ref('DateDetails') },
+      },
       end_date: { type: 'string', description: 'The event end date in the event or site time zone' },
-      end_date_details: { type: 'array', description: 'An array of each component of the event end date', items: { $ref: ref('DateDetails') } },
+      end_date_details: {
+        type: 'array',
+        description: 'An array of each component of the event end date',
+        items: { $ref: ref('DateDetails') },
+      },
       utc_start_date: { type: 'string', description: 'The event start date in UTC time' },
-      utc_start_date_details: { type: 'array', description: 'An array of each component of the event start date in UTC time', items: { $ref: ref('DateDetails') } },
+      utc_start_date_details: {
+        type: 'array',
+        description: 'An array of each component of the event start date in UTC time',
+        items: { $ref: ref('DateDetails') },
+      },
       utc_end_date: { type: 'string', description: 'The event end date in UTC time' },
-      utc_end_date_details: { type: 'array', description: 'An array of each component of the event end date in UTC time', items: { $ref: ref('DateDetails') } },
+      utc_end_date_details: {
+        type: 'array',
+        description: 'An array of each component of the event end date in UTC time',
+        items: { $ref: ref('DateDetails') },
+      },
       timezone: { type: 'string', description: 'The event time zone string' },
       timezone_abbr: { type: 'string', description: 'The abbreviated event time zone string' },
       cost: { type: 'string', description: 'The event cost including the currency symbol' },
@@ -110,7 +134,12 @@ const schemas = {
     properties: {
       id: { type: 'integer', description: 'The venue WordPress post ID' },
       global_id: { type: 'string', description: 'The venue ID used to globally identify in Event Aggregator' },
-      global_id_lineage: { type: 'array', items: { type: 'string' }, description: 'An Array containing the lineage of where this organizer comes from, this should not change after the organizer is created.' },
+      global_id_lineage: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'An Array containing the lineage of where this organizer comes from, this should not change after the organizer is created.',
+      },
       author: { type: 'integer', description: 'The venue author WordPress post ID' },
       date: { type: 'string', description: 'The venue creation date in the site time zone' },
       date_utc: { type: 'string', description: 'The venue creation date in UTC time' },
@@ -143,7 +172,12 @@ const schemas = {
     properties: {
       id: { type: 'integer', description: 'The organizer WordPress post ID' },
       global_id: { type: 'string', description: 'The organizer ID used to globally identify in Event Aggregator' },
-      global_id_lineage: { type: 'array', items: { type: 'string' }, description: 'An Array containing the lineage of where this organizer comes from, this should not change after the organizer is created.' },
+      global_id_lineage: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'An Array containing the lineage of where this organizer comes from, this should not change after the organizer is created.',
+      },
       author: { type: 'integer', description: 'The organizer author WordPress post ID' },
       date: { type: 'string', description: 'The organizer creation date in the site time zone' },
       date_utc: { type: 'string', description: 'The organizer creation date in UTC time' },
@@ -170,5 +204,7 @@ export const docInfo: DocInfo = {
     description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
   },
   schemas,
-  docOperation: { responses: { '200': { description: 'Returns the documentation for The Events Calendar REST API in Swagger consumable format.' } } },
+  docOperation: {
+    responses: { '200': { description: 'Returns the documentation for The Events Calendar REST API in Swagger consumable format.' } },
+  },
 };

@@ -81,14 +81,21 @@ const isImageShape = (v: unknown) => phpIsNumeric(v) || typeof v === 'string';
 
 /** PostgreSQL cannot store U+0000 (WordPress's MySQL can): values holding it are refused as invalid. */
 const hasNul = (v: unknown): boolean =>
-  typeof v === 'string' ? v.includes('\0') : Array.isArray(v) ? v.some(hasNul) : isPlainObject(v) && Object.entries(v).some(([k, x]) => k.includes('\0') || hasNul(x));
+  typeof v === 'string'
+    ? v.includes('\0')
+    : Array.isArray(v)
+      ? v.some(hasNul)
+      : isPlainObject(v) && Object.entries(v).some(([k, x]) => k.includes('\0') || hasNul(x));
 
 /** A table whose every arg also refuses what the database cannot store. */
 function storable(args: Args): Args {
   return Object.fromEntries(
     Object.entries(args).map(([name, spec]) => {
       const check = spec.validate;
-      return [name, { ...spec, validate: (v: unknown, req: RestRequest, n: string) => (hasNul(v) ? false : check ? check(v, req, n) : true) }];
+      return [
+        name,
+        { ...spec, validate: (v: unknown, req: RestRequest, n: string) => (hasNul(v) ? false : check ? check(v, req, n) : true) },
+      ];
     }),
   );
 }
@@ -158,14 +165,21 @@ const READ_ARGS: Args = storable({
     validate: isNonEmptyString,
     swaggerType: 'string',
   },
-  search: { description: 'Events should contain the specified string in the title or description', type: 'string', validate: isNonEmptyString },
+  search: {
+    description: 'Events should contain the specified string in the title or description',
+    type: 'string',
+    validate: isNonEmptyString,
+  },
   categories: list('Events should be assigned one of the specified categories slugs or IDs', isScalarList),
   tags: list('Events should be assigned one of the specified tags slugs or IDs', isScalarList),
   venue: list('Events should be assigned one of the specified venue IDs', isIdList),
   organizer: list('Events should be assigned one of the specified organizer IDs', isIdList),
   featured: { type: 'boolean', description: 'Events should be filtered by their featured status' },
   status: { format: 'string', description: 'The event post status', validate: isScalarList, swaggerType: 'string' },
-  geoloc: { type: 'boolean', description: 'Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data' },
+  geoloc: {
+    type: 'boolean',
+    description: 'Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data',
+  },
   geoloc_lat: {
     format: 'double',
     description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng',
@@ -180,12 +194,20 @@ const READ_ARGS: Args = storable({
     ...list('Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.', isPositiveIntList),
     sanitize: (value) => listToArray(value),
   },
-  post_parent: { type: 'integer', description: 'Events should be filtered by their post_parent being the specified one.', validate: isEventIdShape },
+  post_parent: {
+    type: 'integer',
+    description: 'Events should be filtered by their post_parent being the specified one.',
+    validate: isEventIdShape,
+  },
   ticketed: { type: 'boolean', description: 'Filter events with or without tickets.', validate: supportsTicketed },
 });
 
 const flag = (description: string): ArgSpec => ({ type: 'boolean', description });
-const text = (description: string, validate: (v: unknown) => boolean = isNonEmptyString): ArgSpec => ({ type: 'string', description, validate });
+const text = (description: string, validate: (v: unknown) => boolean = isNonEmptyString): ArgSpec => ({
+  type: 'string',
+  description,
+  validate,
+});
 const linked = (description: string): ArgSpec => ({ default: null, items: { type: 'integer' }, description, swaggerType: 'array' });
 
 const CREATE_ARGS: Args = storable({
@@ -216,7 +238,8 @@ const CREATE_ARGS: Args = storable({
 });
 
 /** EDIT_args: the create args, none required. */
-const unrequired = (args: Args): Args => Object.fromEntries(Object.entries(args).map(([name, spec]) => [name, { ...spec, required: false }]));
+const unrequired = (args: Args): Args =>
+  Object.fromEntries(Object.entries(args).map(([name, spec]) => [name, { ...spec, required: false }]));
 const UPDATE_ARGS = unrequired(CREATE_ARGS);
 
 const ID_ARGS: Args = storable({
@@ -258,12 +281,17 @@ function stringList(value: unknown, splitCommas: boolean): string[] {
 
 /** Ids are looked up as GraphQL Ints: a larger one names nothing (and PostgreSQL would refuse the lookup). */
 const fitId = (v: unknown) =>
-  (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) && Number(v) > INT_MAX ? (typeof v === 'number' ? INT_MAX : String(INT_MAX)) : v;
+  (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) && Number(v) > INT_MAX
+    ? typeof v === 'number'
+      ? INT_MAX
+      : String(INT_MAX)
+    : v;
 
 /** `venue`/`organizer` as sent, ids fitted: scalars, CSV items, list items, and an entry's id/image/author. */
 function fitLinked(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(fitLinked);
-  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, ['id', 'image', 'author'].includes(k) ? fitId(x) : x]));
+  if (isPlainObject(v))
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, ['id', 'image', 'author'].includes(k) ? fitId(x) : x]));
   if (typeof v === 'string' && v.includes(',')) return v.split(',').map(fitId).join(',');
   return fitId(v);
 }
@@ -380,7 +408,14 @@ function restUrlQuery(req: RestRequest, page: EventPage): Array<[string, unknown
   const p = req.params;
   // Without `status`: WP's `any` for callers who may edit events, else `publish`; with it, the list asked.
   const status = p.status !== undefined ? page.statuses.join(',') : page.statuses.join(',') === 'publish' ? 'publish' : 'any';
-  const geoloc: Array<[string, unknown]> = p.geoloc === true ? [['geoloc', 1], ['geoloc_lat', p.geoloc_lat ?? ''], ['geoloc_lng', p.geoloc_lng ?? '']] : [];
+  const geoloc: Array<[string, unknown]> =
+    p.geoloc === true
+      ? [
+          ['geoloc', 1],
+          ['geoloc_lat', p.geoloc_lat ?? ''],
+          ['geoloc_lng', p.geoloc_lng ?? ''],
+        ]
+      : [];
   return [
     ['page', page.page],
     ['per_page', page.perPage],

@@ -6,10 +6,28 @@
 // slug name a record, do the list filters hold) → permission (the original's capabilities, which
 // also give the Allow header) → the GraphQL operation, whose own checks (author, image) and
 // handler errors (410 *-is-in-trash …) come last.
-import { canCreatePosts, canDeleteAny, canDeletePost, canEditAny, canEditPost, canUploadFiles, isPostStatus } from '../../calendar/capabilities.js';
+import {
+  canCreatePosts,
+  canDeleteAny,
+  canDeletePost,
+  canEditAny,
+  canEditPost,
+  canUploadFiles,
+  isPostStatus,
+} from '../../calendar/capabilities.js';
 import { isValidDateInput } from '../../calendar/dates.js';
 import { isUrl } from '../../calendar/validate.js';
-import { isNonEmptyString, isStringOrEmpty, isTruthy, listToArray, phpEmpty, phpIntval, phpIsNumeric, phpStrval, validateValueFromSchema } from '../args.js';
+import {
+  isNonEmptyString,
+  isStringOrEmpty,
+  isTruthy,
+  listToArray,
+  phpEmpty,
+  phpIntval,
+  phpIsNumeric,
+  phpStrval,
+  validateValueFromSchema,
+} from '../args.js';
 import { RestError } from '../errors.js';
 import {
   CREATABLE,
@@ -168,7 +186,13 @@ const FILTERS: Record<string, [string, (raw: unknown) => unknown]> = {
 };
 
 /** REST arg → GraphQL input field, where the names differ. */
-const INPUT_NAMES: Record<string, string> = { venue: 'name', organizer: 'name', date_utc: 'dateUtc', show_map: 'showMap', show_map_link: 'showMapLink' };
+const INPUT_NAMES: Record<string, string> = {
+  venue: 'name',
+  organizer: 'name',
+  date_utc: 'dateUtc',
+  show_map: 'showMap',
+  show_map_link: 'showMapLink',
+};
 
 /** The GraphQL input of a create/update: the args the request carries (nulls are "not given"). */
 function linkedInput(kind: LinkedKind, params: Record<string, unknown>): Record<string, unknown> {
@@ -218,7 +242,9 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       const where = targetOf(req);
       if (!where) return null;
       const full = req.method === 'GET' || req.method === 'HEAD';
-      const unlock = full ? { password: typeof req.raw.password === 'string' ? req.raw.password : undefined, editContext: req.raw.context === 'edit' } : {};
+      const unlock = full
+        ? { password: typeof req.raw.password === 'string' ? req.raw.password : undefined, editContext: req.raw.context === 'edit' }
+        : {};
       try {
         return (await run(req, type, full ? ops.read : ops.probe, { ...where, ...unlock })).node;
       } catch (error) {
@@ -248,7 +274,13 @@ function linkedRoutes(kind: LinkedKind): Route[] {
   const what = type === 'venue' ? 'a venue' : 'an organizer';
   const single = (path: string, arg: 'id' | 'slug', anyRecord: boolean): Route => {
     const targetArg: Args = {
-      [arg]: { in: 'path', type: arg === 'id' ? 'integer' : 'string', description: `the ${type} post ${arg === 'id' ? 'ID' : 'name'}`, required: true, validate: exists },
+      [arg]: {
+        in: 'path',
+        type: arg === 'id' ? 'integer' : 'string',
+        description: `the ${type} post ${arg === 'id' ? 'ID' : 'name'}`,
+        required: true,
+        validate: exists,
+      },
     };
     const postResponses: Record<string, unknown> = {};
     if (kind.doc.updateResponse) postResponses['200'] = response(`Returns the data of the updated ${type}`, schemaRef(typeName));
@@ -328,7 +360,8 @@ function linkedRoutes(kind: LinkedKind): Route[] {
   const listing = (req: RestRequest) => memo(req, 'linked:list', () => fetchPage(req, archiveFilter(req.raw).filter));
 
   /** A filter arg GraphQL validates (search, event, status: TEC's is_string, is_event_id, filter_post_status_list). */
-  const listFilterValid: Validate = async (_value, req, name) => !archiveFilter(req.raw).bad.has(name) && !invalidArgs(await listing(req)).has(name);
+  const listFilterValid: Validate = async (_value, req, name) =>
+    !archiveFilter(req.raw).bad.has(name) && !invalidArgs(await listing(req)).has(name);
 
   const archive = async (req: RestRequest) => {
     let result = unwrap(await listing(req));
@@ -342,9 +375,19 @@ function linkedRoutes(kind: LinkedKind): Route[] {
     if (!result.items.length && page > 1) {
       throw new RestError(`${type}-archive-page-not-found`, `The requested ${type} archive page does not exist`, 404);
     }
-    const status = req.params.status != null ? listToArray(req.params.status).map(phpStrval).join(',') : result.statuses.join() === 'publish' ? 'publish' : 'any';
+    const status =
+      req.params.status != null
+        ? listToArray(req.params.status).map(phpStrval).join(',')
+        : result.statuses.join() === 'publish'
+          ? 'publish'
+          : 'any';
     const base = req.url(`/${plural}/`);
-    const query: Array<[string, unknown]> = [['per_page', perPage], ['event', req.params.event], ['has_events', req.params.has_events], ['status', status]];
+    const query: Array<[string, unknown]> = [
+      ['per_page', perPage],
+      ['event', req.params.event],
+      ['has_events', req.params.has_events],
+      ['status', status],
+    ];
     const body: Record<string, unknown> = { [plural]: result.items.map(kind.record), rest_url: queryUrl(base, [['page', page], ...query]) };
     if (result.total > page * perPage) body.next_rest_url = nextUrl(base, query, page);
     if (page > 1) body.previous_rest_url = previousUrl(base, query, page);
@@ -356,14 +399,19 @@ function linkedRoutes(kind: LinkedKind): Route[] {
   const archiveArgs: Args = {
     page: pageArg,
     per_page: perPageArg(plural),
-    search: { description: `${Plural} should contain the specified string in the title, description or custom fields`, type: 'string', validate: listFilterValid },
+    search: {
+      description: `${Plural} should contain the specified string in the title, description or custom fields`,
+      type: 'string',
+      validate: listFilterValid,
+    },
     event: { description: `${Plural} should be related to this event`, type: 'integer', validate: listFilterValid },
     has_events: { description: `${Plural} should have events associated to them`, swaggerType: 'boolean' },
     only_with_upcoming: { description: `${Plural} should have upcoming events associated to them`, swaggerType: 'boolean', default: false },
     status: { swaggerType: 'string', format: 'string', description: 'The organizer post status', validate: listFilterValid }, // sic for venues
   };
 
-  const createOne = async (req: RestRequest) => created(kind.record((await run(req, type, ops.create, { input: linkedInput(kind, req.params) })).node));
+  const createOne = async (req: RestRequest) =>
+    created(kind.record((await run(req, type, ops.create, { input: linkedInput(kind, req.params) })).node));
 
   return [
     {

@@ -114,7 +114,8 @@ function linkedBase(node: Node, nameKey: 'venue' | 'organizer') {
 
 export function venueRecord(node: Node) {
   const record: Record<string, unknown> = linkedBase(node, 'venue');
-  for (const key of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince']) record[key] = node[key];
+  for (const key of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'])
+    record[key] = node[key];
   if (node.geoLat != null) record.geo_lat = node.geoLat;
   if (node.geoLng != null) record.geo_lng = node.geoLng;
   if (node.jsonLd !== undefined) record.json_ld = jsonLd(node.jsonLd);

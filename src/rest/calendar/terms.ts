@@ -71,7 +71,12 @@ const TERMS: Record<'category' | 'tag', TermKind> = {
     fields: CATEGORY_FIELDS,
     canManage: canManageCategories,
     gql: { one: 'eventCategory', many: 'eventCategories', type: 'EventCategory' },
-    wp: { taxonomy: 'tribe_events_cat', base: 'tribe_events_cat', queryVar: 'tribe_events_cat', postTypes: ['tribe_events', 'tec_calendar_embed'] },
+    wp: {
+      taxonomy: 'tribe_events_cat',
+      base: 'tribe_events_cat',
+      queryVar: 'tribe_events_cat',
+      postTypes: ['tribe_events', 'tec_calendar_embed'],
+    },
     doc: { idInBody: true },
   },
   tag: {
@@ -150,7 +155,9 @@ function termRoutes(kind: TermKind): Route[] {
   const isCategory: Validate = async (value, req) => {
     const include = idStrings(value);
     if (!include?.length) return false;
-    const outcome = await memo(req, 'term:parent', () => run(req, kind.kind, ops.list, { filter: { include, hideEmpty: false }, page: { perPage: 1 } }));
+    const outcome = await memo(req, 'term:parent', () =>
+      run(req, kind.kind, ops.list, { filter: { include, hideEmpty: false }, page: { perPage: 1 } }),
+    );
     return outcome.error === undefined;
   };
 
@@ -178,7 +185,8 @@ function termRoutes(kind: TermKind): Route[] {
     const { node } = await run(req, kind.kind, ops.create, { input: input(req) });
     return created(single(node, req), { Location: `${restRoot(req)}wp/v2/${kind.wp.base}/${node.id}` });
   };
-  const update = async (req: RestRequest) => ok(single((await run(req, kind.kind, ops.update, { id: gqlInt(req.raw.id), input: input(req) })).node, req));
+  const update = async (req: RestRequest) =>
+    ok(single((await run(req, kind.kind, ops.update, { id: gqlInt(req.raw.id), input: input(req) })).node, req));
   // The record as it was, without WordPress's links (TEC answers with a fresh response).
   const remove = async (req: RestRequest) => ok(termRecord((await run(req, kind.kind, ops.remove, { id: gqlInt(req.raw.id) })).node, req));
 
@@ -218,13 +226,19 @@ function termRoutes(kind: TermKind): Route[] {
     });
 
   /** A list arg GraphQL validates (search, include, exclude, order, orderby, parent, post, event, slug). */
-  const listArgValid: Validate = async (_value, req, name) => !archiveFilter(req.raw).bad.has(name) && !invalidArgs(await listing(req)).has(name);
+  const listArgValid: Validate = async (_value, req, name) =>
+    !archiveFilter(req.raw).bad.has(name) && !invalidArgs(await listing(req)).has(name);
 
   const archive = async (req: RestRequest) => {
     const { items, total, totalPages } = unwrap(await listing(req));
     const page = req.params.page as number;
     const restUrl = req.url(`/${plural}/`);
-    const body: Record<string, unknown> = { rest_url: restUrl, total, total_pages: totalPages, [plural]: items.map((term) => termRecord(term, req)) };
+    const body: Record<string, unknown> = {
+      rest_url: restUrl,
+      total,
+      total_pages: totalPages,
+      [plural]: items.map((term) => termRecord(term, req)),
+    };
     // Filters are not carried: the collection URL and the page only.
     if (page < totalPages) body.next_rest_url = nextUrl(restUrl, [], page);
     if (page > 1) body.previous_rest_url = previousUrl(restUrl, [], page);
@@ -253,7 +267,12 @@ function termRoutes(kind: TermKind): Route[] {
     {
       path: `/${plural}`,
       endpoints: [
-        { methods: READABLE, args: archiveArgs, handler: archive, doc: { responses: archiveResponses(plural, kind.whatPlural, 'Term', kind.doc.notFound) } },
+        {
+          methods: READABLE,
+          args: archiveArgs,
+          handler: archive,
+          doc: { responses: archiveResponses(plural, kind.whatPlural, 'Term', kind.doc.notFound) },
+        },
         // Documented under /{plural}/{id} (post → 201), as in TEC.
         { methods: CREATABLE, args: createArgs, permission: canManage, handler: create },
       ],

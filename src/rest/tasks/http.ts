@@ -3,7 +3,11 @@
 import type { IncomingMessage } from 'node:http';
 
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
   }
 }
@@ -96,4 +100,3 @@ export function checkQuery(query: Record<string, string | string[] | undefined>,
   }
   return out;
 }
-

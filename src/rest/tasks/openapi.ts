@@ -30,7 +30,13 @@ function operation(route: TaskRoute): Record<string, unknown> {
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
   const parameters = [
     ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-    ...Object.entries(route.query ?? {}).map(([name, spec]) => ({ name, in: 'query', required: spec.required === true, description: spec.description, schema: schemaOf(spec) })),
+    ...Object.entries(route.query ?? {}).map(([name, spec]) => ({
+      name,
+      in: 'query',
+      required: spec.required === true,
+      description: spec.description,
+      schema: schemaOf(spec),
+    })),
   ];
   const binary = binaryType(route.path);
   const op: Record<string, unknown> = {
@@ -41,21 +47,33 @@ function operation(route: TaskRoute): Record<string, unknown> {
     responses: {
       200: binary
         ? { description: 'The image.', content: { [binary]: { schema: { type: 'string', contentMediaType: binary } } } }
-        : { description: 'Success: `data` holds the answer.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } } },
+        : {
+            description: 'Success: `data` holds the answer.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } },
+          },
       ...Object.fromEntries(
         Object.entries(ERROR_STATUSES)
           .filter(([status]) => (status === '413' || status === '415' ? Boolean(route.body) : status !== '401' || route.auth !== 'none'))
-          .map(([status, description]) => [status, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } }]),
+          .map(([status, description]) => [
+            status,
+            { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } },
+          ]),
       ),
     },
   };
   if (route.body) {
-    const required = Object.entries(route.body).filter(([, spec]) => spec.required).map(([name]) => name);
+    const required = Object.entries(route.body)
+      .filter(([, spec]) => spec.required)
+      .map(([name]) => name);
     op.requestBody = {
       required: true,
       content: {
         'application/json': {
-          schema: { type: 'object', properties: Object.fromEntries(Object.entries(route.body).map(([name, spec]) => [name, schemaOf(spec)])), ...(required.length ? { required } : {}) },
+          schema: {
+            type: 'object',
+            properties: Object.fromEntries(Object.entries(route.body).map(([name, spec]) => [name, schemaOf(spec)])),
+            ...(required.length ? { required } : {}),
+          },
         },
       },
     };

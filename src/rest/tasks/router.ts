@@ -54,7 +54,17 @@ function unwrap(result: ExecutionResult, logger: Logger): any {
 }
 
 /** `context` builds the GraphQL context for a caller: the REST layer never touches the database itself. */
-export function createTaskApi({ config, context: contextFor, keys, logger }: { config: Config; context: (viewer: Viewer | null) => GraphQLContext; keys: ApiKeyResolver; logger: Logger }): Middleware {
+export function createTaskApi({
+  config,
+  context: contextFor,
+  keys,
+  logger,
+}: {
+  config: Config;
+  context: (viewer: Viewer | null) => GraphQLContext;
+  keys: ApiKeyResolver;
+  logger: Logger;
+}): Middleware {
   const run = createOperationRunner(schema);
   for (const { operation } of TASK_ROUTES) {
     if (!operation) continue;
@@ -91,7 +101,10 @@ export function createTaskApi({ config, context: contextFor, keys, logger }: { c
           limiter ??= new SharedRateLimit(prisma, dbKind, config.tasks.apiRateLimit);
           const { allowed, retryAfter } = await limiter.count(hashApiKey(credentials.key));
           const limit = config.tasks.apiRateLimit;
-          if (!allowed) throw new HttpError(429, `Rate limit of ${limit} requests per minute reached; retry in ${retryAfter} s.`, { 'Retry-After': String(retryAfter) });
+          if (!allowed)
+            throw new HttpError(429, `Rate limit of ${limit} requests per minute reached; retry in ${retryAfter} s.`, {
+              'Retry-After': String(retryAfter),
+            });
         }
       }
 

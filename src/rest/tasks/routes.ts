@@ -47,12 +47,18 @@ const runVariables = ({ params, query }: RouteArgs) => ({ taskId: params.taskId,
 /** The run of a `{task {id} taskRun {…}}` result, or a 404 naming what is missing. */
 function foundRun(data: any, args: RouteArgs): any {
   if (!data.task) throw new HttpError(404, `No task with id "${args.params.taskId}".`);
-  if (!data.taskRun) throw new HttpError(404, args.query.runId ? `No run "${args.query.runId}" in task "${args.params.taskId}".` : 'The task has no runs.');
+  if (!data.taskRun)
+    throw new HttpError(404, args.query.runId ? `No run "${args.query.runId}" in task "${args.params.taskId}".` : 'The task has no runs.');
   return data.taskRun;
 }
 
 /** The images of the run a binary route serves: by share token (for <img> tags), or by the owner's key. */
-async function binaryRun(args: RouteArgs, services: RouteServices, field: string, variables: Record<string, unknown>): Promise<Record<string, string | null>> {
+async function binaryRun(
+  args: RouteArgs,
+  services: RouteServices,
+  field: string,
+  variables: Record<string, unknown>,
+): Promise<Record<string, string | null>> {
   const { taskId } = args.params;
   if (args.query.token) {
     if (!args.query.runId) throw new HttpError(400, 'runId is required with token');
@@ -88,7 +94,7 @@ export const TASK_ROUTES: TaskRoute[] = [
   {
     method: 'GET',
     path: '/webhook/secret',
-    description: "The secret that signs the webhook deliveries of tasks created with this key: {secret}.",
+    description: 'The secret that signs the webhook deliveries of tasks created with this key: {secret}.',
     auth: 'key',
     operation: `query WebhookSecret { webhookSecret }`,
     variables: () => ({}),
@@ -113,7 +119,10 @@ export const TASK_ROUTES: TaskRoute[] = [
       maxSteps: { type: 'integer', description: 'Step budget of each run (default 30).' },
       timeoutSeconds: { type: 'integer', description: 'Time limit of each run, in seconds.' },
       startUrl: { type: 'string', description: 'An http(s) page to open before the first step.' },
-      webhookUrl: { type: 'string', description: "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails." },
+      webhookUrl: {
+        type: 'string',
+        description: "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails.",
+      },
     },
     operation: `mutation CreateTask($input: CreateTaskInput!) { createTask(input: $input) { id } }`,
     variables: ({ body }) => ({ input: body }),
@@ -143,7 +152,10 @@ export const TASK_ROUTES: TaskRoute[] = [
     reply: ({ task }, { params }) => {
       if (!task) throw new HttpError(404, `No task with id "${params.taskId}".`);
       const { runs } = task;
-      return { data: runs.items.map((r: any) => ({ id: r.id, created_at: r.createdAt })), extra: { total: runs.total, page: runs.page, limit: runs.limit } };
+      return {
+        data: runs.items.map((r: any) => ({ id: r.id, created_at: r.createdAt })),
+        extra: { total: runs.total, page: runs.page, limit: runs.limit },
+      };
     },
   },
   {
@@ -156,7 +168,10 @@ export const TASK_ROUTES: TaskRoute[] = [
     variables: runVariables,
     reply: (data, args) => {
       const run = foundRun(data, args);
-      const toolCall = run.toolCall && { toolCallId: run.toolCall.id, tool: { name: run.toolCall.name, parameters: run.toolCall.parameters } };
+      const toolCall = run.toolCall && {
+        toolCallId: run.toolCall.id,
+        tool: { name: run.toolCall.name, parameters: run.toolCall.parameters },
+      };
       return { data: { status: run.status, detailedStatus: run.detailedStatus, toolCall: toolCall ?? null, liveStatus: run.liveStatus } };
     },
   },

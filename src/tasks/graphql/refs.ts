@@ -25,7 +25,10 @@ export interface ListShape<T> {
 
 export const PAGE_ARGS_DOC = { page: 'The page, from 1.', limit: 'Items per page, 1 to 30.' };
 
-export const TaskStatusEnum = closedSet('TaskStatus', 'Whether a task still runs.', { active: 'The task runs (its runs may be scheduled).', inactive: 'Stopped: its unfinished runs were stopped.' });
+export const TaskStatusEnum = closedSet('TaskStatus', 'Whether a task still runs.', {
+  active: 'The task runs (its runs may be scheduled).',
+  inactive: 'Stopped: its unfinished runs were stopped.',
+});
 export const RunStatusEnum = closedSet('TaskRunStatus', 'The state of a run, for clients.', {
   scheduled: 'Waiting for a worker.',
   running: 'A worker runs it (or it waits for tool input).',

@@ -10,7 +10,13 @@ export function ownerOf(ctx: GraphQLContext): Owner {
   return { userId: ctx.viewer.userId, keyId: ctx.viewer.keyId };
 }
 
-const TASK_CODES = { invalid: 'INVALID_INPUT', not_found: 'NOT_FOUND', conflict: 'CONFLICT', limit: 'RATE_LIMITED', unauthenticated: 'UNAUTHENTICATED' } as const;
+const TASK_CODES = {
+  invalid: 'INVALID_INPUT',
+  not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  limit: 'RATE_LIMITED',
+  unauthenticated: 'UNAUTHENTICATED',
+} as const;
 translateDomainErrors(TaskError, (error) => ({
   code: TASK_CODES[error.code],
   extensions: error.code === 'invalid' ? { params: { [error.field ?? 'input']: error.message } } : {},
@@ -20,7 +26,11 @@ translateDomainErrors(TaskError, (error) => ({
  * Batches loads made while one GraphQL list resolves (all in the same tick) into one query, per
  * request: `tasks { items { latestRun } }` costs two statements, not one per task.
  */
-export function batchLoader<K, V>(ctx: GraphQLContext, name: string, load: (keys: K[]) => Promise<Map<K, V>>): (key: K) => Promise<V | undefined> {
+export function batchLoader<K, V>(
+  ctx: GraphQLContext,
+  name: string,
+  load: (keys: K[]) => Promise<Map<K, V>>,
+): (key: K) => Promise<V | undefined> {
   const cacheKey = `tasks:${name}`;
   let loader = ctx.cache.get(cacheKey) as ((key: K) => Promise<V | undefined>) | undefined;
   if (!loader) {
@@ -29,14 +39,16 @@ export function batchLoader<K, V>(ctx: GraphQLContext, name: string, load: (keys
       new Promise<V | undefined>((resolve, reject) => {
         if (!pending.length) {
           // After the promise jobs of this tick (as DataLoader does), so every sibling has asked.
-          void Promise.resolve().then(() => process.nextTick(() => {
-            const batch = pending;
-            pending = [];
-            load([...new Set(batch.map((p) => p.key))]).then(
-              (found) => batch.forEach((p) => p.resolve(found.get(p.key))),
-              (error) => batch.forEach((p) => p.reject(error)),
-            );
-          }));
+          void Promise.resolve().then(() =>
+            process.nextTick(() => {
+              const batch = pending;
+              pending = [];
+              load([...new Set(batch.map((p) => p.key))]).then(
+                (found) => batch.forEach((p) => p.resolve(found.get(p.key))),
+                (error) => batch.forEach((p) => p.reject(error)),
+              );
+            }),
+          );
         }
         pending.push({ key, resolve, reject });
       });
@@ -44,4 +56,3 @@ export function batchLoader<K, V>(ctx: GraphQLContext, name: string, load: (keys
   }
   return loader;
 }
-

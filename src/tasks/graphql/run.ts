@@ -14,7 +14,11 @@ ToolCall.implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The toolCallId to answer with.' }),
     name: t.exposeString('name', { description: 'The function name.' }),
-    parameters: t.field({ type: 'JSON', description: 'The arguments the agent chose (matching the tool\'s JSON Schema).', resolve: (c) => JSON.parse(c.arguments) }),
+    parameters: t.field({
+      type: 'JSON',
+      description: "The arguments the agent chose (matching the tool's JSON Schema).",
+      resolve: (c) => JSON.parse(c.arguments),
+    }),
     input: t.exposeString('input', { nullable: true, description: "The client's answer; null while waiting." }),
     createdAt: t.field({ type: 'DateTime', description: 'When the agent made the call.', resolve: (c) => c.createdAt }),
     answeredAt: t.field({ type: 'DateTime', nullable: true, description: 'When the input arrived.', resolve: (c) => c.answeredAt }),
@@ -28,10 +32,12 @@ TaskStep.implement({
     url: t.exposeString('url', { description: 'The page URL when the step began.' }),
     title: t.exposeString('title', { description: 'The page title when the step began.' }),
     action: t.exposeString('action', { description: 'The action (a built-in browser action or a caller tool).' }),
-    arguments: t.field({ type: 'JSON', description: 'The action\'s arguments.', resolve: (s) => JSON.parse(s.arguments) }),
+    arguments: t.field({ type: 'JSON', description: "The action's arguments.", resolve: (s) => JSON.parse(s.arguments) }),
     result: t.exposeString('result', { description: 'What happened, as the agent was told.' }),
-    tokens: t.exposeInt('tokens', { description: "Tokens the LLM reported for deciding this step (0 when it reports none)." }),
-    reasoning: t.exposeString('reasoning', { description: 'What the model said before choosing the action (its reasoning, at most 4,000 characters); "" when it said nothing.' }),
+    tokens: t.exposeInt('tokens', { description: 'Tokens the LLM reported for deciding this step (0 when it reports none).' }),
+    reasoning: t.exposeString('reasoning', {
+      description: 'What the model said before choosing the action (its reasoning, at most 4,000 characters); "" when it said nothing.',
+    }),
     createdAt: t.field({ type: 'DateTime', description: 'When the step was recorded.', resolve: (s) => s.createdAt }),
     screenshotUrl: t.string({
       nullable: true,
@@ -42,9 +48,13 @@ TaskStep.implement({
 });
 
 TaskRecording.implement({
-  description: 'The animated GIF of a run\'s screenshots.',
+  description: "The animated GIF of a run's screenshots.",
   fields: (t) => ({
-    status: t.field({ type: RecordingStatusEnum, description: 'Whether there is a recording yet.', resolve: (r) => r.status as 'completed' }),
+    status: t.field({
+      type: RecordingStatusEnum,
+      description: 'Whether there is a recording yet.',
+      resolve: (r) => r.status as 'completed',
+    }),
     url: t.exposeString('url', { nullable: true, description: 'Where the GIF is served (no API key needed: the URL carries a token).' }),
     error: t.exposeString('error', { nullable: true, description: 'Why there is no recording.' }),
   }),
@@ -56,23 +66,35 @@ TaskRun.implement({
     id: t.exposeID('id', { description: 'The run id.' }),
     taskId: t.exposeID('taskId', { description: 'The task it runs.' }),
     status: t.field({ type: RunStatusEnum, description: 'The state of the run, for clients.', resolve: (run) => run.status as RunStatus }),
-    detailedStatus: t.field({ type: DetailedStatusEnum, description: 'The state of the run, for people (tool_call: waiting for the client).', resolve: (run) => run.detailedStatus as DetailedStatus }),
+    detailedStatus: t.field({
+      type: DetailedStatusEnum,
+      description: 'The state of the run, for people (tool_call: waiting for the client).',
+      resolve: (run) => run.detailedStatus as DetailedStatus,
+    }),
     liveStatus: t.exposeString('liveStatus', { description: 'What the agent is doing now, for people.' }),
     toolCall: t.field({
       type: ToolCall,
       nullable: true,
       description: 'The caller-tool call the run waits on; null unless detailedStatus is tool_call.',
-      resolve: (run, _args, ctx) => (run.status === 'running' && run.detailedStatus === 'tool_call' ? pendingToolCall(ctx.prisma, run.id) : null),
+      resolve: (run, _args, ctx) =>
+        run.status === 'running' && run.detailedStatus === 'tool_call' ? pendingToolCall(ctx.prisma, run.id) : null,
     }),
-    output: t.field({ type: 'JSON', nullable: true, description: "The agent's final answer (string or object).", resolve: (run) => parse(run.output) }),
+    output: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: "The agent's final answer (string or object).",
+      resolve: (run) => parse(run.output),
+    }),
     dataTable: t.field({ type: ['JSON'], description: 'Rows the agent extracted (objects).', resolve: (run) => JSON.parse(run.dataTable) }),
     error: t.exposeString('error', { nullable: true, description: 'Why the run failed or was stopped ("stopped").' }),
     createdAt: t.field({ type: 'DateTime', description: 'When the run was created.', resolve: (run) => run.createdAt }),
     startedAt: t.field({ type: 'DateTime', nullable: true, description: 'When a worker first took it.', resolve: (run) => run.startedAt }),
     finishedAt: t.field({ type: 'DateTime', nullable: true, description: 'When it ended.', resolve: (run) => run.finishedAt }),
     tokensUsed: t.int({
-      description: "Tokens the LLM reported for the run so far (the sum of its steps'): with steps and startedAt/finishedAt, what the run cost.",
-      resolve: async (run, _args, ctx) => (await ctx.prisma.taskStep.aggregate({ where: { runId: run.id }, _sum: { tokens: true } }))._sum.tokens ?? 0,
+      description:
+        "Tokens the LLM reported for the run so far (the sum of its steps'): with steps and startedAt/finishedAt, what the run cost.",
+      resolve: async (run, _args, ctx) =>
+        (await ctx.prisma.taskStep.aggregate({ where: { runId: run.id }, _sum: { tokens: true } }))._sum.tokens ?? 0,
     }),
     steps: t.field({
       type: [TaskStep],
@@ -88,7 +110,8 @@ TaskRun.implement({
       type: TaskRecording,
       description: 'The animated recording of the run.',
       resolve: async (run, _args, ctx) => {
-        if (await countScreenshots(ctx.prisma, run.id)) return { status: 'completed', url: recordingUrl(ctx.config.siteUrl, run), error: null };
+        if (await countScreenshots(ctx.prisma, run.id))
+          return { status: 'completed', url: recordingUrl(ctx.config.siteUrl, run), error: null };
         if (UNFINISHED.includes(run.status as RunStatus)) return { status: 'scheduled', url: null, error: null };
         return { status: 'error', url: null, error: 'The run ended before any screenshot was taken.' };
       },
@@ -98,7 +121,8 @@ TaskRun.implement({
 
 /** A run whose images the caller may see: by the share token of their URLs, or as the owner. */
 const TaskRunMedia = builder.objectRef<{ runId: string }>('TaskRunMedia').implement({
-  description: "A run's images as base64, for clients that cannot follow the share URLs (Almanac's REST layer serves the bytes from these).",
+  description:
+    "A run's images as base64, for clients that cannot follow the share URLs (Almanac's REST layer serves the bytes from these).",
   fields: (t) => ({
     gif: t.string({
       nullable: true,
@@ -109,7 +133,8 @@ const TaskRunMedia = builder.objectRef<{ runId: string }>('TaskRunMedia').implem
       nullable: true,
       description: "A step's PNG screenshot, base64; null when that step has none.",
       args: { index: t.arg.int({ required: true, description: 'The step number, from 1.' }) },
-      resolve: async (media, args, ctx) => (args.index >= 1 ? ((await stepScreenshot(ctx.prisma, media.runId, args.index))?.toString('base64') ?? null) : null),
+      resolve: async (media, args, ctx) =>
+        args.index >= 1 ? ((await stepScreenshot(ctx.prisma, media.runId, args.index))?.toString('base64') ?? null) : null,
     }),
   }),
 });
@@ -118,7 +143,8 @@ builder.queryFields((t) => ({
   taskRunMedia: t.field({
     type: TaskRunMedia,
     nullable: true,
-    description: "A run's images, with the share token of their URLs or as the owner (runId, or the latest run, without a token). Null when the run is unknown or the token is wrong.",
+    description:
+      "A run's images, with the share token of their URLs or as the owner (runId, or the latest run, without a token). Null when the run is unknown or the token is wrong.",
     args: {
       taskId: t.arg.id({ required: true, description: 'The task id.' }),
       runId: t.arg.id({ description: 'The run id (required with a token).' }),
@@ -159,7 +185,8 @@ builder.mutationFields((t) => ({
   }),
   submitToolInput: t.field({
     type: TaskRun,
-    description: 'Answers the caller-tool call a run waits on; the run continues with the input as the tool result. CONFLICT when it is not waiting.',
+    description:
+      'Answers the caller-tool call a run waits on; the run continues with the input as the tool result. CONFLICT when it is not waiting.',
     args: {
       taskId: t.arg.id({ required: true, description: 'The task id.' }),
       runId: t.arg.id({ description: 'The run id (default: the latest run).' }),

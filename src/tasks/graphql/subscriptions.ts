@@ -109,7 +109,11 @@ builder.subscriptionFields((t) => ({
       const taskId = String(args.taskId);
       const runId = args.runId == null ? null : String(args.runId);
       const run = await findRun(ctx.prisma, ownerOf(ctx), taskId, runId);
-      if (!run) throw new AppError('NOT_FOUND', runId ? `No run "${runId}" in task "${taskId}".` : `No task with id "${taskId}", or it has no runs.`);
+      if (!run)
+        throw new AppError(
+          'NOT_FOUND',
+          runId ? `No run "${runId}" in task "${taskId}".` : `No task with id "${taskId}", or it has no runs.`,
+        );
       return watch(ctx, async () => {
         // One statement: the columns clients see (not the agent's bulky resumable state) and the
         // number of steps and tool calls. What is sent is what was fingerprinted, so a change made
@@ -142,7 +146,9 @@ builder.subscriptionFields((t) => ({
       const owner = ownerOf(ctx);
       const limit = args.limit ?? MAX_PAGE_SIZE;
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-        throw new AppError('INVALID_INPUT', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, { params: { limit: `from 1 to ${MAX_PAGE_SIZE}` } });
+        throw new AppError('INVALID_INPUT', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, {
+          params: { limit: `from 1 to ${MAX_PAGE_SIZE}` },
+        });
       }
       const query = { where: { ownerId: owner.userId }, orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }], take: limit };
       return watch(ctx, async () => {

@@ -41,7 +41,12 @@ const WebhookDelivery = builder.objectRef<WebhookDeliveryRow>('WebhookDelivery')
     lastError: t.exposeString('lastError', { description: 'Why the last attempt failed ("" when it did not).' }),
     body: t.field({ type: 'JSON', description: 'The JSON body sent.', resolve: (d) => JSON.parse(d.body) }),
     createdAt: t.field({ type: 'DateTime', description: 'When the event happened.', resolve: (d) => d.createdAt }),
-    deliveredAt: t.field({ type: 'DateTime', nullable: true, description: 'When the receiver accepted it.', resolve: (d) => d.deliveredAt }),
+    deliveredAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the receiver accepted it.',
+      resolve: (d) => d.deliveredAt,
+    }),
   }),
 });
 
@@ -50,18 +55,41 @@ Task.implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The task id.' }),
     task: t.exposeString('task', { description: 'The instructions, as given (trimmed).' }),
-    readableName: t.string({ description: 'A one-line name for lists: the first line, at most 80 characters.', resolve: (task) => readableName(task.task) }),
+    readableName: t.string({
+      description: 'A one-line name for lists: the first line, at most 80 characters.',
+      resolve: (task) => readableName(task.task),
+    }),
     agent: t.exposeString('agent', { description: 'The kind of agent; BROWSER_AGENT.' }),
-    status: t.field({ type: TaskStatusEnum, description: '"active", or "inactive" once stopped.', resolve: (task) => task.status as 'active' }),
-    tools: t.field({ type: ['JSON'], description: 'The caller tools (OpenAI-style function tools) the agent may call.', resolve: (task) => JSON.parse(task.tools) }),
+    status: t.field({
+      type: TaskStatusEnum,
+      description: '"active", or "inactive" once stopped.',
+      resolve: (task) => task.status as 'active',
+    }),
+    tools: t.field({
+      type: ['JSON'],
+      description: 'The caller tools (OpenAI-style function tools) the agent may call.',
+      resolve: (task) => JSON.parse(task.tools),
+    }),
     maxSteps: t.int({ description: 'Step budget of each run.', resolve: (task) => taskOptions(task).maxSteps }),
-    timeoutSeconds: t.int({ description: 'Time limit of each run, in seconds (time spent waiting for tool input not counted).', resolve: (task) => taskOptions(task).timeoutSeconds }),
-    startUrl: t.string({ nullable: true, description: 'The page each run opens first, if one was given.', resolve: (task) => taskOptions(task).startUrl ?? null }),
-    webhookUrl: t.string({ nullable: true, description: 'Where run events are POSTed, if a URL was given.', resolve: (task) => task.webhookUrl ?? null }),
+    timeoutSeconds: t.int({
+      description: 'Time limit of each run, in seconds (time spent waiting for tool input not counted).',
+      resolve: (task) => taskOptions(task).timeoutSeconds,
+    }),
+    startUrl: t.string({
+      nullable: true,
+      description: 'The page each run opens first, if one was given.',
+      resolve: (task) => taskOptions(task).startUrl ?? null,
+    }),
+    webhookUrl: t.string({
+      nullable: true,
+      description: 'Where run events are POSTed, if a URL was given.',
+      resolve: (task) => task.webhookUrl ?? null,
+    }),
     webhookDeliveries: t.field({
       type: [WebhookDelivery],
       description: "The task's webhook deliveries, newest first (at most 100): what was sent, and how the receiver answered.",
-      resolve: (task, _args, ctx) => ctx.prisma.webhookDelivery.findMany({ where: { taskId: task.id }, orderBy: { createdAt: 'desc' }, take: 100 }),
+      resolve: (task, _args, ctx) =>
+        ctx.prisma.webhookDelivery.findMany({ where: { taskId: task.id }, orderBy: { createdAt: 'desc' }, take: 100 }),
     }),
     createdAt: t.field({ type: 'DateTime', description: 'When the task was created.', resolve: (task) => task.createdAt }),
     latestRun: t.field({
@@ -70,7 +98,10 @@ Task.implement({
       description: 'The most recent run.',
       resolve: async (task, _args, ctx) =>
         (await batchLoader(ctx, 'latestRun', async (taskIds: string[]) => {
-          const runs = await ctx.prisma.taskRun.findMany({ where: { taskId: { in: taskIds } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+          const runs = await ctx.prisma.taskRun.findMany({
+            where: { taskId: { in: taskIds } },
+            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          });
           const latest = new Map<string, (typeof runs)[number]>();
           for (const run of runs) if (!latest.has(run.taskId)) latest.set(run.taskId, run);
           return latest;
@@ -125,12 +156,16 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
     tools: t.field({
       type: ['JSON'],
       required: { list: false, items: false },
-      description: 'Caller tools, at most 32: {type: "function", function: {name, description?, parameters?: JSON Schema}}. Names match ^[A-Za-z0-9_-]{1,64}$, are unique, and are not built-in action names.',
+      description:
+        'Caller tools, at most 32: {type: "function", function: {name, description?, parameters?: JSON Schema}}. Names match ^[A-Za-z0-9_-]{1,64}$, are unique, and are not built-in action names.',
     }),
     maxSteps: t.int({ description: 'Step budget of each run (default TASK_MAX_STEPS, 30).' }),
     timeoutSeconds: t.int({ description: 'Time limit of each run in seconds (default and maximum: TASK_RUN_TIMEOUT_MS).' }),
     startUrl: t.string({ description: 'An http(s) page to open before the first step.' }),
-    webhookUrl: t.string({ description: "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails (see webhookSecret)." }),
+    webhookUrl: t.string({
+      description:
+        "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails (see webhookSecret).",
+    }),
   }),
 });
 
@@ -140,7 +175,8 @@ builder.queryFields((t) => ({
       "The secret that signs webhook deliveries of tasks created with the caller's API key (made on first use): verify X-Almanac-Signature = sha256=HMAC-SHA256(secret, X-Almanac-Timestamp + '.' + body).",
     resolve: (_root, _args, ctx) => {
       const owner = ownerOf(ctx);
-      if (owner.keyId === undefined) throw new AppError('UNAUTHENTICATED', 'The webhook secret belongs to an API key: send one (header x-api-key).');
+      if (owner.keyId === undefined)
+        throw new AppError('UNAUTHENTICATED', 'The webhook secret belongs to an API key: send one (header x-api-key).');
       return ensureWebhookSecret(ctx.prisma, owner.keyId);
     },
   }),
@@ -155,7 +191,8 @@ builder.mutationFields((t) => ({
   }),
   rerunTask: t.field({
     type: TaskRun,
-    description: 'Runs the task again with the settings it was created with, and answers the new run; a stopped task becomes active again. Errors: NOT_FOUND, RATE_LIMITED (the run limits).',
+    description:
+      'Runs the task again with the settings it was created with, and answers the new run; a stopped task becomes active again. Errors: NOT_FOUND, RATE_LIMITED (the run limits).',
     args: { id: t.arg.id({ required: true, description: 'The task id.' }) },
     resolve: (_root, args, ctx) => rerunTask(ctx.prisma, ctx.config, ownerOf(ctx), String(args.id)),
   }),
