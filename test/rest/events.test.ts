@@ -422,8 +422,17 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
     });
 
     it('keeps an event saved with its end before its start readable, with the given end as its UTC end, and out of every list', async () => {
-      const backwards = await create({ title: 'Backwards probe', start_date: '2031-07-02 10:00:00', end_date: '2031-07-01 10:00:00', timezone: 'UTC' });
-      expect([backwards.end_date, backwards.utc_start_date, backwards.utc_end_date]).toEqual(['2031-07-02 10:00:00', '2031-07-02 10:00:00', '2031-07-01 10:00:00']);
+      const backwards = await create({
+        title: 'Backwards probe',
+        start_date: '2031-07-02 10:00:00',
+        end_date: '2031-07-01 10:00:00',
+        timezone: 'UTC',
+      });
+      expect([backwards.end_date, backwards.utc_start_date, backwards.utc_end_date]).toEqual([
+        '2031-07-02 10:00:00',
+        '2031-07-02 10:00:00',
+        '2031-07-01 10:00:00',
+      ]);
       expect((await api.request('GET', `${NS}/events/${backwards.id}`)).status).toBe(200);
       const listed = await api.request('GET', `${NS}/events?start_date=2031-06-01&end_date=2031-08-01&search=Backwards`);
       expect([listed.json.total, listed.json.events.length]).toEqual([0, 0]);
