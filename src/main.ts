@@ -1,7 +1,17 @@
 // Process entry: config → server; SIGTERM/SIGINT close it cleanly (in-flight requests finish first).
+import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig } from './config.js';
 import { startServer, type RunningServer } from './server.js';
 
+// V8 sizes the old generation for a multi-gigabyte limit on a large machine and lets it grow ~2×
+// between full collections, so a few concurrent 185 kB pages left it at 180 MB of mostly garbage
+// (peak RSS 335 MB). Growing it by a quarter instead keeps peak RSS near 200 MB for the same
+// throughput (the factor is read at every collection, so setting it here takes effect). An
+// operator's own heap flags win.
+const HEAP_FLAGS = /--(heap-growing-percent|max-old-space-size|max-heap-size)\b/;
+if (!HEAP_FLAGS.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`)) {
+  setFlagsFromString('--heap-growing-percent=25');
+}
 let config;
 try {
   config = loadConfig();
