@@ -19,6 +19,7 @@ import { createGraphQLServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
 import type { Logger } from './http/logger.js';
 import { calendarTable, docInfo } from './rest/calendar/index.js';
+import { calendarOpenApi } from './rest/calendar/openapi.js';
 import { restRouter } from './rest/router.js';
 import { createTaskApi } from './rest/tasks/router.js';
 import { siteRoutes } from './site/routes.js';
@@ -81,6 +82,13 @@ export function createApp({ config, db, logger }: AppDeps) {
       ctx.status = 503;
       ctx.body = { status: 'unavailable', database: db.kind };
     }
+  });
+
+  // The calendar REST API for client generators (OpenAPI 3.1); /doc stays the original's document.
+  let calendarApiDoc: string | undefined;
+  router.get('/openapi/calendar.json', (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = calendarApiDoc ??= JSON.stringify(calendarOpenApi(config));
   });
 
   // GraphiQL's asset files: named by their content, so cached for good; compressed when the browser accepts it.

@@ -1,7 +1,7 @@
 // GET {root}/{namespace}/doc (spec 2.9): an OpenAPI 3.0 document assembled from the table, the
 // way TEC's Swagger_Documentation does it: per-route path items, parameters and request bodies
 // derived from the args (swaggerize_args / swaggerize_post_args), the rest supplied as data.
-import type { Args, CompiledRoute, OpenApiMethod, OperationDoc, RestRequest } from './route-table.js';
+import type { ArgSpec, Args, CompiledRoute, Endpoint, HttpMethod, OpenApiMethod, OperationDoc, RestRequest, Route } from './route-table.js';
 import { templatePath } from './route-table.js';
 
 export interface DocInfo {
@@ -105,5 +105,138 @@ export function openApiDocument(routes: readonly CompiledRoute[], docInfo: DocIn
     components: { schemas: docInfo.schemas ?? {} },
     servers: [{ url: serverUrl(docInfo, req) }],
     paths,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// A complete OpenAPI 3.1 document for clients (where /doc stays the original's): every endpoint of
+// the table, creates included, its path, query and body arguments as JSON Schema, what it answers
+// and its error body. The API supplies what the table does not say: the schema of each answer.
+
+export interface Answer {
+  status: number;
+  description: string;
+  schema: Record<string, unknown>;
+  /** Response headers, e.g. X-TEC-Total on lists. */
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+}
+
+export interface OpenApi31Options {
+  info: Record<string, unknown>;
+  serverUrl: string;
+  /** components: schemas, securitySchemes, … */
+  components: Record<string, unknown>;
+  /** Security requirements of every operation (an empty object in the list: anonymous is allowed). */
+  security: Array<Record<string, string[]>>;
+  /** The answer of an endpoint, or undefined to leave the endpoint out. */
+  answerOf(route: Route, endpoint: Endpoint): Answer | undefined;
+  /** The error statuses an endpoint can answer, with what each means. */
+  errorsOf(route: Route, endpoint: Endpoint): Record<number, string>;
+  errorSchema: Record<string, unknown>;
+}
+
+const JSON_SCHEMA_KEYS = ['description', 'format', 'enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern'] as const;
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** An arg as JSON Schema 2020-12: its own keywords, the /doc type when it declares only that, and a
+ *  literal default (a per-request default depends on the site). */
+export function argJsonSchema(arg: ArgSpec): Record<string, unknown> {
+  const schema: Record<string, unknown> = {};
+  const type = arg.type ?? convertType(arg.swaggerType);
+  if (type) schema.type = type;
+  for (const key of JSON_SCHEMA_KEYS) if (arg[key] !== undefined) schema[key] = arg[key];
+  if (arg.exclusiveMinimum && arg.minimum !== undefined) {
+    schema.exclusiveMinimum = arg.minimum;
+    delete schema.minimum;
+  }
+  if (arg.exclusiveMaximum && arg.maximum !== undefined) {
+    schema.exclusiveMaximum = arg.maximum;
+    delete schema.maximum;
+  }
+  if (arg.items) schema.items = argJsonSchema(arg.items);
+  if (arg.properties) {
+    schema.properties = Object.fromEntries(Object.entries(arg.properties).map(([name, spec]) => [name, argJsonSchema(spec)]));
+    const required = Object.entries(arg.properties)
+      .filter(([, spec]) => spec.required)
+      .map(([name]) => name);
+    if (required.length) schema.required = required;
+  }
+  if (arg.default !== undefined && arg.default !== null && typeof arg.default !== 'function') schema.default = arg.default;
+  return schema;
+}
+
+function operationId(method: string, path: string): string {
+  const words = path
+    .replace(/\{(\w+)\}/g, 'by $1')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return method.toLowerCase() + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('');
+}
+
+function operation31(path: string, method: HttpMethod, route: Route, endpoint: Endpoint, args: Args, options: OpenApi31Options) {
+  const answer = options.answerOf(route, endpoint)!;
+  const pathNames = new Set([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+  const parameters: Array<Record<string, unknown>> = [...pathNames].map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    ...(args[name]?.description ? { description: args[name].description } : {}),
+    schema: args[name] ? argJsonSchema({ ...args[name], default: undefined }) : { type: 'string' },
+  }));
+  const rest = Object.entries(args).filter(([name]) => !pathNames.has(name));
+  const inBody = WRITE_METHODS.has(method);
+  for (const [name, arg] of rest) {
+    if (inBody && arg.in !== 'query') continue;
+    parameters.push({ name, in: 'query', required: Boolean(arg.required), description: arg.description, schema: argJsonSchema(arg) });
+  }
+  const op: Record<string, unknown> = {
+    operationId: operationId(method, path),
+    ...(endpoint.doc?.summary ? { summary: endpoint.doc.summary } : {}),
+    security: options.security,
+    parameters,
+    responses: {
+      [answer.status]: {
+        description: answer.description,
+        ...(answer.headers ? { headers: answer.headers } : {}),
+        content: { 'application/json': { schema: answer.schema } },
+      },
+      ...Object.fromEntries(
+        Object.entries(options.errorsOf(route, endpoint)).map(([status, description]) => [
+          status,
+          { description, content: { 'application/json': { schema: options.errorSchema } } },
+        ]),
+      ),
+    },
+  };
+  const bodyArgs = rest.filter(([, arg]) => arg.in !== 'query');
+  if (inBody && bodyArgs.length) {
+    const required = bodyArgs.filter(([, arg]) => arg.required).map(([name]) => name);
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(bodyArgs.map(([name, arg]) => [name, argJsonSchema(arg)])),
+      ...(required.length ? { required } : {}),
+    };
+    op.requestBody = { required: required.length > 0, content: { 'application/json': { schema }, [FORM]: { schema } } };
+  }
+  return op;
+}
+
+export function openApi31Document(routes: readonly CompiledRoute[], options: OpenApi31Options): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { route, endpoints } of routes) {
+    const path = route.docPath ?? templatePath('/' + route.path.replace(/^\/+/, ''));
+    for (const { endpoint, args } of endpoints) {
+      if (!options.answerOf(route, endpoint)) continue;
+      for (const method of endpoint.methods) {
+        (paths[path] ??= {})[method.toLowerCase()] = operation31(path, method, route, endpoint, args, options);
+      }
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: options.info,
+    servers: [{ url: options.serverUrl }],
+    paths,
+    components: options.components,
   };
 }
