@@ -132,7 +132,7 @@ export function createApp({ config, db, logger }: AppDeps) {
     const kept = await keptGets?.lookup(ctx, viewer?.userId ?? null);
     if (kept && keptGets!.serve(ctx, kept)) return;
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
-      graphqlContext: createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer),
+      graphqlContext: { ...createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer), readVersion: kept?.version },
     });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));

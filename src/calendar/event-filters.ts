@@ -129,10 +129,10 @@ function cachedWindow(input: WindowInput): DateWindow {
 export async function eventListQuery(
   db: ListDb,
   filter: EventFilter,
-  context: { viewer: Viewer | null; config: Config; dbKind: string; now?: Date },
+  context: { viewer: Viewer | null; config: Config; dbKind: string; now?: Date; readVersion?: number },
 ): Promise<EventListQuery> {
   const { viewer, config, dbKind } = context;
-  const version = await calendarVersion(db);
+  const version = context.readVersion ?? (await calendarVersion(db));
   const problems = new Problems();
   for (const name of DATE_FILTERS) if (filter[name] != null) problems.check(name, isValidDateInput(filter[name]));
   if (filter.search != null) problems.check('search', filter.search.trim() !== '');

@@ -14,6 +14,9 @@ export interface GraphQLContext {
   cache: Map<string, unknown>;
   /** Password-protected records unlocked per root field (src/graphql/unlock.ts). */
   unlocks: Map<string, Unlock>;
+  /** The calendar's data version, when the HTTP layer already read it for a kept answer that was
+   *  missing; set only on reads (GET), which write nothing, so it cannot go stale in the request. */
+  readVersion?: number;
 }
 
 export function createContext(

@@ -16,6 +16,8 @@ export interface KeptRequest {
   /** The caller and the request (Accept header and request line). */
   id: string;
   key?: string;
+  /** The data version the key holds (passed on to GraphQL, so a miss does not read it again). */
+  version?: number;
 }
 
 export interface KeptGets {
@@ -42,7 +44,8 @@ export function keptGraphQLGets(version: () => Promise<number>): KeptGets {
       if (ctx.method !== 'GET' || !ctx.querystring) return undefined;
       const id = `${viewerId ?? 'anonymous'}\u0000${ctx.get('accept')}\u0000${ctx.url}`;
       if (!keepable.has(id)) return { id };
-      return { id, key: ResponseCache.key({ version: await version(), viewer: viewerId, url: id }) };
+      const read = await version();
+      return { id, key: ResponseCache.key({ version: read, viewer: viewerId, url: id }), version: read };
     },
     serve(ctx, request) {
       const kept = request.key ? cache.get(request.key) : undefined;

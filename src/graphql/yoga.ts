@@ -1,6 +1,6 @@
 // graphql-yoga serves /graphql (GraphiQL on GET from a browser, assets inline: no CDN).
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, getOperationAST } from 'graphql';
 import { createHash } from 'node:crypto';
 import { createInMemoryCache, useResponseCache } from '@graphql-yoga/plugin-response-cache';
 import { createGraphQLError, createYoga, isAsyncIterable, maskError, type Plugin } from 'graphql-yoga';
@@ -129,7 +129,8 @@ function responseCache() {
       invalidateViaMutation: true,
       buildResponseCacheKey: async ({ documentString, variableValues, operationName, sessionId, context }) => {
         // The server context (built by the Koa layer) is there before the execution context is.
-        const version = await calendarVersion((context as unknown as YogaServerContext).graphqlContext.prisma);
+        const { readVersion, prisma } = context as unknown as GraphQLContext;
+        const version = readVersion ?? (await calendarVersion(prisma));
         const second = Math.floor(Date.now() / 1000);
         // node:crypto rather than the plugin's hashSHA256 (WebCrypto, asynchronous): ~5% of a kept answer's CPU.
         return createHash('sha256')
@@ -158,7 +159,13 @@ function afterValidation(plugin: Plugin): Plugin {
     onParams: (payload) => void pending.set(payload.context, payload),
     onExecute: async ({ args }) => {
       const payload = pending.get(args.contextValue as object);
-      if (payload) await computeKey(payload);
+      if (!payload) return;
+      // A query writes nothing, so the version its key holds also serves its lists and totals (one
+      // statement, not two); a mutation's lists read the version after its writes.
+      const context = args.contextValue as unknown as GraphQLContext;
+      if (getOperationAST(args.document, args.operationName)?.operation === 'query')
+        context.readVersion ??= await calendarVersion(context.prisma);
+      await computeKey(payload);
     },
   };
 }

@@ -143,6 +143,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
     let query: Record<string, unknown> = {};
     let result: RestResult;
     let cacheKey: string | undefined;
+    let readVersion: number | undefined;
     try {
       query = phpParseStr(ctx.querystring);
       const resolved = await options.resolveViewer(ctx);
@@ -152,7 +153,8 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
       if (cache && (method === 'GET' || method === 'HEAD')) {
         // The version is read before anything is computed: an answer is kept under the version it
         // may already be newer than, never under a newer one than its data.
-        cacheKey = ResponseCache.key({ version: await options.cacheVersion!(), viewer: viewer?.userId ?? null, url: ctx.url });
+        readVersion = await options.cacheVersion!();
+        cacheKey = ResponseCache.key({ version: readVersion, viewer: viewer?.userId ?? null, url: ctx.url });
         const kept = cache.get(cacheKey);
         if (kept) return render(ctx, kept, { authenticated: viewer !== null, linkRoot });
       }
@@ -176,7 +178,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
           config,
           graphql: (source, variables = {}) => {
             if (!options.runner || !options.context) return Promise.reject(new Error('restRouter: no GraphQL runner'));
-            graphqlContext ??= options.context(viewer);
+            graphqlContext ??= { ...options.context(viewer), readVersion };
             return options.runner(source, variables, graphqlContext);
           },
         });

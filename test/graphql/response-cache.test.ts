@@ -101,6 +101,26 @@ describe.each(DATABASE_KINDS)('kept GraphQL results on %s', (kind) => {
     }
   });
 
+  it('reads the data version once for a kept GET answer that is missing, as a POST does', async () => {
+    const statements = api.server.db.statements;
+    const query = '{ events { total items { title venue { name } } } }';
+    const path = `/graphql?query=${encodeURIComponent(query)}`;
+    await api.request('GET', path, { headers: { accept: 'application/json' } }); // now known keepable
+    const [event] = await api.server.db.prisma.event.findMany({ take: 1, orderBy: { id: 'asc' } });
+    const rename = (title: string) => api.server.db.prisma.event.update({ where: { id: event.id }, data: { title } });
+    await rename('Read once by GET');
+    let before = statements.count;
+    const byGet = await api.request('GET', path, { headers: { accept: 'application/json' } });
+    const getStatements = statements.count - before;
+    await rename('Read once by POST');
+    before = statements.count;
+    const byPost = await api.request('POST', '/graphql', { body: { query } });
+    const postStatements = statements.count - before;
+    expect(byGet.json.data.events.items.map((e: { title: string }) => e.title)).toContain('Read once by GET');
+    expect(byPost.json.data.events.items.map((e: { title: string }) => e.title)).toContain('Read once by POST');
+    expect(getStatements).toBe(postStatements);
+  });
+
   it('never keeps task data', async () => {
     const taskId = await createTask(api, { task: 'Look something up' });
     const status = async () =>
