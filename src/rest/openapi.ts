@@ -165,7 +165,8 @@ export function argJsonSchema(arg: ArgSpec): Record<string, unknown> {
   return schema;
 }
 
-function operationId(method: string, path: string): string {
+/** A unique camel-case id from an operation's method and templated path: GET /events/{id} → getEventsById. */
+export function operationId(method: string, path: string): string {
   const words = path
     .replace(/\{(\w+)\}/g, 'by $1')
     .split(/[^A-Za-z0-9]+/)

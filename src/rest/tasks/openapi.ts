@@ -1,8 +1,25 @@
 // The task API's OpenAPI 3.1 document, derived from its route table: every route with its path,
 // query and body arguments, who may call it (the x-api-key scheme), the envelope it answers with,
 // and the error body of every failure. Served at GET /api/v1/openapi.json.
+import { GraphQLEnumType } from 'graphql';
+import { schema } from '../../graphql/schema.js';
+import { operationId } from '../openapi.js';
 import type { ArgSpec } from './http.js';
 import type { TaskRoute } from './routes.js';
+
+/** The values of a GraphQL enum (task and run statuses): the REST API answers the same values. */
+export function enumValues(name: string): string[] {
+  const type = schema.getType(name);
+  if (!(type instanceof GraphQLEnumType)) throw new Error(`no GraphQL enum ${name}`);
+  return type.getValues().map((value) => String(value.value));
+}
+
+/** A success's body: the envelope with the route's `data` (and paging keys), or a body of its own. */
+function successSchema(route: TaskRoute): Record<string, unknown> {
+  if (!route.answer) return { type: 'object', description: 'The body as is.' };
+  const properties = { success: { const: true }, data: route.answer.data, ...route.answer.extra };
+  return { type: 'object', required: Object.keys(properties), properties };
+}
 
 const ERROR_STATUSES: Record<string, string> = {
   400: 'Bad input (an argument, the JSON body).',
@@ -40,7 +57,7 @@ function operation(route: TaskRoute): Record<string, unknown> {
   ];
   const binary = binaryType(route.path);
   const op: Record<string, unknown> = {
-    operationId: `${route.method.toLowerCase()}${route.path.replace(/\.\w+$/, '').replace(/[:/.-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
+    operationId: operationId(route.method, route.path.replace(/:(\w+)/g, '{$1}')),
     summary: route.description,
     security: route.auth === 'none' ? [] : route.auth === 'token' ? [{ ApiKey: [] }, {}] : [{ ApiKey: [] }],
     parameters,
@@ -48,8 +65,8 @@ function operation(route: TaskRoute): Record<string, unknown> {
       200: binary
         ? { description: 'The image.', content: { [binary]: { schema: { type: 'string', contentMediaType: binary } } } }
         : {
-            description: 'Success: `data` holds the answer.',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } },
+            description: route.answer ? 'Success: `data` holds the answer.' : 'Success.',
+            content: { 'application/json': { schema: successSchema(route) } },
           },
       ...Object.fromEntries(
         Object.entries(ERROR_STATUSES)
@@ -100,12 +117,6 @@ export function taskOpenApi(routes: TaskRoute[]): Record<string, unknown> {
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
       schemas: {
-        Success: {
-          type: 'object',
-          required: ['success', 'data'],
-          properties: { success: { const: true }, data: { description: "The route's answer." } },
-          additionalProperties: true,
-        },
         Failure: { type: 'object', required: ['success', 'error'], properties: { success: { const: false }, error: { type: 'string' } } },
       },
     },

@@ -4,7 +4,7 @@
 // GraphQL's business.
 import { AGENTS } from '../../tasks/validation.js';
 import { HttpError, type ArgSpec } from './http.js';
-import { taskOpenApi } from './openapi.js';
+import { enumValues, taskOpenApi } from './openapi.js';
 
 export interface RouteArgs {
   params: Record<string, string>;
@@ -35,7 +35,22 @@ export interface TaskRoute {
   variables?: (args: RouteArgs) => Record<string, unknown>;
   reply?: (data: any, args: RouteArgs) => Reply;
   handle?: (args: RouteArgs, services: RouteServices) => Promise<Reply>;
+  /** What a success answers, for the OpenAPI document: the JSON Schema of `data`, and of the
+   *  envelope's other keys. Absent: the route answers bytes, or a body of its own. */
+  answer?: { data: Schema; extra?: Record<string, Schema> };
 }
+
+type Schema = Record<string, unknown>;
+const string: Schema = { type: 'string' };
+const nullableString: Schema = { type: ['string', 'null'] };
+/** A closed set's values, as the GraphQL schema declares them (one list for both APIs). */
+const oneOf = (enumName: string): Schema => ({ type: 'string', enum: enumValues(enumName) });
+const object = (properties: Record<string, Schema>): Schema => ({ type: 'object', properties, required: Object.keys(properties) });
+const paged = (item: Schema) => ({
+  data: { type: 'array', items: item },
+  extra: { total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' } },
+});
+const done = { data: { type: 'null' } };
 
 const runId: ArgSpec = { type: 'string', description: 'The run id (default: the latest run of the task).' };
 const pageArgs: Record<string, ArgSpec> = {
@@ -99,6 +114,7 @@ export const TASK_ROUTES: TaskRoute[] = [
     operation: `query WebhookSecret { webhookSecret }`,
     variables: () => ({}),
     reply: (data) => ({ data: { secret: data.webhookSecret } }),
+    answer: { data: object({ secret: string }) },
   },
   {
     method: 'GET',
@@ -106,6 +122,7 @@ export const TASK_ROUTES: TaskRoute[] = [
     description: '"ok" when the API key is valid.',
     auth: 'key',
     handle: async () => ({ data: 'ok' }),
+    answer: { data: { const: 'ok' } },
   },
   {
     method: 'POST',
@@ -127,6 +144,7 @@ export const TASK_ROUTES: TaskRoute[] = [
     operation: `mutation CreateTask($input: CreateTaskInput!) { createTask(input: $input) { id } }`,
     variables: ({ body }) => ({ input: body }),
     reply: (data) => ({ data: { taskId: data.createTask.id } }),
+    answer: { data: object({ taskId: string }) },
   },
   {
     method: 'GET',
@@ -140,6 +158,7 @@ export const TASK_ROUTES: TaskRoute[] = [
       data: tasks.items.map((t: any) => ({ id: t.id, status: t.status, readable_name: t.readableName })),
       extra: { total: tasks.total, page: tasks.page, limit: tasks.limit },
     }),
+    answer: paged(object({ id: string, status: oneOf('TaskStatus'), readable_name: string })),
   },
   {
     method: 'GET',
@@ -157,6 +176,7 @@ export const TASK_ROUTES: TaskRoute[] = [
         extra: { total: runs.total, page: runs.page, limit: runs.limit },
       };
     },
+    answer: paged(object({ id: string, created_at: { type: 'string', format: 'date-time' } })),
   },
   {
     method: 'GET',
@@ -174,6 +194,19 @@ export const TASK_ROUTES: TaskRoute[] = [
       };
       return { data: { status: run.status, detailedStatus: run.detailedStatus, toolCall: toolCall ?? null, liveStatus: run.liveStatus } };
     },
+    answer: {
+      data: object({
+        status: oneOf('TaskRunStatus'),
+        detailedStatus: oneOf('TaskRunDetailedStatus'),
+        toolCall: {
+          oneOf: [
+            { type: 'null' },
+            object({ toolCallId: string, tool: object({ name: string, parameters: { description: 'The arguments the model gave.' } }) }),
+          ],
+        },
+        liveStatus: nullableString,
+      }),
+    },
   },
   {
     method: 'GET',
@@ -186,6 +219,14 @@ export const TASK_ROUTES: TaskRoute[] = [
     reply: (data, args) => {
       const run = foundRun(data, args);
       return { data: { status: run.status, error: run.error, output: run.output, dataTable: run.dataTable } };
+    },
+    answer: {
+      data: object({
+        status: oneOf('TaskRunStatus'),
+        error: nullableString,
+        output: nullableString,
+        dataTable: { type: 'array', items: { type: 'object' } },
+      }),
     },
   },
   {
@@ -201,6 +242,7 @@ export const TASK_ROUTES: TaskRoute[] = [
     operation: `mutation ToolInput($taskId: ID!, $runId: ID, $input: String!, $toolCallId: ID) { submitToolInput(taskId: $taskId, runId: $runId, input: $input, toolCallId: $toolCallId) { id } }`,
     variables: (args) => ({ ...runVariables(args), input: args.body.input, toolCallId: args.body.toolCallId ?? null }),
     reply: () => ({ data: null }),
+    answer: done,
   },
   {
     method: 'PUT',
@@ -211,6 +253,7 @@ export const TASK_ROUTES: TaskRoute[] = [
     operation: `mutation StopRun($taskId: ID!, $runId: ID) { stopTaskRun(taskId: $taskId, runId: $runId) { id } }`,
     variables: runVariables,
     reply: () => ({ data: null }),
+    answer: done,
   },
   {
     method: 'PUT',
@@ -220,6 +263,7 @@ export const TASK_ROUTES: TaskRoute[] = [
     operation: `mutation StopTask($taskId: ID!) { stopTask(id: $taskId) { id } }`,
     variables: ({ params }) => ({ taskId: params.taskId }),
     reply: () => ({ data: null }),
+    answer: done,
   },
   {
     method: 'GET',
@@ -230,6 +274,7 @@ export const TASK_ROUTES: TaskRoute[] = [
     operation: `query RunGif($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { recording { status url error } } }`,
     variables: runVariables,
     reply: (data, args) => ({ data: foundRun(data, args).recording }),
+    answer: { data: object({ status: oneOf('TaskRecordingStatus'), url: nullableString, error: nullableString }) },
   },
   {
     method: 'GET',
