@@ -43,6 +43,8 @@ describe.each(DATABASE_KINDS)('saved tool definitions on %s', (kind) => {
 
   it("saves, lists, changes and deletes the caller's own definitions", async () => {
     const key = api.keys.author;
+    // Listed before and right after a save (a kept answer to the first list must not be served again).
+    expect((await api.graphql(LIST, {}, key)).data.savedTools.map((t: any) => t.name)).toEqual(['form_input']);
     const saved = await api.graphql(SAVE, { tool: { ...tool('lookup'), function: { ...tool('lookup').function, extra: 'dropped' } } }, key);
     expect(saved.errors).toBeUndefined();
     expect(saved.data.saveTool).toMatchObject({
