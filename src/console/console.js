@@ -27,6 +27,7 @@ const CREATE = `mutation ConsoleCreate($input: CreateTaskInput!) { createTask(in
 const RERUN = `mutation ConsoleRerun($id: ID!) { rerunTask(id: $id) { id taskId } }`;
 const TOOLS = `query ConsoleTools { savedTools { id name builtIn definition } }`;
 const SAVE_TOOL = `mutation ConsoleSaveTool($tool: JSON!) { saveTool(tool: $tool) { id name } }`;
+const DELETE_TOOL = `mutation ConsoleDeleteTool($id: ID!) { deleteSavedTool(id: $id) { id name } }`;
 const RENAME = `mutation ConsoleRename($id: ID!, $name: String) { renameTask(id: $id, name: $name) { id name readableName } }`;
 const KEY = `query ConsoleKey { apiKey { id prefix label webhookUrl } }`;
 const SET_WEBHOOK = `mutation ConsoleKeyWebhook($id: Int!, $url: String) { setApiKeyWebhookUrl(id: $id, webhookUrl: $url) { id webhookUrl } }`;
@@ -713,11 +714,33 @@ function renderToolChoices(tools, choose) {
       tool.builtIn ? ' (built in)' : '',
       description ? ` — ${description}` : '',
     );
-    return el('li', {}, box, label);
+    // The owner's own definitions can be deleted here (built-in ones cannot).
+    const remove = tool.builtIn
+      ? null
+      : el('button', { type: 'button', class: 'secondary small', 'data-tool-id': tool.id, 'aria-label': `Delete ${tool.name}` }, 'Delete');
+    return el('li', {}, box, label, remove);
   });
   $('tool-choices').replaceChildren(...items);
   if (!tools.length) $('tools-status').textContent = 'No tools.';
 }
+
+$('tool-choices').addEventListener('click', async (event) => {
+  const button = event.target.closest('button[data-tool-id]');
+  if (!button || button.getAttribute('aria-disabled') === 'true') return;
+  button.setAttribute('aria-disabled', 'true');
+  const status = $('tools-status');
+  try {
+    const deleted = (await gql(DELETE_TOOL, { id: button.dataset.toolId })).deleteSavedTool;
+    await loadTools();
+    status.textContent = `Deleted "${deleted.name}". Tasks created with it keep their copy.`;
+    // The button is gone: the focus goes to the list's first choice.
+    $('tool-choices').querySelector('input')?.focus();
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    button.removeAttribute('aria-disabled');
+    status.textContent = `Could not delete the tool: ${error.message}`;
+  }
+});
 
 const chosenTools = () => {
   const ticked = new Set([...$('tool-choices').querySelectorAll('input:checked')].map((box) => box.value));

@@ -429,6 +429,21 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       // Stored for this user only.
       expect((await api('{ savedTools { name } }')).data.savedTools.map((t: any) => t.name)).toEqual(['form_input', 'lookup_order']);
       expect((await api('{ savedTools { name } }', {}, ADMIN_KEY)).data.savedTools.map((t: any) => t.name)).toEqual(['form_input']);
+      // Only one's own definitions have a Delete button; deleting one takes it off the list.
+      await json.fill(JSON.stringify({ type: 'function', function: { name: 'scratch' } }));
+      await saveTool.focus();
+      await page.keyboard.press('Enter');
+      const scratch = tools.getByRole('checkbox', { name: /^scratch/ });
+      await poll(() => scratch.count()).toBe(1);
+      expect(await tools.getByRole('button', { name: /^Delete/ }).count()).toBe(2);
+      await tools.getByRole('button', { name: 'Delete scratch' }).focus();
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('#tools-status').textContent()).toBe('Deleted "scratch". Tasks created with it keep their copy.');
+      expect(await scratch.count()).toBe(0);
+      expect(await focused()).toBe('tool-choice-0');
+      expect((await api('{ savedTools { name } }')).data.savedTools.map((t: any) => t.name)).toEqual(['form_input', 'lookup_order']);
+      expect(await lookupBox.isChecked()).toBe(true);
+      await shot(page, 'new-task-tools');
 
       // Untick form_input with the space bar; name the task; Enter in a field creates it.
       await formInput.focus();
