@@ -5,6 +5,8 @@
 // key end.
 import type { Prisma } from '../db/client.js';
 import { DomainError } from '../domain-error.js';
+import { TaskError } from '../tasks/errors.js';
+import { validateHttpUrl } from '../tasks/validation.js';
 import { hashApiKey, newApiKey } from './api-keys.js';
 import { keySignals } from './key-signals.js';
 import type { Viewer } from './viewer.js';
@@ -22,6 +24,8 @@ export interface ApiKeyRecord {
   login: string;
   prefix: string;
   label: string;
+  /** Where run events of tasks created with the key go when the task names no webhookUrl. */
+  defaultWebhookUrl: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -33,6 +37,7 @@ const select = {
   userId: true,
   prefix: true,
   label: true,
+  defaultWebhookUrl: true,
   createdAt: true,
   lastUsedAt: true,
   revokedAt: true,
@@ -43,6 +48,7 @@ type Row = {
   userId: number;
   prefix: string;
   label: string;
+  defaultWebhookUrl: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -118,10 +124,50 @@ export async function rotateKey(prisma: Prisma, actor: KeyActor, id: number): Pr
     // Only one rotation of a key can win: the update that revokes it must still find it active.
     const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
     if (count !== 1) throw new KeyError('conflict', `API key ${id} is revoked; create a new one instead.`);
-    return tx.apiKey.create({ data: { userId: old.userId, hash: hashApiKey(key), prefix: key.slice(0, 8), label: old.label }, select });
+    return tx.apiKey.create({
+      data: {
+        userId: old.userId,
+        hash: hashApiKey(key),
+        prefix: key.slice(0, 8),
+        label: old.label,
+        defaultWebhookUrl: old.defaultWebhookUrl,
+      },
+      select,
+    });
   });
   keySignals.emit('revoked', old.hash);
   return { key, record: record(row) };
+}
+
+/**
+ * Sets the key's default webhook URL, checked as a task's webhookUrl is (an absolute http(s) URL);
+ * null or "" removes it. Tasks created with the key afterwards, without a webhookUrl of their own,
+ * send their run events there (tasks already made keep theirs). A revoked key cannot be changed.
+ */
+export async function setKeyWebhookUrl(prisma: Prisma, actor: KeyActor, id: number, url: string | null | undefined): Promise<ApiKeyRecord> {
+  let value: string | null = null;
+  if (url !== undefined && url !== null && url.trim() !== '') {
+    try {
+      value = validateHttpUrl(url.trim(), 'webhookUrl');
+    } catch (error) {
+      if (error instanceof TaskError) throw new KeyError('invalid', error.message, { field: 'webhookUrl' });
+      throw error;
+    }
+  }
+  const row = await manageable(prisma, actor, id);
+  if (row.revokedAt) throw new KeyError('conflict', `API key ${id} is revoked; its webhook URL cannot change.`);
+  const { count } = await prisma.apiKey.updateMany({
+    where: { id, userId: row.userId, revokedAt: null },
+    data: { defaultWebhookUrl: value },
+  });
+  if (count !== 1) throw new KeyError('conflict', `API key ${id} is revoked; its webhook URL cannot change.`);
+  return record(await prisma.apiKey.findUniqueOrThrow({ where: { id }, select }));
+}
+
+/** The record of the key `id`, if the actor may manage it. */
+export async function getKey(prisma: Prisma, actor: KeyActor, id: number): Promise<ApiKeyRecord> {
+  const { hash: _hash, ...row } = await manageable(prisma, actor, id);
+  return record(row);
 }
 
 /** Is the key still usable? (Subscriptions ask as they go, so a revoked key's streams end.) */

@@ -1,7 +1,8 @@
 // The task console: sign in with an API key, create tasks and run them again, follow the key's
 // tasks and a run live (GraphQL subscriptions over server-sent events: the page never polls),
-// answer the agent's tool calls, stop a run, watch its recording and download its data. Routes live
-// in the URL hash: #/new, #/task/<taskId> and #/task/<taskId>/run/<runId>.
+// answer the agent's tool calls, stop a run, watch its recording and download its data, name tasks,
+// pick and save tool definitions, and set the key's default webhook. Routes live in the URL hash:
+// #/new, #/key, #/task/<taskId> and #/task/<taskId>/run/<runId>.
 
 import { AuthError, forgetKey, gql, storeKey, storedKey, subscribe } from './api.js';
 import { el, time } from './dom.js';
@@ -11,7 +12,7 @@ const TASKS = `subscription ConsoleTasks {
   tasks(limit: 30) { id readableName status createdAt latestRun { id status detailedStatus liveStatus } }
 }`;
 const TASK = `query ConsoleTask($id: ID!) {
-  task(id: $id) { id readableName task status createdAt runs(limit: 30) { total items { id status detailedStatus createdAt } } }
+  task(id: $id) { id name readableName task status createdAt runs(limit: 30) { total items { id status detailedStatus createdAt } } }
 }`;
 const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
   taskRun(taskId: $taskId, runId: $runId) {
@@ -24,32 +25,12 @@ const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
 }`;
 const CREATE = `mutation ConsoleCreate($input: CreateTaskInput!) { createTask(input: $input) { id } }`;
 const RERUN = `mutation ConsoleRerun($id: ID!) { rerunTask(id: $id) { id taskId } }`;
-/** The product brief's form_input tool: the agent asks the person at the console for information. */
-const FORM_INPUT = {
-  type: 'function',
-  function: {
-    name: 'form_input',
-    description: 'Ask the user for information',
-    parameters: {
-      type: 'object',
-      properties: {
-        heading: { type: 'string', description: 'Heading of the form' },
-        description: { type: 'string', description: 'Description of the form' },
-        fields: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              type: { type: 'string', description: 'Input field type' },
-              label: { type: 'string', description: 'Label text' },
-              options: { type: 'array', items: { type: 'string' }, description: 'Choices, for a select field' },
-            },
-          },
-        },
-      },
-    },
-  },
-};
+const TOOLS = `query ConsoleTools { savedTools { id name builtIn definition } }`;
+const SAVE_TOOL = `mutation ConsoleSaveTool($tool: JSON!) { saveTool(tool: $tool) { id name } }`;
+const DELETE_TOOL = `mutation ConsoleDeleteTool($id: ID!) { deleteSavedTool(id: $id) { id name } }`;
+const RENAME = `mutation ConsoleRename($id: ID!, $name: String) { renameTask(id: $id, name: $name) { id name readableName } }`;
+const KEY = `query ConsoleKey { apiKey { id prefix label webhookUrl } }`;
+const SET_WEBHOOK = `mutation ConsoleKeyWebhook($id: Int!, $url: String) { setApiKeyWebhookUrl(id: $id, webhookUrl: $url) { id webhookUrl } }`;
 const CHECK = `query ConsoleCheck { tasks(limit: 1) { total } }`;
 const STOP = `mutation ConsoleStop($taskId: ID!, $runId: ID) { stopTaskRun(taskId: $taskId, runId: $runId) { id } }`;
 const ANSWER = `mutation ConsoleAnswer($taskId: ID!, $runId: ID, $input: String!, $toolCallId: ID) {
@@ -94,6 +75,10 @@ const view = {
   steps: new Map(),
   items: new Map(),
   seq: 0,
+  /** The tool definitions offered in New task (null until loaded). */
+  tools: null,
+  toolsSeq: 0,
+  keyId: null,
 };
 
 // ——— signing in and out ———
@@ -147,6 +132,9 @@ function signOut(message = '') {
   view.taskId = view.task = null;
   view.items.clear();
   $('task-list').replaceChildren();
+  view.tools = view.keyId = null;
+  view.toolsSeq++;
+  $('tool-choices').replaceChildren();
   forgetKey();
   if (location.hash) history.replaceState(null, '', location.pathname);
   showSignin(message);
@@ -210,6 +198,8 @@ function renderTasks(tasks) {
   // A new run of the open task: show it in the run list.
   const open = tasks.find((task) => task.id === view.taskId);
   if (open?.latestRun && view.task && !view.task.runs.items.some((run) => run.id === open.latestRun.id)) void loadTask(view.taskId, false);
+  // Renamed (here or by another client): the open task's title follows.
+  if (open && view.task && open.readableName !== view.task.readableName) showTaskName(open.readableName);
 }
 
 function markCurrent() {
@@ -227,6 +217,7 @@ function markCurrent() {
 
 function parseRoute() {
   if (location.hash === '#/new') return { creating: true, taskId: null, runId: null };
+  if (location.hash === '#/key') return { settings: true, taskId: null, runId: null };
   const match = /^#\/task\/([^/]+)(?:\/run\/([^/]+))?$/.exec(location.hash);
   if (!match) return { taskId: null, runId: null };
   return { taskId: decodeURIComponent(match[1]), runId: match[2] ? decodeURIComponent(match[2]) : null };
@@ -234,15 +225,22 @@ function parseRoute() {
 
 async function route() {
   if (!storedKey()) return;
-  const { creating, taskId, runId } = parseRoute();
+  const { creating, settings, taskId, runId } = parseRoute();
   $('new-task').hidden = !creating;
-  if (creating) {
+  $('key-settings').hidden = !settings;
+  if (creating || settings) {
     closeRun();
     view.taskId = view.task = null;
     markCurrent();
     $('run-view').hidden = true;
     $('run-placeholder').hidden = true;
-    $('new-task-title').focus();
+    if (creating) {
+      $('new-task-title').focus();
+      void loadTools();
+    } else {
+      $('key-settings-title').focus();
+      void loadKeySettings();
+    }
     return;
   }
   if (taskId !== view.taskId || !view.task) {
@@ -281,16 +279,89 @@ async function loadTask(taskId, fresh) {
     showPlaceholder('There is no task with that id for this API key.');
     return false;
   }
+  const renaming = view.task?.id === taskId && !$('rename-form').hidden;
   view.task = task;
   $('run-placeholder').hidden = true;
   $('run-view').hidden = false;
-  $('run-title').textContent = task.readableName;
-  $('task-text').textContent = task.task === task.readableName ? '' : task.task;
-  $('task-text').hidden = task.task === task.readableName;
+  if (!renaming) closeRename(false);
+  showTaskName(task.readableName);
   renderRunList();
   if (fresh) $('run-title').focus();
   return true;
 }
+
+/** The open task's name in its heading (and the instructions under it when the name is not them). */
+function showTaskName(readableName) {
+  view.task.readableName = readableName;
+  $('run-title').textContent = readableName;
+  $('task-text').textContent = view.task.task === readableName ? '' : view.task.task;
+  $('task-text').hidden = view.task.task === readableName;
+  if (view.run) document.title = `${statusLabel(view.run)} · ${readableName} — ${TITLE}`;
+}
+
+// ——— renaming the open task ———
+
+function openRename() {
+  if (!view.task) return;
+  const input = $('rename-input');
+  input.value = view.task.name ?? '';
+  input.placeholder = view.task.name ? '' : view.task.readableName;
+  renameError('');
+  $('rename-form').hidden = false;
+  $('rename-task').hidden = true;
+  input.focus();
+  input.select();
+}
+
+function closeRename(focus) {
+  $('rename-form').hidden = true;
+  $('rename-task').hidden = false;
+  renameError('');
+  if (focus) $('rename-task').focus();
+}
+
+function renameError(message) {
+  $('rename-error').textContent = message;
+  if (message) $('rename-input').setAttribute('aria-invalid', 'true');
+  else $('rename-input').removeAttribute('aria-invalid');
+}
+
+$('rename-task').addEventListener('click', openRename);
+$('rename-cancel').addEventListener('click', () => closeRename(true));
+$('rename-form').addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') {
+    event.preventDefault();
+    closeRename(true);
+  }
+});
+
+$('rename-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const button = event.target.querySelector('button[type="submit"]');
+  const task = view.task;
+  if (!task || button.getAttribute('aria-disabled') === 'true') return;
+  button.setAttribute('aria-disabled', 'true');
+  renameError('');
+  try {
+    const renamed = (await gql(RENAME, { id: task.id, name: $('rename-input').value })).renameTask;
+    if (view.task !== task) return;
+    task.name = renamed.name;
+    showTaskName(renamed.readableName);
+    const item = view.items.get(task.id);
+    if (item) item.name.textContent = renamed.readableName;
+    closeRename(false);
+    $('run-title').focus();
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    renameError(
+      error.params?.name ??
+        (error.code === 'NOT_FOUND' ? 'This task no longer exists.' : `The task could not be renamed: ${error.message}`),
+    );
+    $('rename-input').focus();
+  } finally {
+    button.removeAttribute('aria-disabled');
+  }
+});
 
 function showPlaceholder(text) {
   $('run-view').hidden = true;
@@ -605,7 +676,114 @@ $('rerun-task').addEventListener('click', async () => {
 
 // ——— a new task ———
 
-const NEW_TASK_FIELDS = { task: 'new-task-text', startUrl: 'new-task-url', maxSteps: 'new-task-steps' };
+const NEW_TASK_FIELDS = { task: 'new-task-text', name: 'new-task-name', startUrl: 'new-task-url', maxSteps: 'new-task-steps' };
+
+/**
+ * The tool definitions to pick from: Almanac's built-in ones (form_input, chosen by default) and the
+ * key owner's saved ones (GraphQL savedTools). `choose` names one to tick (one just saved).
+ */
+async function loadTools(choose = null) {
+  const seq = ++view.toolsSeq;
+  const status = $('tools-status');
+  if (!view.tools) status.textContent = 'Loading the tools…';
+  try {
+    const tools = (await gql(TOOLS)).savedTools;
+    if (seq !== view.toolsSeq) return;
+    renderToolChoices(tools, choose);
+    status.textContent = '';
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    if (seq === view.toolsSeq) status.textContent = `Could not load the tools: ${error.message}`;
+  }
+}
+
+function renderToolChoices(tools, choose) {
+  // What was ticked stays ticked across a reload of the list.
+  const ticked = new Set([...$('tool-choices').querySelectorAll('input:checked')].map((box) => box.value));
+  const known = new Set((view.tools ?? []).map((tool) => tool.id));
+  view.tools = tools;
+  const items = tools.map((tool, i) => {
+    const id = `tool-choice-${i}`;
+    const description = tool.definition?.function?.description;
+    const box = el('input', { type: 'checkbox', id, value: tool.id, checked: tool.builtIn });
+    box.checked = known.has(tool.id) ? ticked.has(tool.id) : tool.builtIn || tool.id === choose;
+    const label = el(
+      'label',
+      { for: id },
+      el('code', {}, tool.name),
+      tool.builtIn ? ' (built in)' : '',
+      description ? ` — ${description}` : '',
+    );
+    // The owner's own definitions can be deleted here (built-in ones cannot).
+    const remove = tool.builtIn
+      ? null
+      : el('button', { type: 'button', class: 'secondary small', 'data-tool-id': tool.id, 'aria-label': `Delete ${tool.name}` }, 'Delete');
+    return el('li', {}, box, label, remove);
+  });
+  $('tool-choices').replaceChildren(...items);
+  if (!tools.length) $('tools-status').textContent = 'No tools.';
+}
+
+$('tool-choices').addEventListener('click', async (event) => {
+  const button = event.target.closest('button[data-tool-id]');
+  if (!button || button.getAttribute('aria-disabled') === 'true') return;
+  button.setAttribute('aria-disabled', 'true');
+  const status = $('tools-status');
+  try {
+    const deleted = (await gql(DELETE_TOOL, { id: button.dataset.toolId })).deleteSavedTool;
+    await loadTools();
+    status.textContent = `Deleted "${deleted.name}". Tasks created with it keep their copy.`;
+    // The button is gone: the focus goes to the list's first choice.
+    $('tool-choices').querySelector('input')?.focus();
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    button.removeAttribute('aria-disabled');
+    status.textContent = `Could not delete the tool: ${error.message}`;
+  }
+});
+
+const chosenTools = () => {
+  const ticked = new Set([...$('tool-choices').querySelectorAll('input:checked')].map((box) => box.value));
+  return (view.tools ?? []).filter((tool) => ticked.has(tool.id)).map((tool) => tool.definition);
+};
+
+function toolJsonError(message) {
+  $('new-tool-json-error').textContent = message;
+  if (message) $('new-tool-json').setAttribute('aria-invalid', 'true');
+  else $('new-tool-json').removeAttribute('aria-invalid');
+}
+
+$('save-tool-button').addEventListener('click', async () => {
+  const button = $('save-tool-button');
+  if (button.getAttribute('aria-disabled') === 'true') return;
+  toolJsonError('');
+  const text = $('new-tool-json').value.trim();
+  let tool;
+  try {
+    if (!text) throw new Error('Paste or type a tool definition first.');
+    tool = JSON.parse(text);
+  } catch (error) {
+    toolJsonError(text ? `This is not valid JSON: ${error.message}` : error.message);
+    $('new-tool-json').focus();
+    return;
+  }
+  button.setAttribute('aria-disabled', 'true');
+  try {
+    const saved = (await gql(SAVE_TOOL, { tool })).saveTool;
+    $('new-tool-json').value = '';
+    await loadTools(saved.id);
+    $('tools-status').textContent = `Saved "${saved.name}"; it is ticked for this task.`;
+    const box = $('tool-choices').querySelector(`input[value="${CSS.escape(saved.id)}"]`);
+    box?.focus();
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    // The API names the rule the definition broke (tool.function.name must match …).
+    toolJsonError(error.message);
+    $('new-tool-json').focus();
+  } finally {
+    button.removeAttribute('aria-disabled');
+  }
+});
 
 function fieldError(name, message) {
   const input = $(NEW_TASK_FIELDS[name]);
@@ -622,6 +800,7 @@ $('new-task').addEventListener('submit', async (event) => {
   for (const name of Object.keys(NEW_TASK_FIELDS)) fieldError(name, '');
   $('new-task-error').textContent = '';
   const task = $('new-task-text').value.trim();
+  const name = $('new-task-name').value.trim();
   const startUrl = $('new-task-url').value.trim();
   const steps = $('new-task-steps').value.trim();
   const problems = [];
@@ -634,13 +813,21 @@ $('new-task').addEventListener('submit', async (event) => {
     $(NEW_TASK_FIELDS[problems[0][0]]).focus();
     return;
   }
-  const input = { task, tools: $('new-task-form-input').checked ? [FORM_INPUT] : [] };
-  if (startUrl) input.startUrl = startUrl;
-  if (steps) input.maxSteps = Number(steps);
   button.setAttribute('aria-disabled', 'true');
   try {
+    // Created before the tool list arrived: wait for it, so the chosen (default) tools are sent.
+    if (!view.tools) await loadTools();
+    if (!view.tools) {
+      $('new-task-error').textContent = 'The tool list could not be loaded, so the task was not created. Try again.';
+      return;
+    }
+    const input = { task, tools: chosenTools() };
+    if (name) input.name = name;
+    if (startUrl) input.startUrl = startUrl;
+    if (steps) input.maxSteps = Number(steps);
     const created = (await gql(CREATE, { input })).createTask;
     form.reset();
+    if (view.tools) renderToolChoices(view.tools, null);
     location.hash = `#/task/${encodeURIComponent(created.id)}`;
   } catch (error) {
     if (error instanceof AuthError) return expired();
@@ -652,6 +839,58 @@ $('new-task').addEventListener('submit', async (event) => {
     } else {
       $('new-task-error').textContent = `The task could not be created: ${error.message}`;
     }
+  } finally {
+    button.removeAttribute('aria-disabled');
+  }
+});
+
+// ——— the key's settings ———
+
+async function loadKeySettings() {
+  const message = $('key-settings-message');
+  message.textContent = 'Loading…';
+  keyWebhookError('');
+  try {
+    const key = (await gql(KEY)).apiKey;
+    view.keyId = key.id;
+    $('key-settings-which').textContent = `The API key you signed in with: ${key.prefix}…${key.label ? ` (${key.label})` : ''}.`;
+    $('key-webhook-url').value = key.webhookUrl ?? '';
+    message.textContent = '';
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    message.textContent = `Could not load the key's settings: ${error.message}`;
+  }
+}
+
+function keyWebhookError(text) {
+  $('key-webhook-url-error').textContent = text;
+  if (text) $('key-webhook-url').setAttribute('aria-invalid', 'true');
+  else $('key-webhook-url').removeAttribute('aria-invalid');
+}
+
+$('key-settings').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const button = event.target.querySelector('button[type="submit"]');
+  if (button.getAttribute('aria-disabled') === 'true' || view.keyId === null) return;
+  keyWebhookError('');
+  $('key-settings-message').textContent = '';
+  const url = $('key-webhook-url').value.trim();
+  if (url && !/^https?:\/\/\S+$/i.test(url)) {
+    keyWebhookError('Give an address that starts with http:// or https://, or leave it empty.');
+    $('key-webhook-url').focus();
+    return;
+  }
+  button.setAttribute('aria-disabled', 'true');
+  try {
+    const key = (await gql(SET_WEBHOOK, { id: view.keyId, url: url || null })).setApiKeyWebhookUrl;
+    $('key-webhook-url').value = key.webhookUrl ?? '';
+    $('key-settings-message').textContent = key.webhookUrl
+      ? `Saved. New tasks of this key without a webhook of their own send their events to ${key.webhookUrl}.`
+      : 'Saved. This key has no default webhook.';
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    keyWebhookError(error.params?.webhookUrl ?? `The webhook could not be saved: ${error.message}`);
+    $('key-webhook-url').focus();
   } finally {
     button.removeAttribute('aria-disabled');
   }

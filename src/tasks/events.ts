@@ -8,6 +8,8 @@ interface Signals {
   queued: [];
   /** A run was ended from outside its worker (stopped). */
   ended: [runId: string];
+  /** A task's details changed (renamed): live lists should look again. */
+  changed: [];
 }
 
 export const taskSignals = new EventEmitter<Signals>();

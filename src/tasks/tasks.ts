@@ -6,7 +6,7 @@ import type { Prisma } from '../db/client.js';
 import { TaskError } from './errors.js';
 import { taskSignals } from './events.js';
 import { ending, NO_LLM_ERROR, UNFINISHED } from './statuses.js';
-import { validateCreateTask, type CreateTaskInput, type TaskOptions } from './validation.js';
+import { validateCreateTask, validateTaskName, type CreateTaskInput, type TaskOptions } from './validation.js';
 import { ensureWebhookSecret } from './webhooks.js';
 
 export interface Owner {
@@ -24,22 +24,23 @@ export function newRunData() {
 export async function createTask(prisma: Prisma, config: Config, owner: Owner, input: CreateTaskInput) {
   const valid = validateCreateTask(input, config.tasks);
   await checkRunLimits(prisma, config, owner);
-  if (valid.webhookUrl) {
-    if (owner.keyId === undefined)
-      throw new TaskError('invalid', 'webhookUrl needs a request made with an API key (it signs the deliveries)', 'webhookUrl');
-    await ensureWebhookSecret(prisma, owner.keyId);
-  }
-  const run = firstRunData(config);
+  if (valid.webhookUrl && owner.keyId === undefined)
+    throw new TaskError('invalid', 'webhookUrl needs a request made with an API key (it signs the deliveries)', 'webhookUrl');
+  // Without a webhookUrl of its own, the task's events go to its key's default one (if the key has one).
+  const webhookUrl = valid.webhookUrl ?? (owner.keyId === undefined ? undefined : await keyDefaultWebhookUrl(prisma, owner.keyId));
+  if (webhookUrl) await ensureWebhookSecret(prisma, owner.keyId!);
+  const run = newRunRow(config);
   const task = await prisma.task.create({
     data: {
       id: randomUUID(),
       ownerId: owner.userId,
       task: valid.task,
+      name: valid.name ?? null,
       agent: valid.agent,
       tools: JSON.stringify(valid.tools),
       options: JSON.stringify(valid.options),
-      webhookUrl: valid.webhookUrl ?? null,
-      webhookKeyId: valid.webhookUrl ? owner.keyId : null,
+      webhookUrl: webhookUrl ?? null,
+      webhookKeyId: webhookUrl ? owner.keyId : null,
       runs: { create: run },
     },
   });
@@ -47,8 +48,30 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
   return task;
 }
 
-/** A new run's row. Without an LLM the run cannot start: it is stored already ended, with the settings to set. */
-const firstRunData = (config: Config) => (config.tasks.llmBaseUrl ? newRunData() : { ...newRunData(), ...ending('failed', NO_LLM_ERROR) });
+/**
+ * The row of a new run of a task (its first, or a re-run): scheduled for a worker; without an LLM
+ * it cannot start, so it is stored already ended, with the settings to set.
+ */
+const newRunRow = (config: Config) => (config.tasks.llmBaseUrl ? newRunData() : { ...newRunData(), ...ending('failed', NO_LLM_ERROR) });
+
+async function keyDefaultWebhookUrl(prisma: Prisma, keyId: number): Promise<string | undefined> {
+  const key = await prisma.apiKey.findUnique({ where: { id: keyId }, select: { defaultWebhookUrl: true } });
+  return key?.defaultWebhookUrl ?? undefined;
+}
+
+/**
+ * Names the caller's task (trimmed, at most MAX_TASK_NAME characters); null or blank gives it back
+ * its default name, its opening words.
+ */
+export async function renameTask(prisma: Prisma, owner: Owner, id: string, name: string | null | undefined) {
+  const value = validateTaskName(name);
+  await requireTask(prisma, owner, id);
+  // Scoped to the owner in the write itself too.
+  const { count } = await prisma.task.updateMany({ where: { id, ownerId: owner.userId }, data: { name: value } });
+  if (count !== 1) throw new TaskError('not_found', `No task with id "${id}".`);
+  taskSignals.emit('changed');
+  return requireTask(prisma, owner, id);
+}
 
 /**
  * Runs the caller's task again, with the settings it was created with: a new run, scheduled now
@@ -58,7 +81,7 @@ export async function rerunTask(prisma: Prisma, config: Config, owner: Owner, id
   await requireTask(prisma, owner, id);
   await checkRunLimits(prisma, config, owner);
   const [run] = await prisma.$transaction([
-    prisma.taskRun.create({ data: { ...firstRunData(config), taskId: id } }),
+    prisma.taskRun.create({ data: { ...newRunRow(config), taskId: id } }),
     prisma.task.update({ where: { id }, data: { status: 'active' } }),
   ]);
   if (config.tasks.llmBaseUrl) taskSignals.emit('queued');

@@ -7,12 +7,14 @@ import { invalid } from './errors.js';
 export const AGENTS = ['BROWSER_AGENT'] as const;
 export const MAX_TASK_LENGTH = 10_000;
 export const MAX_TOOLS = 32;
+export const MAX_TASK_NAME = 120;
 const NAME_RULE = /^[A-Za-z0-9_-]{1,64}$/;
 const ARGUMENT_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'];
 const MAX_SCHEMA_DEPTH = 8;
 
 export interface CreateTaskInput {
   task?: unknown;
+  name?: unknown;
   agent?: unknown;
   tools?: unknown;
   maxSteps?: unknown;
@@ -29,6 +31,7 @@ export interface TaskOptions {
 
 export interface ValidTask {
   task: string;
+  name?: string;
   agent: string;
   tools: FunctionTool[];
   options: TaskOptions;
@@ -64,7 +67,17 @@ export function validateCreateTask(input: CreateTaskInput, limits: TaskLimits): 
   if (input.startUrl !== undefined && input.startUrl !== null) options.startUrl = validateHttpUrl(input.startUrl, 'startUrl');
   const webhookUrl =
     input.webhookUrl !== undefined && input.webhookUrl !== null ? validateHttpUrl(input.webhookUrl, 'webhookUrl') : undefined;
-  return { task, agent: agent as string, tools, options, ...(webhookUrl ? { webhookUrl } : {}) };
+  const name = validateTaskName(input.name) ?? undefined;
+  return { task, agent: agent as string, tools, options, ...(name ? { name } : {}), ...(webhookUrl ? { webhookUrl } : {}) };
+}
+
+/** A task's name: trimmed, at most MAX_TASK_NAME characters; null when absent or blank (the default name). */
+export function validateTaskName(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw invalid('name', 'must be a string');
+  const name = value.replace(/\s+/g, ' ').trim();
+  if (name.length > MAX_TASK_NAME) throw invalid('name', `must be at most ${MAX_TASK_NAME} characters (got ${name.length})`);
+  return name || null;
 }
 
 function optionalInteger(value: unknown, field: string, min: number, max: number): number | undefined {
@@ -75,7 +88,8 @@ function optionalInteger(value: unknown, field: string, min: number, max: number
   return value;
 }
 
-function validateHttpUrl(value: unknown, field: string): string {
+/** An absolute http(s) URL of at most 2048 characters (startUrl, webhookUrl, a key's default webhookUrl). */
+export function validateHttpUrl(value: unknown, field: string): string {
   if (typeof value !== 'string') throw invalid(field, 'must be a string');
   let url: URL;
   try {
@@ -98,27 +112,34 @@ export function validateTools(value: unknown): FunctionTool[] {
   const seen = new Set<string>();
   return value.map((tool, i) => {
     const at = `tools[${i}]`;
-    if (!isPlainObject(tool)) throw invalid(at, 'must be an object {type: "function", function: {...}}');
-    if (tool.type !== 'function') throw invalid(`${at}.type`, 'must be "function"');
-    const fn = tool.function;
-    if (!isPlainObject(fn)) throw invalid(`${at}.function`, 'must be an object with a name');
-    if (fn.name === undefined || fn.name === null) throw invalid(`${at}.function.name`, 'is required');
-    if (typeof fn.name !== 'string' || !NAME_RULE.test(fn.name)) {
-      throw invalid(`${at}.function.name`, 'must match ^[A-Za-z0-9_-]{1,64}$');
-    }
-    if (seen.has(fn.name)) throw invalid(`${at}.function.name`, `must be unique in the list ("${fn.name}" appears twice)`);
-    seen.add(fn.name);
-    if (isBuiltInName(fn.name)) throw invalid(`${at}.function.name`, `must not be the name of a built-in browser action ("${fn.name}")`);
-    if (fn.description !== undefined && fn.description !== null && typeof fn.description !== 'string') {
-      throw invalid(`${at}.function.description`, 'must be a string');
-    }
-    const result: FunctionTool = { type: 'function', function: { name: fn.name } };
-    if (typeof fn.description === 'string') result.function.description = fn.description;
-    if (fn.parameters !== undefined && fn.parameters !== null) {
-      result.function.parameters = validateParameters(fn.parameters, `${at}.function.parameters`);
-    }
-    return result;
+    const valid = validateTool(tool, at);
+    const name = valid.function.name;
+    if (seen.has(name)) throw invalid(`${at}.function.name`, `must be unique in the list ("${name}" appears twice)`);
+    seen.add(name);
+    return valid;
   });
+}
+
+/** One caller tool (the rules of create's `tools[]`); failures name the field under `at`. */
+export function validateTool(tool: unknown, at: string): FunctionTool {
+  if (!isPlainObject(tool)) throw invalid(at, 'must be an object {type: "function", function: {...}}');
+  if (tool.type !== 'function') throw invalid(`${at}.type`, 'must be "function"');
+  const fn = tool.function;
+  if (!isPlainObject(fn)) throw invalid(`${at}.function`, 'must be an object with a name');
+  if (fn.name === undefined || fn.name === null) throw invalid(`${at}.function.name`, 'is required');
+  if (typeof fn.name !== 'string' || !NAME_RULE.test(fn.name)) {
+    throw invalid(`${at}.function.name`, 'must match ^[A-Za-z0-9_-]{1,64}$');
+  }
+  if (isBuiltInName(fn.name)) throw invalid(`${at}.function.name`, `must not be the name of a built-in browser action ("${fn.name}")`);
+  if (fn.description !== undefined && fn.description !== null && typeof fn.description !== 'string') {
+    throw invalid(`${at}.function.description`, 'must be a string');
+  }
+  const result: FunctionTool = { type: 'function', function: { name: fn.name } };
+  if (typeof fn.description === 'string') result.function.description = fn.description;
+  if (fn.parameters !== undefined && fn.parameters !== null) {
+    result.function.parameters = validateParameters(fn.parameters, `${at}.function.parameters`);
+  }
+  return result;
 }
 
 const ajv = new Ajv({ strict: false, allErrors: false });
@@ -163,8 +184,9 @@ function checkSchema(schema: unknown, at: string, depth: number): void {
   }
 }
 
-/** A short one-line name for lists: the task's first line, at most 80 characters. */
-export function readableName(task: string): string {
+/** A short one-line name for lists: the name the owner gave it, or else the task's first line, at most 80 characters. */
+export function readableName(task: string, name?: string | null): string {
+  if (name) return name;
   const line = task.split('\n').find((l) => l.trim()) ?? task;
   const text = line.replace(/\s+/g, ' ').trim();
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;

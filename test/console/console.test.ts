@@ -1,6 +1,7 @@
 // The task console in a real browser (Debian's Chromium through playwright-core): the page and its
 // headers, a refused key, signing in, following a run live, answering a form_input form and seeing
-// the result, answering another tool, stopping a run. Screenshots of the main states are saved in
+// the result, answering another tool, stopping a run, picking and saving tools, naming tasks and the
+// key's default webhook. Screenshots of the main states are saved in
 // test-artifacts/console/.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -360,6 +361,166 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await page.setViewportSize({ width: 390, height: 844 });
       await poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await shot(page, 'narrow-390');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 240_000);
+
+  it("picks and saves tool definitions, names and renames a task, and sets the key's default webhook, by keyboard", async () => {
+    fx.llm.define('console-tools', [{ call: 'done', args: { output: 'Orders checked' } }]);
+    const key = servers.otherKey;
+    const api = (query: string, variables: Record<string, unknown> = {}, as = key) =>
+      servers.client
+        .request('POST', '/graphql', { key: as, body: { query, variables } })
+        .then((r) => r.json as { data: any; errors?: any[] });
+    const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
+    const { page, problems, close } = await openConsole('#/new');
+    try {
+      await signIn(page, key);
+      const form = page.getByRole('form', { name: 'New task' });
+      await form.waitFor();
+      const tools = page.getByRole('group', { name: 'Tools the agent may call' });
+      // The server's built-in form_input is offered, ticked.
+      const formInput = tools.getByRole('checkbox', { name: /form_input \(built in\)/ });
+      await poll(() => formInput.count()).toBe(1);
+      expect(await formInput.isChecked()).toBe(true);
+      expect(await tools.getByRole('listitem').allTextContents()).toEqual(['form_input (built in) — Ask the user for information']);
+
+      // Save a new definition, by keyboard: open the disclosure, type, press the button.
+      await page.locator('#save-tool summary').focus();
+      await page.keyboard.press('Enter');
+      const json = page.getByLabel('Tool definition (JSON)');
+      await json.waitFor();
+      const saveTool = page.getByRole('button', { name: 'Save tool' });
+      await json.fill('{"type": "function", ');
+      await saveTool.focus();
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('#new-tool-json-error').textContent()).toMatch(/^This is not valid JSON: /);
+      expect(await focused()).toBe('new-tool-json');
+      expect(await json.getAttribute('aria-invalid')).toBe('true');
+      // The server's rule, as create applies it to tools.
+      await json.fill('{"type": "function", "function": {"name": "click"}}');
+      await saveTool.focus();
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('#new-tool-json-error').textContent()).toBe(
+        'tool.function.name must not be the name of a built-in browser action ("click")',
+      );
+      const lookup = {
+        type: 'function',
+        function: {
+          name: 'lookup_order',
+          description: 'Look an order up by its number',
+          parameters: { type: 'object', properties: { number: { type: 'string' } } },
+        },
+      };
+      await json.fill(JSON.stringify(lookup, null, 2));
+      await saveTool.focus();
+      await page.keyboard.press('Enter');
+      const lookupBox = tools.getByRole('checkbox', { name: /lookup_order — Look an order up/ });
+      await poll(() => lookupBox.count()).toBe(1);
+      await poll(() => page.locator('#tools-status').textContent()).toBe('Saved "lookup_order"; it is ticked for this task.');
+      expect(await lookupBox.isChecked()).toBe(true);
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe(
+        (await lookupBox.getAttribute('value')) ?? 'none',
+      );
+      expect(await json.inputValue()).toBe('');
+      expect(await page.locator('#new-tool-json-error').textContent()).toBe('');
+      // Stored for this user only.
+      expect((await api('{ savedTools { name } }')).data.savedTools.map((t: any) => t.name)).toEqual(['form_input', 'lookup_order']);
+      expect((await api('{ savedTools { name } }', {}, ADMIN_KEY)).data.savedTools.map((t: any) => t.name)).toEqual(['form_input']);
+      // Only one's own definitions have a Delete button; deleting one takes it off the list.
+      await json.fill(JSON.stringify({ type: 'function', function: { name: 'scratch' } }));
+      await saveTool.focus();
+      await page.keyboard.press('Enter');
+      const scratch = tools.getByRole('checkbox', { name: /^scratch/ });
+      await poll(() => scratch.count()).toBe(1);
+      expect(await tools.getByRole('button', { name: /^Delete/ }).count()).toBe(2);
+      await tools.getByRole('button', { name: 'Delete scratch' }).focus();
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('#tools-status').textContent()).toBe('Deleted "scratch". Tasks created with it keep their copy.');
+      expect(await scratch.count()).toBe(0);
+      expect(await focused()).toBe('tool-choice-0');
+      expect((await api('{ savedTools { name } }')).data.savedTools.map((t: any) => t.name)).toEqual(['form_input', 'lookup_order']);
+      expect(await lookupBox.isChecked()).toBe(true);
+      await shot(page, 'new-task-tools');
+
+      // Untick form_input with the space bar; name the task; Enter in a field creates it.
+      await formInput.focus();
+      await page.keyboard.press('Space');
+      expect(await formInput.isChecked()).toBe(false);
+      const text = taskText('console-tools', 'Check the orders of this week');
+      await form.getByLabel('What should the agent do?').fill(text);
+      await form.getByLabel(/^Name/).fill('Weekly orders');
+      await form.getByLabel(/^Name/).focus();
+      await page.keyboard.press('Enter');
+      await poll(() => page.url()).toMatch(/#\/task\/[\w-]+$/);
+      const taskId = /#\/task\/([\w-]+)$/.exec(page.url())![1];
+      await poll(() => page.locator('#run-title').textContent()).toBe('Weekly orders');
+      expect(await page.locator('#task-text').textContent()).toBe(text);
+      await poll(() => page.getByRole('link', { name: /^Weekly orders/ }).count()).toBe(1);
+      await poll(() => page.locator('#run-badge').textContent(), 90_000).toBe('Completed');
+      expect(fx.llm.requestsOf(text)[0].body.tools.map((tool: any) => tool.function.name)).toContain('lookup_order');
+      expect(fx.llm.requestsOf(text)[0].body.tools.map((tool: any) => tool.function.name)).not.toContain('form_input');
+      expect((await api('query ($id: ID!) { task(id: $id) { tools } }', { id: taskId })).data.task.tools).toEqual([lookup]);
+
+      // Rename by keyboard: too long is refused beside the field, Escape cancels, Enter saves.
+      const rename = page.getByRole('button', { name: 'Rename' });
+      await rename.focus();
+      await page.keyboard.press('Enter');
+      const nameInput = page.getByLabel('Task name');
+      await poll(focused).toBe('rename-input');
+      expect(await nameInput.inputValue()).toBe('Weekly orders');
+      await nameInput.fill('n'.repeat(121));
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('#rename-error').textContent()).toBe('name must be at most 120 characters (got 121)');
+      expect(await nameInput.getAttribute('aria-invalid')).toBe('true');
+      expect(await focused()).toBe('rename-input');
+      await page.keyboard.press('Escape');
+      await poll(focused).toBe('rename-task');
+      expect(await page.locator('#rename-form').isHidden()).toBe(true);
+      expect(await page.locator('#run-title').textContent()).toBe('Weekly orders');
+      await page.keyboard.press('Enter');
+      await poll(focused).toBe('rename-input');
+      await nameInput.fill('Orders, checked');
+      await shot(page, 'rename');
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('#run-title').textContent()).toBe('Orders, checked');
+      expect(await focused()).toBe('run-title');
+      await poll(() => page.getByRole('link', { name: /^Orders, checked/ }).count()).toBe(1);
+      expect((await api('query ($id: ID!) { task(id: $id) { name } }', { id: taskId })).data.task.name).toBe('Orders, checked');
+      // Renamed elsewhere (another client): the list and the heading follow, live.
+      await api('mutation ($id: ID!) { renameTask(id: $id, name: "") { id } }', { id: taskId });
+      await poll(() => page.locator('#run-title').textContent()).toBe(text);
+      await poll(() => page.getByRole('link', { name: /^Check the orders of this week/ }).count()).toBe(1);
+      expect(await page.locator('#task-text').isHidden()).toBe(true);
+
+      // The key's default webhook.
+      await page.getByRole('link', { name: 'Key settings' }).focus();
+      await page.keyboard.press('Enter');
+      const settings = page.getByRole('form', { name: 'Key settings' });
+      await settings.waitFor();
+      await poll(focused).toBe('key-settings-title');
+      const hook = settings.getByLabel(/Default webhook URL/);
+      await poll(() => page.locator('#key-settings-which').textContent()).toMatch(/^The API key you signed in with: alm_/);
+      expect(await hook.inputValue()).toBe('');
+      await hook.fill('ftp://example.com/hook');
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('#key-webhook-url-error').textContent()).toMatch(/http:\/\/ or https:\/\//);
+      expect(await focused()).toBe('key-webhook-url');
+      await hook.fill('https://hooks.example.com/almanac');
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('#key-settings-message').textContent()).toBe(
+        'Saved. New tasks of this key without a webhook of their own send their events to https://hooks.example.com/almanac.',
+      );
+      expect((await api('{ apiKey { webhookUrl } }')).data.apiKey.webhookUrl).toBe('https://hooks.example.com/almanac');
+      await shot(page, 'key-settings');
+      await page.reload();
+      await poll(() => hook.inputValue()).toBe('https://hooks.example.com/almanac');
+      await hook.fill('');
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('#key-settings-message').textContent()).toBe('Saved. This key has no default webhook.');
+      expect((await api('{ apiKey { webhookUrl } }')).data.apiKey.webhookUrl).toBe(null);
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -1,32 +1,16 @@
 // Shared by the console suites: an API server that runs no tasks and a second server on the same
 // database that does (runs executed by "another process"), a GraphQL-over-SSE client, and the
-// form_input tool of the product brief.
+// form_input tool of the product brief (the server's built-in definition).
 import { afterAll, beforeAll } from 'vitest';
 import { createUserWithKey } from '../../src/auth/api-keys.js';
 import type { RunningServer } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import type { DatabaseKind } from '../../src/db/url.js';
 import type { TestServer } from '../support/server.js';
-import { FORM_INPUT_TOOL as BRIEF_FORM_INPUT_TOOL, clientFor, startAlmanac, type TaskFixtures } from '../support/tasks.js';
+import { clientFor, startAlmanac, type TaskFixtures } from '../support/tasks.js';
 
-/** The brief's form_input tool, its fields also carrying `options` (the console renders a select). */
-const fieldItems = BRIEF_FORM_INPUT_TOOL.function.parameters.properties.fields.items;
-export const FORM_INPUT_TOOL = {
-  ...BRIEF_FORM_INPUT_TOOL,
-  function: {
-    ...BRIEF_FORM_INPUT_TOOL.function,
-    parameters: {
-      ...BRIEF_FORM_INPUT_TOOL.function.parameters,
-      properties: {
-        ...BRIEF_FORM_INPUT_TOOL.function.parameters.properties,
-        fields: {
-          type: 'array',
-          items: { ...fieldItems, properties: { ...fieldItems.properties, options: { type: 'array', items: { type: 'string' } } } },
-        },
-      },
-    },
-  },
-};
+/** The brief's form_input tool as the server offers it built in (its fields may carry `options`: the console renders a select). */
+export { FORM_INPUT_TOOL } from '../support/tasks.js';
 
 export interface ConsoleServers {
   /** Serves the API, /graphql and /console; on PostgreSQL it runs no tasks (TASK_WORKERS=0). */

@@ -36,9 +36,18 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     expect(laptop.apiKey).toMatchObject({ label: 'laptop', prefix: laptop.key.slice(0, 8), lastUsedAt: null, login: 'author' });
     expect((await api.graphql(WHO, {}, laptop.key)).errors).toBeUndefined();
 
+    const hook = 'https://hooks.example.com/laptop';
+    const set = `mutation($id: Int!, $url: String) { setApiKeyWebhookUrl(id: $id, webhookUrl: $url) { id webhookUrl } }`;
+    expect((await api.graphql(set, { id: laptop.apiKey.id, url: hook }, api.keys.author)).data.setApiKeyWebhookUrl.webhookUrl).toBe(hook);
     const rotated = await api.graphql(ROTATE, { id: laptop.apiKey.id }, api.keys.author);
     expect(rotated.errors).toBeUndefined();
     expect(rotated.data.rotateApiKey.apiKey.label).toBe('laptop');
+    // The new key keeps the default webhook; the revoked one cannot be changed.
+    const newId = rotated.data.rotateApiKey.apiKey.id;
+    expect((await api.graphql(`query($id: Int) { apiKey(id: $id) { webhookUrl } }`, { id: newId }, api.keys.author)).data.apiKey).toEqual({
+      webhookUrl: hook,
+    });
+    expect(code(await api.graphql(set, { id: laptop.apiKey.id, url: null }, api.keys.author))).toBe('CONFLICT');
     expect((await api.graphql(WHO, {}, laptop.key)).status).toBe(401);
     expect((await api.graphql(WHO, {}, rotated.data.rotateApiKey.key)).errors).toBeUndefined();
     expect(code(await api.graphql(ROTATE, { id: laptop.apiKey.id }, api.keys.author))).toBe('CONFLICT');

@@ -135,28 +135,8 @@ export async function eventually(check: () => boolean | Promise<boolean>, what: 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** The caller tool of the product brief: a form that asks the user for information. */
-export const FORM_INPUT_TOOL = {
-  type: 'function',
-  function: {
-    name: 'form_input',
-    description: 'Ask the user for information',
-    parameters: {
-      type: 'object',
-      properties: {
-        heading: { type: 'string', description: 'Heading of the form' },
-        description: { type: 'string', description: 'Description of the form' },
-        fields: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { type: { type: 'string', description: 'Input field type' }, label: { type: 'string', description: 'Label text' } },
-          },
-        },
-      },
-    },
-  },
-};
+/** The caller tool of the product brief, as the server offers it built in (savedTools): one definition, in src/tasks/saved-tools.ts. */
+export { FORM_INPUT_TOOL } from '../../src/tasks/saved-tools.js';
 
 /**
  * The task API counts requests per calendar minute: a test that must stay inside one window waits

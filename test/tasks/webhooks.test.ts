@@ -89,6 +89,55 @@ describe.each(DATABASE_KINDS)('task webhooks on %s', (kind) => {
     ]);
   });
 
+  it("sends the events of a task without a webhookUrl to its key's default one; only the key's owner sets it", async () => {
+    const key = api.keys.author;
+    const keyId = (await api.graphql(`{ apiKey { id webhookUrl } }`, {}, key)).data.apiKey.id;
+    const set = `mutation ($id: Int!, $url: String) { setApiKeyWebhookUrl(id: $id, webhookUrl: $url) { id webhookUrl } }`;
+    // The URL policy of a task's webhookUrl.
+    for (const url of ['ftp://example.com/x', 'not a url']) {
+      const { errors } = await api.graphql(set, { id: keyId, url }, key);
+      expect(errors?.[0]).toMatchObject({
+        message: 'webhookUrl must be an absolute http or https URL',
+        extensions: { code: 'INVALID_INPUT', params: { webhookUrl: 'webhookUrl must be an absolute http or https URL' } },
+      });
+    }
+    // Nobody else's key: another user's is not found.
+    const other = await api.graphql(set, { id: keyId, url: 'http://127.0.0.1:9/elsewhere' }, api.keys.subscriber);
+    expect(other.errors?.[0]).toMatchObject({ message: `No API key with id ${keyId}.`, extensions: { code: 'NOT_FOUND' } });
+    expect((await api.graphql(set, { id: keyId, url: receiverUrl }, key)).data.setApiKeyWebhookUrl).toEqual({
+      id: keyId,
+      webhookUrl: receiverUrl,
+    });
+    expect((await api.graphql(`{ apiKeys { id webhookUrl } }`, {}, key)).data.apiKeys).toContainEqual({
+      id: keyId,
+      webhookUrl: receiverUrl,
+    });
+
+    const secret = (await api.request('GET', '/api/v1/webhook/secret', { key })).json.data.secret;
+    fx.llm.define('key-hooked', [{ call: 'done', args: { output: 'by default' } }]);
+    const taskId = await createTask(api, { task: taskText('key-hooked', 'Say hi') }, key);
+    const mine = () => received.filter((r) => JSON.parse(r.body).taskId === taskId);
+    await eventually(() => mine().some((r) => r.headers['x-almanac-event'] === 'completed'), "the completed POST to the key's URL");
+    const [completed] = mine();
+    const ts = String(completed.headers['x-almanac-timestamp']);
+    expect(completed.headers['x-almanac-signature']).toBe(
+      `sha256=${createHmac('sha256', secret).update(`${ts}.${completed.body}`).digest('hex')}`,
+    );
+    expect(JSON.parse(completed.body)).toMatchObject({ event: 'completed', output: 'by default' });
+    expect((await api.graphql(`query ($id: ID!) { task(id: $id) { webhookUrl } }`, { id: taskId }, key)).data.task.webhookUrl).toBe(
+      receiverUrl,
+    );
+
+    // A task's own webhookUrl wins; once the default is removed, new tasks send nothing.
+    const own = await createTask(api, { task: 'Own hook', webhookUrl: 'http://127.0.0.1:9/own' }, key);
+    expect((await api.graphql(`query ($id: ID!) { task(id: $id) { webhookUrl } }`, { id: own }, key)).data.task.webhookUrl).toBe(
+      'http://127.0.0.1:9/own',
+    );
+    expect((await api.graphql(set, { id: keyId, url: null }, key)).data.setApiKeyWebhookUrl.webhookUrl).toBe(null);
+    const quiet = await createTask(api, { task: 'No hook' }, key);
+    expect((await api.graphql(`query ($id: ID!) { task(id: $id) { webhookUrl } }`, { id: quiet }, key)).data.task.webhookUrl).toBe(null);
+  });
+
   it('refuses a webhookUrl that is not an http(s) URL', async () => {
     for (const webhookUrl of ['ftp://example.com/x', 'not a url', 42]) {
       const response = await api.request('POST', '/api/v1/task/create', { key: ADMIN_KEY, body: { task: 'x', webhookUrl } });

@@ -3,7 +3,17 @@
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { AppError, translateDomainErrors } from '../../graphql/errors.js';
-import { createKey, KeyError, listKeys, MAX_LABEL, revokeKey, rotateKey, type ApiKeyRecord } from '../key-management.js';
+import {
+  createKey,
+  getKey,
+  KeyError,
+  listKeys,
+  MAX_LABEL,
+  revokeKey,
+  rotateKey,
+  setKeyWebhookUrl,
+  type ApiKeyRecord,
+} from '../key-management.js';
 import type { Viewer } from '../viewer.js';
 
 const ApiKey = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
@@ -14,6 +24,12 @@ const ApiKey = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
     login: t.exposeString('login', { description: "That user's login." }),
     prefix: t.exposeString('prefix', { description: 'The first 8 characters of the key, to tell keys apart.' }),
     label: t.exposeString('label', { description: 'What the key is for, as given.' }),
+    webhookUrl: t.string({
+      nullable: true,
+      description:
+        "The default webhook URL: tasks created with this key without a webhookUrl of their own send their run events there, signed with the key's webhookSecret (setApiKeyWebhookUrl). Null: none.",
+      resolve: (key) => key.defaultWebhookUrl,
+    }),
     createdAt: t.field({ type: 'DateTime', description: 'When the key was made.', resolve: (key) => key.createdAt }),
     lastUsedAt: t.field({
       type: 'DateTime',
@@ -52,7 +68,7 @@ const KEY_CODES = {
 } as const;
 translateDomainErrors(KeyError, (error) => ({
   code: KEY_CODES[error.code],
-  extensions: error.code === 'invalid' ? { params: { label: error.message } } : {},
+  extensions: error.code === 'invalid' ? { params: { [String(error.details.field ?? 'label')]: error.message } } : {},
 }));
 
 builder.queryFields((t) => ({
@@ -62,6 +78,18 @@ builder.queryFields((t) => ({
       "The caller's API keys, newest first, revoked ones included; administrators may name another user. Errors: UNAUTHENTICATED, FORBIDDEN.",
     args: { userId: t.arg.int({ description: 'Whose keys (default: the caller). Administrators only, for someone else.' }) },
     resolve: (_root, args, ctx) => listKeys(ctx.prisma, caller(ctx), args.userId ?? undefined),
+  }),
+  apiKey: t.field({
+    type: ApiKey,
+    description:
+      "One of the caller's API keys (administrators: anyone's); without `id`, the key this request is made with. Errors: UNAUTHENTICATED, NOT_FOUND.",
+    args: { id: t.arg.int({ description: 'The key id (default: the key of this request).' }) },
+    resolve: (_root, args, ctx) => {
+      const viewer = caller(ctx);
+      const id = args.id ?? viewer.keyId;
+      if (id === undefined) throw new AppError('NOT_FOUND', 'This request was not made with an API key; name one (id).');
+      return getKey(ctx.prisma, viewer, id);
+    },
   }),
 }));
 
@@ -82,6 +110,16 @@ builder.mutationFields((t) => ({
       'Replaces a key: a new one with the same owner and label, the old one revoked at once. Errors: UNAUTHENTICATED, NOT_FOUND, CONFLICT (already revoked).',
     args: { id: t.arg.int({ required: true, description: 'The key id.' }) },
     resolve: (_root, args, ctx) => rotateKey(ctx.prisma, caller(ctx), args.id),
+  }),
+  setApiKeyWebhookUrl: t.field({
+    type: ApiKey,
+    description:
+      "Sets a key's default webhook URL (an absolute http(s) URL, as a task's webhookUrl; null or \"\" removes it): tasks created with the key from now on without a webhookUrl of their own send their run events there. Errors: UNAUTHENTICATED, NOT_FOUND (no such key of the caller's), INVALID_INPUT, CONFLICT (revoked).",
+    args: {
+      id: t.arg.int({ required: true, description: 'The key id.' }),
+      webhookUrl: t.arg.string({ description: 'The URL; null or "" removes it.' }),
+    },
+    resolve: (_root, args, ctx) => setKeyWebhookUrl(ctx.prisma, caller(ctx), args.id, args.webhookUrl),
   }),
   revokeApiKey: t.field({
     type: ApiKey,

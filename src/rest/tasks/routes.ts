@@ -131,6 +131,10 @@ export const TASK_ROUTES: TaskRoute[] = [
     auth: 'key',
     body: {
       task: { type: 'string', required: true, description: 'What to do: 1 to 10,000 characters after trimming.' },
+      name: {
+        type: 'string',
+        description: 'A name for lists (readable_name; at most 120 characters). Default: the opening words of task.',
+      },
       agent: { type: 'string', enum: AGENTS, description: 'The kind of agent (default BROWSER_AGENT).' },
       tools: { type: 'array', description: 'OpenAI-style function tools the agent may call (at most 32).' },
       maxSteps: { type: 'integer', description: 'Step budget of each run (default 30).' },
@@ -138,7 +142,8 @@ export const TASK_ROUTES: TaskRoute[] = [
       startUrl: { type: 'string', description: 'An http(s) page to open before the first step.' },
       webhookUrl: {
         type: 'string',
-        description: "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails.",
+        description:
+          "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails. Default: the API key's default webhook URL, if it has one.",
       },
     },
     operation: `mutation CreateTask($input: CreateTaskInput!) { createTask(input: $input) { id } }`,

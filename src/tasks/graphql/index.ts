@@ -1,3 +1,4 @@
 // The task service's GraphQL types, queries and mutations (imported once by src/graphql/schema.ts).
 import './task.js';
 import './run.js';
+import './tools.js';

@@ -58,6 +58,7 @@ function watch<T>(ctx: GraphQLContext, look: () => Promise<Look<T> | null>): Asy
     const soon = () => wake();
     taskSignals.on('queued', soon);
     taskSignals.on('ended', soon);
+    taskSignals.on('changed', soon);
     keySignals.on('revoked', soon);
     try {
       let last: string | undefined;
@@ -86,6 +87,7 @@ function watch<T>(ctx: GraphQLContext, look: () => Promise<Look<T> | null>): Asy
       watching--;
       taskSignals.off('queued', soon);
       taskSignals.off('ended', soon);
+      taskSignals.off('changed', soon);
       keySignals.off('revoked', soon);
     }
   });
@@ -138,7 +140,7 @@ builder.subscriptionFields((t) => ({
   tasks: t.field({
     type: [Task],
     description:
-      "The caller's newest tasks (at most `limit`), sent at once and again whenever one is created or stopped or the state of one of their runs changes. Select `latestRun` for each task's live status.",
+      "The caller's newest tasks (at most `limit`), sent at once and again whenever one is created, renamed or stopped or the state of one of their runs changes. Select `latestRun` for each task's live status.",
     args: {
       limit: t.arg.int({ defaultValue: MAX_PAGE_SIZE, description: `How many tasks, 1 to ${MAX_PAGE_SIZE}.` }),
     },
@@ -154,7 +156,12 @@ builder.subscriptionFields((t) => ({
       return watch(ctx, async () => {
         const tasks = await ctx.prisma.task.findMany({
           ...query,
-          select: { id: true, status: true, runs: { select: { id: true, status: true, detailedStatus: true, liveStatus: true } } },
+          select: {
+            id: true,
+            status: true,
+            name: true,
+            runs: { select: { id: true, status: true, detailedStatus: true, liveStatus: true } },
+          },
         });
         return { fingerprint: JSON.stringify(tasks), load: () => ctx.prisma.task.findMany(query), final: false };
       });

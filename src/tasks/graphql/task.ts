@@ -1,8 +1,8 @@
 // Task: the type, its queries (tasks, task) and mutations (createTask, rerunTask, stopTask).
 import { builder } from '../../graphql/builder.js';
 import { listRuns } from '../runs.js';
-import { checkPage, createTask, findTask, listTasks, MAX_PAGE_SIZE, rerunTask, stopTask, taskOptions } from '../tasks.js';
-import { readableName } from '../validation.js';
+import { checkPage, createTask, findTask, listTasks, MAX_PAGE_SIZE, renameTask, rerunTask, stopTask, taskOptions } from '../tasks.js';
+import { MAX_TASK_NAME, readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
 import type { WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
 import { AppError } from '../../graphql/errors.js';
@@ -55,9 +55,13 @@ Task.implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The task id.' }),
     task: t.exposeString('task', { description: 'The instructions, as given (trimmed).' }),
+    name: t.exposeString('name', {
+      nullable: true,
+      description: `The name the owner gave the task (renameTask; at most ${MAX_TASK_NAME} characters); null when it has none.`,
+    }),
     readableName: t.string({
-      description: 'A one-line name for lists: the first line, at most 80 characters.',
-      resolve: (task) => readableName(task.task),
+      description: "A one-line name for lists: the task's name, or else the first line of its instructions, at most 80 characters.",
+      resolve: (task) => readableName(task.task, task.name),
     }),
     agent: t.exposeString('agent', { description: 'The kind of agent; BROWSER_AGENT.' }),
     status: t.field({
@@ -82,7 +86,7 @@ Task.implement({
     }),
     webhookUrl: t.string({
       nullable: true,
-      description: 'Where run events are POSTed, if a URL was given.',
+      description: "Where run events are POSTed: the URL given at creation, or else the API key's default one at that time; null: nowhere.",
       resolve: (task) => task.webhookUrl ?? null,
     }),
     webhookDeliveries: t.field({
@@ -152,6 +156,9 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
   description: 'A new browser task. Only `task` is required.',
   fields: (t) => ({
     task: t.string({ required: true, description: 'What to do, in natural language: 1 to 10,000 characters after trimming.' }),
+    name: t.string({
+      description: `A name for lists (at most ${MAX_TASK_NAME} characters after trimming); default: the opening words of \`task\`.`,
+    }),
     agent: t.string({ description: 'The kind of agent; only BROWSER_AGENT (the default) is accepted.' }),
     tools: t.field({
       type: ['JSON'],
@@ -164,7 +171,7 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
     startUrl: t.string({ description: 'An http(s) page to open before the first step.' }),
     webhookUrl: t.string({
       description:
-        "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails (see webhookSecret).",
+        "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails (see webhookSecret). Default: the API key's default webhookUrl (setApiKeyWebhookUrl), if it has one.",
     }),
   }),
 });
@@ -195,6 +202,15 @@ builder.mutationFields((t) => ({
       'Runs the task again with the settings it was created with, and answers the new run; a stopped task becomes active again. Errors: NOT_FOUND, RATE_LIMITED (the run limits).',
     args: { id: t.arg.id({ required: true, description: 'The task id.' }) },
     resolve: (_root, args, ctx) => rerunTask(ctx.prisma, ctx.config, ownerOf(ctx), String(args.id)),
+  }),
+  renameTask: t.field({
+    type: Task,
+    description: `Names one of the caller's tasks (trimmed, at most ${MAX_TASK_NAME} characters); null or blank gives it back its default name (its opening words). Errors: NOT_FOUND (no such task of the caller's), INVALID_INPUT.`,
+    args: {
+      id: t.arg.id({ required: true, description: 'The task id.' }),
+      name: t.arg.string({ description: 'The new name; null or blank: the default.' }),
+    },
+    resolve: (_root, args, ctx) => renameTask(ctx.prisma, ownerOf(ctx), String(args.id), args.name),
   }),
   stopTask: t.field({
     type: Task,
