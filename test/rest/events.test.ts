@@ -868,7 +868,7 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
     it('treats an unknown or unreadable slug as an invalid parameter (400, decision 5)', async () => {
       const unknown = invalid({ slug: INVALID });
       expectBody(await get('/events/by-slug/no-such-event'), unknown);
-      await create({ title: 'Slug draft', start_date: future(83), end_date: future(83, '11:00:00'), status: 'draft' });
+      await create({ title: 'Slug draft', slug: 'slug-draft', start_date: future(83), end_date: future(83, '11:00:00'), status: 'draft' });
       expectBody(await get('/events/by-slug/slug-draft'), unknown);
       expect((await get('/events/by-slug/slug-draft', api.keys.administrator)).status).toBe(200);
       expectBody(await get('/events/by-slug/'), NO_ROUTE);
@@ -973,6 +973,36 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       await send('DELETE', `/events/${own.id}`, undefined);
       const trashed = await send('POST', `/events/${own.id}`, { title: 'Edited in the trash' });
       expect([trashed.status, trashed.json.status, trashed.json.title]).toEqual([200, 'trash', 'Edited in the trash']);
+    });
+
+    it('gives a draft or pending event no slug until it is published, as WordPress names a post only then', async () => {
+      const dates = { start_date: future(95), end_date: future(95, '11:00:00') };
+      const draft = await create({ title: 'Unnamed draft', status: 'draft', ...dates });
+      const pending = await create({ title: 'Unnamed draft', status: 'pending', ...dates });
+      const named = await create({ title: 'Named draft', slug: 'named-draft', status: 'draft', ...dates });
+      expect([draft.slug, pending.slug, named.slug]).toEqual(['', '', 'named-draft']);
+      expect((await get(`/events/${draft.id}`, api.keys.administrator)).json.slug).toBe('');
+      const drafts = await get(`/events?status=draft,pending&search=Unnamed`, api.keys.administrator);
+      expect(drafts.json.events.map((e: any) => [e.id, e.slug])).toEqual([
+        [draft.id, ''],
+        [pending.id, ''],
+      ]);
+      // No slug names it: neither the one its title would give nor an empty one.
+      expectBody(await get('/events/by-slug/unnamed-draft', api.keys.administrator), invalid({ slug: INVALID }));
+      // Edits keep it unnamed; publishing names it after its title at that moment (made unique).
+      const edited = await send('PATCH', `/events/${draft.id}`, { title: 'Named at last' });
+      expect([edited.json.status, edited.json.slug]).toEqual(['draft', '']);
+      const published = await send('POST', `/events/${draft.id}`, { status: 'publish' });
+      expect([published.json.slug, published.json.url]).toEqual(['named-at-last', `${SITE}/event/named-at-last/`]);
+      expect((await get('/events/by-slug/named-at-last')).json.id).toBe(draft.id);
+      const twin = await create({ title: 'Named at last', ...dates });
+      expect(twin.slug).toBe('named-at-last-2');
+      // Back to draft, an event keeps its name; a trashed unnamed one is just "__trashed".
+      expect((await send('POST', `/events/${draft.id}`, { status: 'draft' })).json.slug).toBe('named-at-last');
+      const trashed = await send('DELETE', `/events/${pending.id}`, undefined);
+      expect([trashed.status, trashed.json.slug]).toEqual([200, '__trashed']);
+      const viaUpdate = await send('POST', `/events/${named.id}`, { status: 'trash' });
+      expect([viaUpdate.status, viaUpdate.json.slug]).toEqual([200, 'named-draft__trashed']);
     });
 
     it('updates by slug; a body slug names the event instead of the path one', async () => {
