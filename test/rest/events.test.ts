@@ -685,6 +685,36 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       });
     });
 
+    it("compares date filters with the events' UTC start and end, whatever their own time zone (site in UTC)", async () => {
+      // 19:00–22:00 in Chicago (CDT) is 00:00–03:00 UTC the next day; 06:00–08:00 in Tokyo is 21:00–23:00 UTC the day before.
+      const chicago = await create({
+        title: 'Zoned Chicago',
+        start_date: '2031-09-05 19:00:00',
+        end_date: '2031-09-05 22:00:00',
+        timezone: 'America/Chicago',
+      });
+      const tokyo = await create({
+        title: 'Zoned Tokyo',
+        start_date: '2031-09-09 06:00:00',
+        end_date: '2031-09-09 08:00:00',
+        timezone: 'Asia/Tokyo',
+      });
+      const ids = async (query: string) => {
+        const response = await get(`/events?search=Zoned&${query}`);
+        expect(response.status, response.text).toBe(200);
+        return response.json.events.map((e: any) => e.id);
+      };
+      expect(await ids('start_date=2031-09-06&end_date=2031-09-06')).toEqual([chicago.id]);
+      expect(await ids('start_date=2031-09-05&end_date=2031-09-05')).toEqual([]);
+      expect(await ids('start_date=2031-09-08&end_date=2031-09-08')).toEqual([tokyo.id]);
+      expect(await ids('start_date=2031-09-09&end_date=2031-09-09')).toEqual([]);
+      expect(await ids('start_date=2031-09-06 02:00:00&end_date=2031-09-06 23:59:59')).toEqual([chicago.id]);
+      expect(await ids('start_date=2031-09-05 23:30:00&end_date=2031-09-06 03:00:00&strict_dates=true')).toEqual([chicago.id]);
+      expect(await ids('start_date=2031-09-06 00:30:00&end_date=2031-09-06 23:00:00&strict_dates=true')).toEqual([]);
+      expect(await ids('starts_after=2031-09-05&starts_before=2031-09-07')).toEqual([chicago.id]);
+      expect(await ids('ends_after=2031-09-07&ends_before=2031-09-08')).toEqual([tokyo.id]);
+    });
+
     describe('filters', () => {
       const made: Record<string, any> = {};
       beforeAll(async () => {
