@@ -216,11 +216,9 @@ export async function eventListQuery(
   if (filter.include != null) and.push({ id: { in: filter.include.filter(isDbId) } });
   if (filter.postParent != null) and.push({ parentId: filter.postParent });
 
-  // An event saved with its end before its start is never listed: the original keeps no occurrence
-  // of it. (The list index carries both UTC columns, so this costs no table visit.)
-  and.push({ endUtc: { gte: db.event.fields.startUtc } });
   return {
-    where: { status: { in: statuses }, hideFromListings: false, AND: and },
+    // Only events with an occurrence (Event.listed; the list index carries it, so this costs no table visit).
+    where: { status: { in: statuses }, hideFromListings: false, listed: true, AND: and },
     // With include: publication date, then id; otherwise start date (ties in insertion order).
     orderBy: filter.include != null ? [{ dateUtc: 'asc' }, { id: 'asc' }] : [{ startLocal: 'asc' }, { id: 'asc' }],
     window,

@@ -113,6 +113,13 @@ function statusFor(requested: string | undefined, viewer: Viewer | null, dateUtc
   return status === 'publish' && dateUtc > nowUtc && canPublish(viewer) ? 'future' : status;
 }
 
+/**
+ * The original keeps no occurrence of an event saved with its end before its start: created so, it
+ * is never listed; updated so, it keeps the occurrence it had (the change of dates is refused there,
+ * though the record shows them). Dates saved right list it again.
+ */
+const hasOccurrence = (schedule: { startUtc: string; endUtc: string }): boolean => schedule.endUtc >= schedule.startUtc;
+
 function costColumns(raw: unknown) {
   const values = parseCostInput(raw);
   const currency = detectCurrency(values);
@@ -198,6 +205,7 @@ export async function createEvent(context: WriteContext, fields: EventFields): P
           showMapLink: fields.showMapLink ?? false,
           hideFromListings: fields.hideFromListings === true,
           featured: fields.featured === true,
+          listed: hasOccurrence(schedule),
         },
       });
       await replaceLinks(tx, id, plans, fields, context);
@@ -272,6 +280,7 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
         });
         if (!schedule) throw invalidInput({ startDate: 'Invalid parameter.' });
         Object.assign(data, schedule, {
+          ...(hasOccurrence(schedule) ? { listed: true } : {}),
           timezone,
           allDay: fields.allDay ?? event.allDay,
           timezoneAbbr: timezoneAbbr(timezone, new Date(schedule.startUtc.replace(' ', 'T') + 'Z')),

@@ -438,6 +438,24 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect([listed.json.total, listed.json.events.length]).toEqual([0, 0]);
     });
 
+    it('keeps an event listed when an update gives it an end before its start (the original keeps its occurrence); right dates list an unlisted one', async () => {
+      const ids = async () =>
+        (await api.request('GET', `${NS}/events?start_date=2031-07-01&end_date=2031-07-31&search=Turnabout`)).json.events.map(
+          (e: any) => e.id,
+        );
+      const turned = await create({ title: 'Turnabout listed', start_date: '2031-07-03 10:00:00', end_date: '2031-07-03 11:00:00' });
+      const backwards = { start_date: '2031-07-03 12:00:00', end_date: '2031-07-03 10:00:00' };
+      const updated = await send('POST', `/events/${turned.id}`, backwards);
+      expect([updated.json.end_date, updated.json.utc_end_date]).toEqual(['2031-07-03 12:00:00', '2031-07-03 10:00:00']);
+      expect(await ids()).toEqual([turned.id]);
+      const born = await create({ title: 'Turnabout unlisted', start_date: '2031-07-05 10:00:00', end_date: '2031-07-04 10:00:00' });
+      expect(await ids()).toEqual([turned.id]);
+      await send('PATCH', `/events/${born.id}`, { start_date: '2031-07-05 10:00:00', end_date: '2031-07-05 11:00:00' });
+      expect(await ids()).toEqual([turned.id, born.id]);
+      await send('PATCH', `/events/${born.id}`, { start_date: '2031-07-05 10:00:00', end_date: '2031-07-04 10:00:00' });
+      expect(await ids()).toEqual([turned.id, born.id]);
+    });
+
     it('makes all-day events whole days, defaults the website to the permalink, ignores output-only fields', async () => {
       const event = await create({
         title: 'Holiday Market',
