@@ -380,7 +380,10 @@ const eventInputFields = (t: any, create: boolean) => ({
   endDate: t.string({ required: create, description: 'End, as startDate. An end before the start becomes the start.' }),
   description: t.string({ description: 'Description (HTML allowed; not empty when given).' }),
   excerpt: t.string({ description: 'Excerpt (not empty when given).' }),
-  slug: t.string({ description: 'URL slug; made unique with -2, -3… on clash.' }),
+  slug: t.string({
+    description:
+      'URL slug; made unique with -2, -3… on clash. Without one, a draft or pending event has none until it is published (then its title gives it).',
+  }),
   status: t.string({ description: 'Status; roles that cannot publish get pending/draft instead.' }),
   author: t.int({ description: 'Id of an existing user who owns the event.' }),
   date: t.string({ description: 'Publication date, site-local.' }),
