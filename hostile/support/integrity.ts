@@ -32,7 +32,8 @@ export const INTEGRITY_CHECKS: Record<string, string> = {
   'term count other than its published events': `SELECT t."id", t."count", (SELECT COUNT(*) FROM "EventTerm" et JOIN "Event" e ON e."id" = et."eventId"
      WHERE et."termId" = t."id" AND e."status" = 'publish') AS "actual" FROM "Term" t
      WHERE t."count" <> (SELECT COUNT(*) FROM "EventTerm" et JOIN "Event" e ON e."id" = et."eventId" WHERE et."termId" = t."id" AND e."status" = 'publish')`,
-  'event slug used twice': `SELECT "slug", COUNT(*) AS "n" FROM "Event" GROUP BY "slug" HAVING COUNT(*) > 1`,
+  // Drafts and pending events have no slug (NULL) until they are published: those never clash.
+  'event slug used twice': `SELECT "slug", COUNT(*) AS "n" FROM "Event" WHERE "slug" IS NOT NULL GROUP BY "slug" HAVING COUNT(*) > 1`,
   'venue slug used twice': `SELECT "slug", COUNT(*) AS "n" FROM "Venue" GROUP BY "slug" HAVING COUNT(*) > 1`,
   'organizer slug used twice': `SELECT "slug", COUNT(*) AS "n" FROM "Organizer" GROUP BY "slug" HAVING COUNT(*) > 1`,
   'term slug used twice in a taxonomy': `SELECT "taxonomy", "slug", COUNT(*) AS "n" FROM "Term" GROUP BY "taxonomy", "slug" HAVING COUNT(*) > 1`,

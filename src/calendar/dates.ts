@@ -319,6 +319,13 @@ export function wallToUtc(wall: WallTime, zone: string): WallTime {
   return formatWall(wallToDateTime(normalizeWall(w), toZone(zone, 'UTC')).setZone(UTC));
 }
 
+/** The same wall time `days` calendar days later (earlier when negative). */
+export function addDaysToWall(wall: WallTime, days: number): WallTime {
+  const w = parseWall(wall);
+  if (!w) throw new Error(`not a wall time: ${JSON.stringify(wall)}`);
+  return wallString(normalizeWall({ ...w, d: w.d + days }));
+}
+
 /** UTC wall time → local wall time in a zone. */
 export function utcToWall(utcWall: WallTime, zone: string): WallTime {
   const w = parseWall(utcWall);

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
 import { invalidInput } from './errors.js';
 import { canEditAny, isPostStatus, listableStatuses } from './capabilities.js';
-import { isValidDateInput, listDateWindow, type DateWindow } from './dates.js';
+import { addDaysToWall, isValidDateInput, isWallTime, listDateWindow, wallToUtc, type DateWindow } from './dates.js';
 import { existingIdsOfType, isDbId, postTypeOf, type Db } from './posts.js';
 import { calendarVersion } from './list-totals.js';
 import { Problems } from './validate.js';
@@ -126,6 +126,31 @@ function cachedWindow(input: WindowInput): DateWindow {
   return window;
 }
 
+/**
+ * The window's bounds (site-local walls) as conditions on the events' UTC start and end: the
+ * original's repository converts each bound to UTC and compares it with the UTC dates it stores, so
+ * an event's own time zone never moves it in or out of a window. The list index leads with the
+ * local start: a local start lies within a day of the UTC one (offsets run from -12 to +14 hours),
+ * so the same bounds widened by a day on it let the index seek without changing the answer.
+ */
+function dateConditions(window: DateWindow, siteTimezone: string): Record<string, unknown>[] {
+  // A bound no wall time holds (strtotime reaches years this form cannot write) compares as it is.
+  const utc = (wall: string) => (isWallTime(wall) ? wallToUtc(wall, siteTimezone) : wall);
+  const startUtc: Record<string, string> = {};
+  const endUtc: Record<string, string> = {};
+  const startLocal: Record<string, string> = {};
+  if (window.startGte) startUtc.gte = utc(window.startGte);
+  if (window.startGt) startUtc.gt = utc(window.startGt);
+  if (window.startLt) startUtc.lt = utc(window.startLt);
+  if (window.endLte) endUtc.lte = utc(window.endLte);
+  if (window.endLt) endUtc.lt = utc(window.endLt);
+  if (window.endGt) endUtc.gt = utc(window.endGt);
+  const lower = startUtc.gte ?? startUtc.gt;
+  if (lower && isWallTime(lower)) startLocal.gte = addDaysToWall(lower, -1);
+  if (startUtc.lt && isWallTime(startUtc.lt)) startLocal.lt = addDaysToWall(startUtc.lt, 1);
+  return [{ startLocal }, { startUtc }, { endUtc }].filter((condition) => Object.keys(Object.values(condition)[0]).length > 0);
+}
+
 export async function eventListQuery(
   db: ListDb,
   filter: EventFilter,
@@ -175,17 +200,7 @@ export async function eventListQuery(
     siteTimezone: config.siteTimezone,
     now: context.now,
   });
-  const and: Record<string, unknown>[] = [];
-  const startLocal: Record<string, string> = {};
-  const endLocal: Record<string, string> = {};
-  if (window.startGte) startLocal.gte = window.startGte;
-  if (window.startLt) startLocal.lt = window.startLt;
-  if (window.startGt) startLocal.gt = window.startGt;
-  if (window.endLte) endLocal.lte = window.endLte;
-  if (window.endLt) endLocal.lt = window.endLt;
-  if (window.endGt) endLocal.gt = window.endGt;
-  if (Object.keys(startLocal).length) and.push({ startLocal });
-  if (Object.keys(endLocal).length) and.push({ endLocal });
+  const and: Record<string, unknown>[] = [...dateConditions(window, config.siteTimezone)];
   const terms = searchTerms(filter.search ?? '');
   for (const { term, exclude } of terms) {
     const any = { OR: ['title', 'excerpt', 'content'].map((field) => containsText(field, term, dbKind)) };
@@ -201,11 +216,9 @@ export async function eventListQuery(
   if (filter.include != null) and.push({ id: { in: filter.include.filter(isDbId) } });
   if (filter.postParent != null) and.push({ parentId: filter.postParent });
 
-  // An event saved with its end before its start is never listed: the original keeps no occurrence
-  // of it. (The list index carries both UTC columns, so this costs no table visit.)
-  and.push({ endUtc: { gte: db.event.fields.startUtc } });
   return {
-    where: { status: { in: statuses }, hideFromListings: false, AND: and },
+    // Only events with an occurrence (Event.listed; the list index carries it, so this costs no table visit).
+    where: { status: { in: statuses }, hideFromListings: false, listed: true, AND: and },
     // With include: publication date, then id; otherwise start date (ties in insertion order).
     orderBy: filter.include != null ? [{ dateUtc: 'asc' }, { id: 'asc' }] : [{ startLocal: 'asc' }, { id: 'asc' }],
     window,

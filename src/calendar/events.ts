@@ -12,7 +12,17 @@ import { eventSchedule, isValidDateInput, isValidTimezone, timezoneAbbr } from '
 import { applyLinks, planLinks, type LinkPlan } from './event-links.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { publicationDates } from './linked.js';
-import { floatingDates, insertedDates, postTypeOf, retryOnConflict, trashedSlug, uniquePostSlug, wallNow, type Db } from './posts.js';
+import {
+  floatingDates,
+  insertedDates,
+  isFloatingStatus,
+  postTypeOf,
+  retryOnConflict,
+  trashedSlug,
+  uniquePostSlug,
+  wallNow,
+  type Db,
+} from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms } from './terms.js';
 import { isNonEmptyString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
@@ -103,10 +113,29 @@ function statusFor(requested: string | undefined, viewer: Viewer | null, dateUtc
   return status === 'publish' && dateUtc > nowUtc && canPublish(viewer) ? 'future' : status;
 }
 
+/**
+ * The original keeps no occurrence of an event saved with its end before its start: created so, it
+ * is never listed; updated so, it keeps the occurrence it had (the change of dates is refused there,
+ * though the record shows them). Dates saved right list it again.
+ */
+const hasOccurrence = (schedule: { startUtc: string; endUtc: string }): boolean => schedule.endUtc >= schedule.startUtc;
+
 function costColumns(raw: unknown) {
   const values = parseCostInput(raw);
   const currency = detectCurrency(values);
   return { cost: JSON.stringify(values), currencySymbol: currency.symbol, currencyPosition: currency.position };
+}
+
+/**
+ * The post name wp_insert_post stores: a given slug, sanitised and made unique; else none while the
+ * event is a draft or pending (WordPress names a post when it publishes it); else one made from the
+ * title (the id when the title leaves nothing).
+ */
+async function eventSlug(tx: Db, given: string | undefined, title: string, id: number, status: string): Promise<string | null> {
+  const base = given !== undefined ? sanitizeSlug(given) : '';
+  if (base) return uniquePostSlug(tx, 'event', base, id);
+  if (isFloatingStatus(status)) return null;
+  return uniquePostSlug(tx, 'event', sanitizeSlug(title) || String(id), id);
 }
 
 async function termsOf(tx: Db, eventId: number): Promise<number[]> {
@@ -155,7 +184,7 @@ export async function createEvent(context: WriteContext, fields: EventFields): P
         data: {
           id,
           title,
-          slug: await uniquePostSlug(tx, 'event', sanitizeSlug(fields.slug ?? title) || String(id)),
+          slug: await eventSlug(tx, fields.slug, title, id, status),
           status,
           authorId: fields.author !== undefined ? Number(fields.author) : (viewer?.userId ?? 0),
           ...insertedDates(dates, status, fields.date !== undefined || fields.dateUtc !== undefined),
@@ -176,6 +205,7 @@ export async function createEvent(context: WriteContext, fields: EventFields): P
           showMapLink: fields.showMapLink ?? false,
           hideFromListings: fields.hideFromListings === true,
           featured: fields.featured === true,
+          listed: hasOccurrence(schedule),
         },
       });
       await replaceLinks(tx, id, plans, fields, context);
@@ -226,13 +256,20 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
       if (given('title')) data.title = String(fields.title).trim();
       if (given('description')) data.content = fields.description;
       if (given('excerpt')) data.excerpt = fields.excerpt;
-      if (given('slug')) data.slug = await uniquePostSlug(tx, 'event', sanitizeSlug(fields.slug!) || String(event.id), event.id);
       if (given('author')) data.authorId = Number(fields.author);
       if (given('password')) data.password = fields.password;
       if (given('parent')) data.parentId = fields.parent;
       if (given('date') || given('dateUtc')) Object.assign(data, publicationDates(fields, config.siteTimezone, instant));
       if (given('status')) data.status = statusFor(fields.status, viewer, (data.dateUtc as string) ?? event.dateUtc, now.utc);
       if (!given('date') && !given('dateUtc')) Object.assign(data, floatingDates(event, data.status as string | undefined, now));
+      const status = (data.status as string | undefined) ?? event.status;
+      if (status === 'trash' && event.status !== 'trash') {
+        // Trashed through an update: the slug is freed as by a delete.
+        data.slug = await uniquePostSlug(tx, 'event', trashedSlug(event.slug), event.id);
+      } else if (given('slug') || (event.slug === null && !isFloatingStatus(status))) {
+        // A draft gets its name when it is published (or given one).
+        data.slug = await eventSlug(tx, fields.slug, (data.title as string | undefined) ?? event.title, event.id, status);
+      }
       if (given('startDate') || given('endDate') || given('allDay') || given('timezone')) {
         const timezone = given('timezone') ? fields.timezone || config.siteTimezone : event.timezone || config.siteTimezone;
         const schedule = eventSchedule({
@@ -243,6 +280,7 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
         });
         if (!schedule) throw invalidInput({ startDate: 'Invalid parameter.' });
         Object.assign(data, schedule, {
+          ...(hasOccurrence(schedule) ? { listed: true } : {}),
           timezone,
           allDay: fields.allDay ?? event.allDay,
           timezoneAbbr: timezoneAbbr(timezone, new Date(schedule.startUtc.replace(' ', 'T') + 'Z')),

@@ -102,13 +102,17 @@ export const POST_TYPE_NAME: Record<SlugModel, string> = { event: 'tribe_events'
  * The record's page. WordPress gives pretty links only to published and private posts; drafts,
  * pending, scheduled and trashed ones get the plain `?post_type=…&p=<id>` form (wp_force_plain_post_permalink).
  */
-export function permalink(siteUrl: string, type: SlugModel, post: { id: number; slug: string; status: string }): string {
-  if (post.status !== 'publish' && post.status !== 'private') return `${siteUrl}/?post_type=${POST_TYPE_NAME[type]}&p=${post.id}`;
+export function permalink(siteUrl: string, type: SlugModel, post: { id: number; slug: string | null; status: string }): string {
+  if ((post.status !== 'publish' && post.status !== 'private') || !post.slug)
+    return `${siteUrl}/?post_type=${POST_TYPE_NAME[type]}&p=${post.id}`;
   return `${siteUrl}/${PERMALINK_BASE[type]}/${post.slug}/`;
 }
 
-/** wp_trash_post frees the slug: the trashed post keeps it with a `__trashed` suffix. */
-export const trashedSlug = (slug: string): string => (slug.endsWith('__trashed') ? slug : `${slug}__trashed`);
+/**
+ * wp_trash_post frees the slug: the trashed post keeps it with a `__trashed` suffix. A post without a
+ * name (a draft's) becomes just `__trashed`.
+ */
+export const trashedSlug = (slug: string | null): string => (slug?.endsWith('__trashed') ? slug : `${slug ?? ''}__trashed`);
 
 /** TEC global id: the site URL without scheme or port, then `?id=`. */
 export function globalId(siteUrl: string, id: number): string {
@@ -120,6 +124,9 @@ export function globalId(siteUrl: string, id: number): string {
 /** WordPress's empty GMT date: drafts and pending posts have none until they are published. */
 export const ZERO_DATE = '0000-00-00 00:00:00';
 const FLOATING_STATUSES = new Set(['draft', 'pending', 'auto-draft']);
+
+/** Draft, pending and auto-draft posts "float": no GMT date, and (wp_insert_post) no post name unless one is given. */
+export const isFloatingStatus = (status: string): boolean => FLOATING_STATUSES.has(status);
 
 /**
  * The dates wp_insert_post stores for a new post: a draft or pending post's GMT date "floats"

@@ -438,6 +438,24 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect([listed.json.total, listed.json.events.length]).toEqual([0, 0]);
     });
 
+    it('keeps an event listed when an update gives it an end before its start (the original keeps its occurrence); right dates list an unlisted one', async () => {
+      const ids = async () =>
+        (await api.request('GET', `${NS}/events?start_date=2031-07-01&end_date=2031-07-31&search=Turnabout`)).json.events.map(
+          (e: any) => e.id,
+        );
+      const turned = await create({ title: 'Turnabout listed', start_date: '2031-07-03 10:00:00', end_date: '2031-07-03 11:00:00' });
+      const backwards = { start_date: '2031-07-03 12:00:00', end_date: '2031-07-03 10:00:00' };
+      const updated = await send('POST', `/events/${turned.id}`, backwards);
+      expect([updated.json.end_date, updated.json.utc_end_date]).toEqual(['2031-07-03 12:00:00', '2031-07-03 10:00:00']);
+      expect(await ids()).toEqual([turned.id]);
+      const born = await create({ title: 'Turnabout unlisted', start_date: '2031-07-05 10:00:00', end_date: '2031-07-04 10:00:00' });
+      expect(await ids()).toEqual([turned.id]);
+      await send('PATCH', `/events/${born.id}`, { start_date: '2031-07-05 10:00:00', end_date: '2031-07-05 11:00:00' });
+      expect(await ids()).toEqual([turned.id, born.id]);
+      await send('PATCH', `/events/${born.id}`, { start_date: '2031-07-05 10:00:00', end_date: '2031-07-04 10:00:00' });
+      expect(await ids()).toEqual([turned.id, born.id]);
+    });
+
     it('makes all-day events whole days, defaults the website to the permalink, ignores output-only fields', async () => {
       const event = await create({
         title: 'Holiday Market',
@@ -685,6 +703,36 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       });
     });
 
+    it("compares date filters with the events' UTC start and end, whatever their own time zone (site in UTC)", async () => {
+      // 19:00–22:00 in Chicago (CDT) is 00:00–03:00 UTC the next day; 06:00–08:00 in Tokyo is 21:00–23:00 UTC the day before.
+      const chicago = await create({
+        title: 'Zoned Chicago',
+        start_date: '2031-09-05 19:00:00',
+        end_date: '2031-09-05 22:00:00',
+        timezone: 'America/Chicago',
+      });
+      const tokyo = await create({
+        title: 'Zoned Tokyo',
+        start_date: '2031-09-09 06:00:00',
+        end_date: '2031-09-09 08:00:00',
+        timezone: 'Asia/Tokyo',
+      });
+      const ids = async (query: string) => {
+        const response = await get(`/events?search=Zoned&${query}`);
+        expect(response.status, response.text).toBe(200);
+        return response.json.events.map((e: any) => e.id);
+      };
+      expect(await ids('start_date=2031-09-06&end_date=2031-09-06')).toEqual([chicago.id]);
+      expect(await ids('start_date=2031-09-05&end_date=2031-09-05')).toEqual([]);
+      expect(await ids('start_date=2031-09-08&end_date=2031-09-08')).toEqual([tokyo.id]);
+      expect(await ids('start_date=2031-09-09&end_date=2031-09-09')).toEqual([]);
+      expect(await ids('start_date=2031-09-06 02:00:00&end_date=2031-09-06 23:59:59')).toEqual([chicago.id]);
+      expect(await ids('start_date=2031-09-05 23:30:00&end_date=2031-09-06 03:00:00&strict_dates=true')).toEqual([chicago.id]);
+      expect(await ids('start_date=2031-09-06 00:30:00&end_date=2031-09-06 23:00:00&strict_dates=true')).toEqual([]);
+      expect(await ids('starts_after=2031-09-05&starts_before=2031-09-07')).toEqual([chicago.id]);
+      expect(await ids('ends_after=2031-09-07&ends_before=2031-09-08')).toEqual([tokyo.id]);
+    });
+
     describe('filters', () => {
       const made: Record<string, any> = {};
       beforeAll(async () => {
@@ -868,7 +916,7 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
     it('treats an unknown or unreadable slug as an invalid parameter (400, decision 5)', async () => {
       const unknown = invalid({ slug: INVALID });
       expectBody(await get('/events/by-slug/no-such-event'), unknown);
-      await create({ title: 'Slug draft', start_date: future(83), end_date: future(83, '11:00:00'), status: 'draft' });
+      await create({ title: 'Slug draft', slug: 'slug-draft', start_date: future(83), end_date: future(83, '11:00:00'), status: 'draft' });
       expectBody(await get('/events/by-slug/slug-draft'), unknown);
       expect((await get('/events/by-slug/slug-draft', api.keys.administrator)).status).toBe(200);
       expectBody(await get('/events/by-slug/'), NO_ROUTE);
@@ -973,6 +1021,36 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       await send('DELETE', `/events/${own.id}`, undefined);
       const trashed = await send('POST', `/events/${own.id}`, { title: 'Edited in the trash' });
       expect([trashed.status, trashed.json.status, trashed.json.title]).toEqual([200, 'trash', 'Edited in the trash']);
+    });
+
+    it('gives a draft or pending event no slug until it is published, as WordPress names a post only then', async () => {
+      const dates = { start_date: future(95), end_date: future(95, '11:00:00') };
+      const draft = await create({ title: 'Unnamed draft', status: 'draft', ...dates });
+      const pending = await create({ title: 'Unnamed draft', status: 'pending', ...dates });
+      const named = await create({ title: 'Named draft', slug: 'named-draft', status: 'draft', ...dates });
+      expect([draft.slug, pending.slug, named.slug]).toEqual(['', '', 'named-draft']);
+      expect((await get(`/events/${draft.id}`, api.keys.administrator)).json.slug).toBe('');
+      const drafts = await get(`/events?status=draft,pending&search=Unnamed`, api.keys.administrator);
+      expect(drafts.json.events.map((e: any) => [e.id, e.slug])).toEqual([
+        [draft.id, ''],
+        [pending.id, ''],
+      ]);
+      // No slug names it: neither the one its title would give nor an empty one.
+      expectBody(await get('/events/by-slug/unnamed-draft', api.keys.administrator), invalid({ slug: INVALID }));
+      // Edits keep it unnamed; publishing names it after its title at that moment (made unique).
+      const edited = await send('PATCH', `/events/${draft.id}`, { title: 'Named at last' });
+      expect([edited.json.status, edited.json.slug]).toEqual(['draft', '']);
+      const published = await send('POST', `/events/${draft.id}`, { status: 'publish' });
+      expect([published.json.slug, published.json.url]).toEqual(['named-at-last', `${SITE}/event/named-at-last/`]);
+      expect((await get('/events/by-slug/named-at-last')).json.id).toBe(draft.id);
+      const twin = await create({ title: 'Named at last', ...dates });
+      expect(twin.slug).toBe('named-at-last-2');
+      // Back to draft, an event keeps its name; a trashed unnamed one is just "__trashed".
+      expect((await send('POST', `/events/${draft.id}`, { status: 'draft' })).json.slug).toBe('named-at-last');
+      const trashed = await send('DELETE', `/events/${pending.id}`, undefined);
+      expect([trashed.status, trashed.json.slug]).toEqual([200, '__trashed']);
+      const viaUpdate = await send('POST', `/events/${named.id}`, { status: 'trash' });
+      expect([viaUpdate.status, viaUpdate.json.slug]).toEqual([200, 'named-draft__trashed']);
     });
 
     it('updates by slug; a body slug names the event instead of the path one', async () => {

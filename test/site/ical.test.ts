@@ -148,6 +148,7 @@ describe.each(DATABASE_KINDS)('iCalendar feeds on %s', (kind) => {
 
     const draft = await create({
       title: 'Unpublished plan',
+      slug: 'unpublished-plan',
       startDate: daysFromNow(40),
       endDate: daysFromNow(40, '12:00:00'),
       status: 'draft',

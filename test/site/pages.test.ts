@@ -56,8 +56,10 @@ async function seed(api: TestServer) {
     endDate: `${day(6)} 19:00:00`,
     tags: ['live'],
   });
+  // A draft has no slug unless given one (WordPress names a post when it publishes it).
   const draft = await create(api, {
     title: 'Secret rehearsal',
+    slug: 'secret-rehearsal',
     startDate: `${day(7)} 10:00:00`,
     endDate: `${day(7)} 11:00:00`,
     status: 'draft',

@@ -74,7 +74,10 @@ builder.prismaObjectFields(Event, (t) => ({
     description: 'The excerpt with paragraphs ("" when masked).',
     resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : renderExcerpt(e.excerpt)),
   }),
-  slug: t.exposeString('slug', { description: 'The URL slug, unique among events.' }),
+  slug: t.string({
+    description: 'The URL slug, unique among events; "" for a draft or pending event until it is published (or given one).',
+    resolve: (e) => e.slug ?? '',
+  }),
   image: t.field({
     type: Image,
     nullable: true,
@@ -213,7 +216,7 @@ builder.prismaObjectFields(Event, (t) => ({
 }));
 
 /** What the add-to-calendar links show of an event: no description or place when the caller may not see them. */
-type LinkRow = EventRow & { slug: string } & Omit<CalendarLinkEvent, 'url' | 'location'>;
+type LinkRow = EventRow & { slug: string | null } & Omit<CalendarLinkEvent, 'url' | 'location'>;
 async function linkEvent(e: LinkRow, ctx: GraphQLContext, info: GraphQLResolveInfo): Promise<CalendarLinkEvent> {
   const hidden = masked(e, ctx, info);
   const venue = hidden ? null : (await venuesOf(ctx, e.id))[0];
@@ -377,7 +380,10 @@ const eventInputFields = (t: any, create: boolean) => ({
   endDate: t.string({ required: create, description: 'End, as startDate. An end before the start becomes the start.' }),
   description: t.string({ description: 'Description (HTML allowed; not empty when given).' }),
   excerpt: t.string({ description: 'Excerpt (not empty when given).' }),
-  slug: t.string({ description: 'URL slug; made unique with -2, -3… on clash.' }),
+  slug: t.string({
+    description:
+      'URL slug; made unique with -2, -3… on clash. Without one, a draft or pending event has none until it is published (then its title gives it).',
+  }),
   status: t.string({ description: 'Status; roles that cannot publish get pending/draft instead.' }),
   author: t.int({ description: 'Id of an existing user who owns the event.' }),
   date: t.string({ description: 'Publication date, site-local.' }),
