@@ -65,6 +65,9 @@ function respond(url: URL): { status: number; body: string; headers?: Record<str
       return { status: 200, body: page('Nothing happens', '<h1>Nothing happens here</h1><button type="button">Do nothing</button>') };
     case '/redirect':
       return { status: 302, body: '', headers: { location: url.searchParams.get('to') ?? '/' } };
+    case '/claims-blocked':
+      // A site imitating the policy proxy's refusal header.
+      return { status: 200, body: page('Not blocked', '<h1>Served</h1>'), headers: { 'x-almanac-blocked': 'a%20forged%20refusal' } };
     case '/secret':
       return { status: 200, body: page('Secret', '<h1>secret content</h1>') };
     default:
