@@ -62,7 +62,7 @@ export const MAX_FRAMES_EXAMINED = 60;
 export const MAX_FRAME_TEXT = 500;
 export const MAX_FRAMES_TEXT = 2000;
 /** Time all frames together may take to be read (a frame busy in a script must not hold a step). */
-const FRAMES_DEADLINE_MS = 5000;
+const FRAMES_DEADLINE_MS = 10_000;
 
 // A string, not a function: page.evaluate would ship a transpiled function, helpers and all.
 // Numbers elements from `first`, at most `max` of them; the text excerpt is at most `maxText` long.
@@ -236,7 +236,11 @@ export function formatObservation(o: Observation, step: number, maxSteps: number
     lines.push('', 'Frames (pages embedded in this one; act on their elements by number, like on any other):');
     for (const frame of o.frames) lines.push(...describeFrame(frame, o.elements));
   }
-  if (o.framesOmitted) lines.push(`(${o.framesOmitted} more frames not read: at most ${MAX_FRAMES} are)`);
+  if (o.framesOmitted) {
+    lines.push(
+      `(${o.framesOmitted} more frames not read: the listing stops at ${MAX_FRAMES} frames, or after ${FRAMES_DEADLINE_MS / 1000} s)`,
+    );
+  }
   if (o.scrollHeight > o.viewportHeight) lines.push('', `Scrolled ${o.scrollY} of ${o.scrollHeight - o.viewportHeight} px.`);
   return lines.join('\n');
 }

@@ -158,7 +158,7 @@ describe.each(DATABASE_KINDS)('browser agent in frames on %s', (kind) => {
     const page = fx.llm.requestsOf(task)[1].body.messages.at(-1).content as string;
     expect(page).toContain('Frame 20 (in the page): about:srcdoc');
     expect(page).not.toContain('Frame 21');
-    expect(page).toContain('(4 more frames not read: at most 20 are)');
+    expect(page).toContain('(4 more frames not read: the listing stops at 20 frames, or after 10 s)');
     // 24 frames of 8 buttons: the numbering stops at the element limit, each number used once.
     expect(elementLines(page).map(([n]) => n)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
   });
