@@ -100,7 +100,7 @@ const OBSERVE_SOURCE = `function (first, max, maxText) {
   const text = document.body ? document.body.innerText : '';
   return {
     url: location.href,
-    title: document.title,
+    title: clip(document.title, 200),
     elements,
     text: text.length > maxText ? text.slice(0, maxText) + '\\n…' : text,
     scrollY: Math.round(window.scrollY),
@@ -156,7 +156,7 @@ async function observeFrames(observation: Observation, frames: Frame[], refusal:
     else view.skipped = notWeb(view.url);
     if (view.skipped) continue;
     const room = MAX_ELEMENTS - observation.elements.length;
-    const maxText = Math.min(MAX_FRAME_TEXT, textLeft);
+    const maxText = Math.max(0, Math.min(MAX_FRAME_TEXT, textLeft));
     const seen = (await within(frame.evaluate(observeScript(observation.elements.length + 1, room, maxText)), deadline)) as
       Seen | undefined;
     if (!seen) {

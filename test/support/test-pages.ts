@@ -105,9 +105,10 @@ function respond(url: URL, form?: URLSearchParams): { status: number; body: stri
     case '/paid':
       return { status: 200, body: page('Paid', `<p>Payment received from ${escape(form?.get('holder') ?? '?')}</p>`) };
     case '/many-frames': {
-      // `n` frames of 8 buttons each, written in place (srcdoc).
-      const buttons = Array.from({ length: 8 }, (_, i) => `<button>B${i + 1}</button>`).join('');
-      const frames = Array.from({ length: Number(url.searchParams.get('n') ?? 1) }, () => `<iframe srcdoc="${escape(buttons)}"></iframe>`);
+      // `n` frames of 8 buttons each, written in place (srcdoc), with a title and a text `junk` words long.
+      const junk = 'junk '.repeat(Number(url.searchParams.get('junk') ?? 0));
+      const content = `<title>${junk}</title><p>${junk}</p>${Array.from({ length: 8 }, (_, i) => `<button>B${i + 1}</button>`).join('')}`;
+      const frames = Array.from({ length: Number(url.searchParams.get('n') ?? 1) }, () => `<iframe srcdoc="${escape(content)}"></iframe>`);
       return { status: 200, body: page('Many frames', frames.join('')) };
     }
     case '/claims-blocked':

@@ -148,9 +148,9 @@ describe.each(DATABASE_KINDS)('browser agent in frames on %s', (kind) => {
     expect(result.output).toContain(`Frame 3 (in the page): ${refused}?terms — not shown: blocked by policy: ${denial}`);
   });
 
-  it('bounds what frames add: at most 20 frames and 150 elements, numbered once each', async () => {
+  it('bounds what frames add: at most 20 frames, 150 elements numbered once each, bounded titles and text', async () => {
     fx.llm.define('many-frames', [
-      { call: 'navigate', args: { url: `${fx.pages.url}/many-frames?n=24` } },
+      { call: 'navigate', args: { url: `${fx.pages.url}/many-frames?n=24&junk=20000` } },
       { call: 'done', args: { output: 'seen' } },
     ]);
     const task = taskText('many-frames', 'Look at the frames');
@@ -161,5 +161,8 @@ describe.each(DATABASE_KINDS)('browser agent in frames on %s', (kind) => {
     expect(page).toContain('(4 more frames not read: the listing stops at 20 frames, or after 10 s)');
     // 24 frames of 8 buttons: the numbering stops at the element limit, each number used once.
     expect(elementLines(page).map(([n]) => n)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+    // Each frame has a 100,000-character title and text: the listing stays small all the same.
+    expect(page.length).toBeLessThan(12_000);
+    expect(Math.max(...page.split('\n').map((l) => l.length))).toBeLessThan(600);
   });
 });
