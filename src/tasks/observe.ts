@@ -41,7 +41,7 @@ export interface Observation {
   scrollHeight: number;
   viewportHeight: number;
   frames: FrameView[];
-  /** Frames left unexamined once a limit was reached. */
+  /** Frames left unread: over a limit (count, depth, time). */
   framesOmitted: number;
 }
 
@@ -143,6 +143,7 @@ async function observeFrames(observation: Observation, frames: Frame[], refusal:
   const pending = frames[0].childFrames().map((frame) => ({ frame, parent: 0, depth: 1 }));
   let examined = 0;
   let textLeft = MAX_FRAMES_TEXT;
+  let tooDeep = 0;
   while (pending.length) {
     if (observation.frames.length >= MAX_FRAMES || examined >= MAX_FRAMES_EXAMINED || Date.now() >= deadline) break;
     const { frame, parent, depth } = pending.shift()!;
@@ -166,11 +167,11 @@ async function observeFrames(observation: Observation, frames: Frame[], refusal:
     Object.assign(view, { url: seen.url, title: seen.title, text: seen.text });
     textLeft -= seen.text.length;
     observation.elements.push(...seen.elements.map((e) => ({ ...e, frame: view.number })));
-    if (depth < MAX_FRAME_DEPTH) {
-      pending.unshift(...frame.childFrames().map((child) => ({ frame: child, parent: view.number, depth: depth + 1 })));
-    }
+    const children = frame.childFrames();
+    if (depth < MAX_FRAME_DEPTH) pending.unshift(...children.map((child) => ({ frame: child, parent: view.number, depth: depth + 1 })));
+    else tooDeep += children.length;
   }
-  observation.framesOmitted = pending.length;
+  observation.framesOmitted = pending.length + tooDeep;
 }
 
 /** A frame is observed when its element is rendered, at least 2 px each way inside its border, and not transparent. */
@@ -238,7 +239,7 @@ export function formatObservation(o: Observation, step: number, maxSteps: number
   }
   if (o.framesOmitted) {
     lines.push(
-      `(${o.framesOmitted} more frames not read: the listing stops at ${MAX_FRAMES} frames, or after ${FRAMES_DEADLINE_MS / 1000} s)`,
+      `(${o.framesOmitted} more frame${o.framesOmitted === 1 ? '' : 's'} not read: at most ${MAX_FRAMES} frames, ${MAX_FRAME_DEPTH} levels deep, are read, within ${FRAMES_DEADLINE_MS / 1000} s)`,
     );
   }
   if (o.scrollHeight > o.viewportHeight) lines.push('', `Scrolled ${o.scrollY} of ${o.scrollHeight - o.viewportHeight} px.`);

@@ -148,6 +148,24 @@ describe.each(DATABASE_KINDS)('browser agent in frames on %s', (kind) => {
     expect(result.output).toContain(`Frame 3 (in the page): ${refused}?terms — not shown: blocked by policy: ${denial}`);
   });
 
+  it('reads frames at most 5 levels deep', async () => {
+    let url = '/pay';
+    for (let i = 0; i < 6; i++) url = `/framed?src=${encodeURIComponent(url)}`;
+    fx.llm.define('deep-frames', [
+      { call: 'navigate', args: { url: fx.pages.url + url } },
+      { call: 'done', args: { output: 'seen' } },
+    ]);
+    const task = taskText('deep-frames', 'Look deep');
+    await complete(task);
+    const page = fx.llm.requestsOf(task)[1].body.messages.at(-1).content as string;
+    // The page holds 6 nested shops, the payment form in the last: frames 1-5 are read, not deeper.
+    for (let n = 2; n <= 5; n++) expect(page).toContain(`Frame ${n} (in frame ${n - 1}): `);
+    expect(page).not.toContain('Frame 6');
+    expect(page).toContain('(1 more frame not read: at most 20 frames, 5 levels deep, are read, within 10 s)');
+    expect(page).not.toContain('Card holder');
+    expect(elementLines(page).map(([, l]) => l)).toEqual(Array.from({ length: 6 }, (_, i) => `[${i + 1}] button "Help"`));
+  });
+
   it('bounds what frames add: at most 20 frames, 150 elements numbered once each, bounded titles and text', async () => {
     fx.llm.define('many-frames', [
       { call: 'navigate', args: { url: `${fx.pages.url}/many-frames?n=24&junk=20000` } },
@@ -158,7 +176,7 @@ describe.each(DATABASE_KINDS)('browser agent in frames on %s', (kind) => {
     const page = fx.llm.requestsOf(task)[1].body.messages.at(-1).content as string;
     expect(page).toContain('Frame 20 (in the page): about:srcdoc');
     expect(page).not.toContain('Frame 21');
-    expect(page).toContain('(4 more frames not read: the listing stops at 20 frames, or after 10 s)');
+    expect(page).toContain('(4 more frames not read: at most 20 frames, 5 levels deep, are read, within 10 s)');
     // 24 frames of 8 buttons: the numbering stops at the element limit, each number used once.
     expect(elementLines(page).map(([n]) => n)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
     // Each frame has a 100,000-character title and text: the listing stays small all the same.
