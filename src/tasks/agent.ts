@@ -12,7 +12,7 @@ import { BrowserSession, executeAction, type ActionEnv, type Row } from './brows
 import { taskSignals } from './events.js';
 import { LeaseLost, RunLease, type StepRecord } from './lease.js';
 import { decide, LlmError, type ChatMessage, type LlmClient } from './llm.js';
-import { fingerprint, formatObservation, observe, summarizeObservation } from './observe.js';
+import { fingerprint, formatObservation, summarizeObservation } from './observe.js';
 import type { UrlPolicy } from '../http/url-policy.js';
 import { resumeNote, systemPrompt, taskMessage } from './prompt.js';
 import type { PolicyProxy } from './proxy.js';
@@ -184,7 +184,7 @@ class AgentRun {
         throw new GuardError('failed', `step budget used up: ${this.options.maxSteps} steps taken without finishing (maxSteps)`);
       }
       const index = state.steps + 1;
-      const observation = await observe(session.page);
+      const observation = await session.observe();
       const screenshot = await session.page.screenshot({ type: 'png', timeout: 10_000 }).catch(() => undefined);
       await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
       const view: ChatMessage = { role: 'user', content: formatObservation(observation, index, this.options.maxSteps) };

@@ -1,7 +1,8 @@
 // Executes the built-in browser actions (all but `done`) on a run's page. A failure is an answer
 // for the agent ("element [7] is not on the page"), not an exception: the agent can correct itself.
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Locator, Page, Request } from 'playwright-core';
 import type { UrlPolicy } from '../http/url-policy.js';
+import { observe, type Observation } from './observe.js';
 import { BLOCKED_HEADER, type PolicyProxy } from './proxy.js';
 
 export type Row = Record<string, unknown>;
@@ -18,6 +19,13 @@ export class BrowserSession {
   /** Why the latest main-frame navigation was refused by the policy, if it was. */
   blocked: string | undefined;
   private failedNavigation: { url: string; error: string } | undefined;
+  /** Embedded frames whose latest navigation the policy refused: the URL and the reason. */
+  private refusedFrames = new WeakMap<Frame, { url: string; reason: string }>();
+  /** Frames refused since the latest action began, and the frame that action works in. */
+  private framesRefusedNow = new Map<Frame, string>();
+  target: Frame | undefined;
+  /** The frame of each element number of the latest observation (the page's own are not listed). */
+  private elementFrames = new Map<number, { frame: Frame; number: number }>();
 
   private constructor(
     readonly context: BrowserContext,
@@ -37,34 +45,85 @@ export class BrowserSession {
       });
     });
     context.on('response', (response) => {
+      const request = response.request();
+      if (!request.isNavigationRequest()) return;
       const header = response.headers()[BLOCKED_HEADER];
-      if (header && response.request().isNavigationRequest()) session.blocked = decodeURIComponent(header);
+      const frame = subframeOf(request);
+      if (frame) session.noteFrame(frame, request.url(), header ? decodeURIComponent(header) : undefined);
+      else if (header) session.blocked = decodeURIComponent(header);
     });
     context.on('requestfailed', (request) => {
-      if (request.isNavigationRequest()) session.failedNavigation = { url: request.url(), error: request.failure()?.errorText ?? 'failed' };
+      if (!request.isNavigationRequest()) return;
+      const frame = subframeOf(request);
+      if (frame) session.noteFrame(frame, request.url(), session.denialFor(request.url()));
+      else session.failedNavigation = { url: request.url(), error: request.failure()?.errorText ?? 'failed' };
     });
     session.page = await context.newPage();
     return session;
   }
 
-  resetSignals(): void {
-    this.blocked = undefined;
-    this.failedNavigation = undefined;
+  /** Observes the current tab and its frames, and remembers which frame each element number is in. */
+  async observe(): Promise<Observation> {
+    const { observation, frames } = await observe(this.page, (frame) => {
+      const refused = this.refusedFrames.get(frame);
+      // The frame shows the proxy's refusal (at the refused URL) or, for a refused tunnel, an error page.
+      return refused && (refused.url === frame.url() || frame.url().startsWith('chrome-error:')) ? refused : undefined;
+    });
+    this.elementFrames.clear();
+    for (const e of observation.elements) if (e.frame) this.elementFrames.set(e.id, { frame: frames[e.frame], number: e.frame });
+    return observation;
   }
 
-  /** The policy's reason when the latest navigation was refused (plain or tunnelled). */
-  refusal(): string | undefined {
-    if (this.blocked) return this.blocked;
-    if (!this.failedNavigation) return undefined;
+  /** The frame element `id` of the latest observation is in (undefined: the page itself). */
+  frameOf(id: number): { frame: Frame; number: number } | undefined {
+    return this.elementFrames.get(id);
+  }
+
+  private noteFrame(frame: Frame, url: string, refusal: string | undefined): void {
+    if (refusal) {
+      this.refusedFrames.set(frame, { url, reason: refusal });
+      this.framesRefusedNow.set(frame, refusal);
+    } else {
+      this.refusedFrames.delete(frame);
+    }
+  }
+
+  private denialFor(url: string): string | undefined {
     try {
-      return this.proxy.denialFor(new URL(this.failedNavigation.url).hostname);
+      return this.proxy.denialFor(new URL(url).hostname);
     } catch {
       return undefined;
     }
   }
 
+  resetSignals(): void {
+    this.blocked = undefined;
+    this.failedNavigation = undefined;
+    this.framesRefusedNow.clear();
+    this.target = undefined;
+  }
+
+  /**
+   * The policy's reason when the latest navigation of the tab, or of the frame the latest action
+   * worked in, was refused (plain or tunnelled).
+   */
+  refusal(): string | undefined {
+    const tab = this.blocked ?? (this.failedNavigation && this.denialFor(this.failedNavigation.url));
+    return tab ?? (this.target && this.framesRefusedNow.get(this.target));
+  }
+
   navigationError(): string | undefined {
     return this.failedNavigation ? `${this.failedNavigation.url}: ${this.failedNavigation.error}` : undefined;
+  }
+}
+
+/** The embedded frame a navigation request is for; undefined for a tab's main frame. */
+function subframeOf(request: Request): Frame | undefined {
+  try {
+    const frame = request.frame();
+    return frame.parentFrame() ? frame : undefined;
+  } catch {
+    return undefined; // a service worker's request has no frame (and service workers are blocked)
   }
 }
 
@@ -84,9 +143,13 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /** How long a submit waits for the navigation it may start (a page that handles it in script has none). */
 const SUBMIT_NAVIGATION_MS = 2000;
 
-async function settle(page: Page, timeoutMs: number): Promise<void> {
+async function settle(page: Page, timeoutMs: number, frame?: Frame): Promise<void> {
   await sleep(150);
   await page.waitForLoadState('load', { timeout: Math.min(timeoutMs, 5000) }).catch(() => undefined);
+  // An action in an embedded frame may have loaded a new document into that frame.
+  if (frame && frame.parentFrame() && !frame.isDetached()) {
+    await frame.waitForLoadState('load', { timeout: Math.min(timeoutMs, 5000) }).catch(() => undefined);
+  }
 }
 
 export async function executeAction(
@@ -127,38 +190,45 @@ async function perform(
       return { ok: true, result: `opened ${page.url()}${response ? ` (HTTP ${response.status()})` : ''}` };
     }
     case 'click': {
-      const target = await element(page, args.element);
+      const target = await element(session, page, args.element);
       if (typeof target === 'string') return { ok: false, result: target };
-      await target.click({ timeout });
-      await settle(session.page, timeout);
-      return { ok: true, result: `clicked [${args.element}]; now at ${session.page.url()}` };
+      await target.locator.click({ timeout });
+      await settle(session.page, timeout, target.frame);
+      return { ok: true, result: `clicked [${args.element}]${target.where}; now at ${session.page.url()}` };
     }
     case 'type': {
-      const target = await element(page, args.element);
+      const target = await element(session, page, args.element);
       if (typeof target === 'string') return { ok: false, result: target };
-      await target.fill(args.text, { timeout });
+      await target.locator.fill(args.text, { timeout });
       if (args.submit) {
-        // Enter in a form field usually submits it: wait (briefly) for that navigation to begin, so a
-        // slow machine does not observe the old page as the result; then for the new page to load.
+        // Enter in a form field usually submits it: wait (briefly) for that navigation (of the tab or
+        // of the field's frame) to begin, so a slow machine does not observe the old page as the
+        // result; then for the new page to load.
         const navigation = page
-          .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: SUBMIT_NAVIGATION_MS })
+          .waitForEvent('framenavigated', {
+            predicate: (frame) => frame === page.mainFrame() || frame === target.frame,
+            timeout: SUBMIT_NAVIGATION_MS,
+          })
           .catch(() => undefined);
-        await target.press('Enter', { timeout });
+        await target.locator.press('Enter', { timeout });
         await navigation;
-        await settle(session.page, timeout);
+        await settle(session.page, timeout, target.frame);
       }
-      return { ok: true, result: `typed ${JSON.stringify(args.text)} into [${args.element}]${args.submit ? ' and pressed Enter' : ''}` };
-    }
-    case 'select': {
-      const target = await element(page, args.element);
-      if (typeof target === 'string') return { ok: false, result: target };
-      const chosen = await target
-        .selectOption({ label: args.option }, { timeout })
-        .catch(() => target.selectOption(args.option, { timeout }));
-      await settle(page, timeout);
       return {
         ok: true,
-        result: `selected ${JSON.stringify(args.option)} in [${args.element}] (value ${JSON.stringify(chosen[0] ?? '')})`,
+        result: `typed ${JSON.stringify(args.text)} into [${args.element}]${target.where}${args.submit ? ' and pressed Enter' : ''}`,
+      };
+    }
+    case 'select': {
+      const target = await element(session, page, args.element);
+      if (typeof target === 'string') return { ok: false, result: target };
+      const chosen = await target.locator
+        .selectOption({ label: args.option }, { timeout })
+        .catch(() => target.locator.selectOption(args.option, { timeout }));
+      await settle(page, timeout, target.frame);
+      return {
+        ok: true,
+        result: `selected ${JSON.stringify(args.option)} in [${args.element}]${target.where} (value ${JSON.stringify(chosen[0] ?? '')})`,
       };
     }
     case 'scroll': {
@@ -195,10 +265,23 @@ async function perform(
   }
 }
 
-async function element(page: Page, id: number): Promise<Locator | string> {
-  const locator = page.locator(`[data-almanac-id="${Number(id)}"]`).first();
-  if ((await locator.count()) === 0) return `element [${id}] is not on the page (any more); use a number from the latest listing`;
-  return locator;
+interface Target {
+  locator: Locator;
+  frame: Frame;
+  /** " in frame 2" for an element of an embedded frame, else empty. */
+  where: string;
+}
+
+/** Element `id` of the latest observation, looked up in the frame it was listed in. */
+async function element(session: BrowserSession, page: Page, id: number): Promise<Target | string> {
+  const listed = session.frameOf(Number(id));
+  const frame = listed?.frame ?? page.mainFrame();
+  const gone = `element [${id}] is not on the page (any more); use a number from the latest listing`;
+  if (frame.isDetached()) return gone;
+  const locator = frame.locator(`[data-almanac-id="${Number(id)}"]`).first();
+  if ((await locator.count()) === 0) return gone;
+  session.target = frame;
+  return { locator, frame, where: listed ? ` in frame ${listed.number}` : '' };
 }
 
 // Runs in the page: rows of the tables (or items of the lists) under the selector.

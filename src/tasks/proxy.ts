@@ -58,9 +58,11 @@ export async function startPolicyProxy(policy: UrlPolicy): Promise<PolicyProxy> 
         setHost: false,
       },
       (response) => {
+        // The refusal header is the proxy's alone: a site sending it must not pass for a refusal.
+        const dropped = (name: string) => HOP_BY_HOP.includes(name.toLowerCase()) || name.toLowerCase() === BLOCKED_HEADER;
         res.writeHead(
           response.statusCode ?? 502,
-          response.rawHeaders.filter((_, i, all) => !HOP_BY_HOP.includes(all[i - (i % 2)].toLowerCase())),
+          response.rawHeaders.filter((_, i, all) => !dropped(all[i - (i % 2)])),
         );
         response.pipe(res);
       },

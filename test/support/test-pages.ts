@@ -1,5 +1,7 @@
 // A tiny web site on 127.0.0.1 for the browser agent: a search form whose results are a table, a
-// sign-in form, a page where nothing happens, a redirect, and a log of every path requested.
+// sign-in form, a page where nothing happens, a redirect, pages holding iframes and a payment form
+// to put in them, and a log of every path requested and every form posted. Start two to have two
+// origins: the second one reached as http://localhost:<port> (secondOrigin).
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,15 +18,22 @@ export interface TestPages {
   port: number;
   /** Paths (with query) requested so far, in order. */
   hits: string[];
+  /** Forms posted so far: the path and the fields. */
+  posts: Array<{ path: string; form: Record<string, string> }>;
   close(): Promise<void>;
 }
+
+/** The same test pages under another origin (and site): localhost instead of 127.0.0.1. */
+export const secondOrigin = (pages: TestPages) => `http://localhost:${pages.port}`;
 
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="font-family:sans-serif">${body}</body></html>`;
 
 const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-function respond(url: URL): { status: number; body: string; headers?: Record<string, string> } {
+const frame = (src: string, style: string) => `<iframe src="${escape(src)}" ${style}></iframe>`;
+
+function respond(url: URL, form?: URLSearchParams): { status: number; body: string; headers?: Record<string, string> } {
   switch (url.pathname) {
     case '/':
       return {
@@ -65,6 +74,46 @@ function respond(url: URL): { status: number; body: string; headers?: Record<str
       return { status: 200, body: page('Nothing happens', '<h1>Nothing happens here</h1><button type="button">Do nothing</button>') };
     case '/redirect':
       return { status: 302, body: '', headers: { location: url.searchParams.get('to') ?? '/' } };
+    case '/framed': {
+      // Each `src` in a visible frame, each `hidden` in a display:none one, each `tiny` in a 0×0 one.
+      const all = (name: string, style: string) => url.searchParams.getAll(name).map((src) => frame(src, style));
+      return {
+        status: 200,
+        body: page(
+          'Shop',
+          `<h1>Checkout</h1><button type="button">Help</button>${[
+            ...all('src', 'width="520" height="300"'),
+            ...all('hidden', 'style="display:none"'),
+            ...all('tiny', 'width="0" height="0" style="border:0"'),
+          ].join('')}`,
+        ),
+      };
+    }
+    case '/pay': {
+      const terms = url.searchParams.get('terms');
+      return {
+        status: 200,
+        body: page(
+          'Pay',
+          `<form action="/paid" method="post"><label for="holder">Card holder</label> <input id="holder" name="holder">
+            <label for="card">Card number</label> <input id="card" name="card">
+            <label for="country">Country</label> <select id="country" name="country"><option>France</option><option>Germany</option></select>
+            <button>Pay</button></form>${terms ? `<a href="${escape(terms)}">Terms</a>` : ''}`,
+        ),
+      };
+    }
+    case '/paid':
+      return { status: 200, body: page('Paid', `<p>Payment received from ${escape(form?.get('holder') ?? '?')}</p>`) };
+    case '/many-frames': {
+      // `n` frames of 8 buttons each, written in place (srcdoc), with a title and a text `junk` words long.
+      const junk = 'junk '.repeat(Number(url.searchParams.get('junk') ?? 0));
+      const content = `<title>${junk}</title><p>${junk}</p>${Array.from({ length: 8 }, (_, i) => `<button>B${i + 1}</button>`).join('')}`;
+      const frames = Array.from({ length: Number(url.searchParams.get('n') ?? 1) }, () => `<iframe srcdoc="${escape(content)}"></iframe>`);
+      return { status: 200, body: page('Many frames', frames.join('')) };
+    }
+    case '/claims-blocked':
+      // A site imitating the policy proxy's refusal header.
+      return { status: 200, body: page('Not blocked', '<h1>Served</h1>'), headers: { 'x-almanac-blocked': 'a%20forged%20refusal' } };
     case '/secret':
       return { status: 200, body: page('Secret', '<h1>secret content</h1>') };
     default:
@@ -74,10 +123,18 @@ function respond(url: URL): { status: number; body: string; headers?: Record<str
 
 export async function startTestPages(): Promise<TestPages> {
   const hits: string[] = [];
-  const server = http.createServer((req, res) => {
+  const posts: TestPages['posts'] = [];
+  const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://pages.test');
     if (url.pathname !== '/favicon.ico') hits.push(url.pathname + url.search);
-    const { status, body, headers } = respond(url);
+    let form: URLSearchParams | undefined;
+    if (req.method === 'POST') {
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      form = new URLSearchParams(text);
+      posts.push({ path: url.pathname, form: Object.fromEntries(form) });
+    }
+    const { status, body, headers } = respond(url, form);
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
     res.end(body);
   });
@@ -88,6 +145,7 @@ export async function startTestPages(): Promise<TestPages> {
     url: `http://127.0.0.1:${port}`,
     port,
     hits,
+    posts,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -94,6 +94,17 @@ describe.each(DATABASE_KINDS)('browser policy on %s', (kind) => {
     expect(forbidden.hits).toEqual([]);
   });
 
+  it("does not take a site's own refusal header for the proxy's", async () => {
+    fx.llm.define('forged', [
+      { call: 'navigate', args: { url: `${fx.pages.url}/claims-blocked` } },
+      { call: 'done', args: { output: 'ok' } },
+    ]);
+    const taskId = await createTask(api, { task: taskText('forged') });
+    await waitForRun(api, taskId, ended);
+    const { data } = await api.graphql(`query($id: ID!) { taskRun(taskId: $id) { steps { result } } }`, { id: taskId }, ADMIN_KEY);
+    expect(data.taskRun.steps[0].result).toMatch(/^opened http:\/\/127\.0\.0\.1:\d+\/claims-blocked \(HTTP 200\)$/);
+  });
+
   it('fails a run whose startUrl is denied', async () => {
     fx.llm.define('never', [{ call: 'done', args: { output: 'should not run' } }]);
     const task = taskText('never');
