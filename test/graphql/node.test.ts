@@ -1,6 +1,7 @@
 // Global object identification over HTTP on both databases: every fetchable type implements Node
 // with an opaque `nodeId` (its `id` stays the database id), and Query.node / Query.nodes answer
 // exactly what the type's own query shows the caller — hidden and absent records alike read null.
+import { ApolloClient, HttpLink, InMemoryCache, gql as apolloGql } from '@apollo/client';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/auth/viewer.js';
@@ -285,6 +286,61 @@ describe.each(DATABASE_KINDS)('Node, node(nodeId) and nodes(nodeIds) on %s', (ki
     }
     const eventReads = statements.filter((q) => /FROM\s+[`"]?(main[`"]?\.)?[`"]?(public[`"]?\.)?[`"]?Event[`"]?\s/i.test(q));
     expect(eventReads).toHaveLength(1);
+  });
+
+  it('lets Apollo Client fetch node and key its cache by nodeId', async () => {
+    const NODE_TYPES = ['Event', 'Venue', 'Organizer', 'EventCategory', 'Tag', 'Task', 'TaskRun', 'ImportJob'];
+    const cache = new InMemoryCache({
+      possibleTypes: { Node: NODE_TYPES },
+      typePolicies: Object.fromEntries(NODE_TYPES.map((type) => [type, { keyFields: ['nodeId'] }])),
+    });
+    const apollo = new ApolloClient({
+      link: new HttpLink({ uri: `${api.url}/graphql`, headers: { 'x-api-key': api.keys.administrator } }),
+      cache,
+    });
+    const created = await createEvent({ title: 'Apollo node', venue: ids.venue });
+    const venueNodeId = nodeIdOf('Venue', ids.venue);
+    const byNode = apolloGql`
+      query ByNode($nodeId: ID!) {
+        node(nodeId: $nodeId) { nodeId ... on Event { id title venue { nodeId id name } } }
+      }
+    `;
+    const first = await apollo.query<any>({ query: byNode, variables: { nodeId: created.nodeId } });
+    expect(first.data).toEqual({
+      node: {
+        __typename: 'Event',
+        nodeId: created.nodeId,
+        id: created.id,
+        title: 'Apollo node',
+        venue: { __typename: 'Venue', nodeId: venueNodeId, id: ids.venue, name: 'Node Hall' },
+      },
+    });
+    expect(cache.identify(first.data.node)).toBe(`Event:{"nodeId":"${created.nodeId}"}`);
+
+    // A mutation's answer lands on the same cache entry: the node query reads the new title without a request.
+    await apollo.mutate({
+      mutation: apolloGql`
+        mutation Rename($id: Int, $input: UpdateEventInput!) { updateEvent(id: $id, input: $input) { nodeId title } }
+      `,
+      variables: { id: created.id, input: { title: 'Apollo renamed' } },
+    });
+    const cached = await apollo.query<any>({ query: byNode, variables: { nodeId: created.nodeId }, fetchPolicy: 'cache-only' });
+    expect(cached.data.node.title).toBe('Apollo renamed');
+
+    // nodes, with a hidden and a malformed id: nulls in place, and the venue still one entry.
+    const many = await apollo.query<any>({
+      query: apolloGql`
+        query Many($nodeIds: [ID!]!) { nodes(nodeIds: $nodeIds) { nodeId ... on Venue { id name } ... on Tag { id name } } }
+      `,
+      variables: { nodeIds: [venueNodeId, nodeIdOf('Event', ids.trashed), nodeIdOf('Tag', ids.tag), 'garbage'] },
+    });
+    expect(many.data.nodes).toEqual([
+      { __typename: 'Venue', nodeId: venueNodeId, id: ids.venue, name: 'Node Hall' },
+      null,
+      { __typename: 'Tag', nodeId: nodeIdOf('Tag', ids.tag), id: ids.tag, name: 'Node Tag' },
+      null,
+    ]);
+    expect(Object.keys(cache.extract()).filter((key) => key.startsWith('Venue:'))).toEqual([`Venue:{"nodeId":"${venueNodeId}"}`]);
   });
 
   it('refuses more than 100 ids with INVALID_INPUT', async () => {
