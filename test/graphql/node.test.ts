@@ -355,11 +355,16 @@ describe.each(DATABASE_KINDS)('Node, node(nodeId) and nodes(nodeIds) on %s', (ki
     expect(tooMany.errors![0].extensions).toMatchObject({ code: 'INVALID_INPUT', params: { nodeIds: expect.any(String) } });
   });
 
-  it('keeps node queries inside the depth bound', async () => {
+  it('keeps node queries inside the depth and alias bounds, with a coded error', async () => {
     const deep = `query($nodeId: ID!) { node(nodeId: $nodeId) { ... on Venue { events { venue { events { venue { events { venue { events { venue { events { venue { events { title } } } } } } } } } } } } } }`;
     const result = await gql(deep, { nodeId: nodeIdOf('Venue', ids.venue) }, 'anonymous');
     expect(result.data).toBeUndefined();
     expect(result.errors?.[0].message).toMatch(/depth/i);
+    expect(result.errors?.[0].extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'depth' });
+    const aliases = Array.from({ length: 61 }, (_, i) => `n${i}: node(nodeId: "x") { nodeId }`).join(' ');
+    const wide = await gql(`{ ${aliases} }`, {}, 'anonymous');
+    expect(wide.data).toBeUndefined();
+    expect(wide.errors?.[0].extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'aliases' });
   });
 
   it('needs the nodeId argument: a missing one is a coded validation error', async () => {
