@@ -273,19 +273,47 @@ describe.each(DATABASE_KINDS)('Node, node(nodeId) and nodes(nodeIds) on %s', (ki
     expect(await nodes([])).toMatchObject({ data: { nodes: [] } });
   });
 
-  it('loads the records of one type in one statement, however many are asked', async () => {
-    const many = [ids.event, ids.draft, ids.private, ids.protected, ids.trashed, 987_654].map((id) => nodeIdOf('Event', id));
+  /** The SQL statements the server issues while `run` runs (its task workers' polls included), and what it returned. */
+  async function statementsOf<T>(run: () => Promise<T>): Promise<{ statements: string[]; result: T }> {
     const statements: string[] = [];
     const stop = api.server.db.observe(({ query }: { query: string }) => statements.push(query));
     try {
-      const result = await nodes(many, 'editor');
-      expect(result.errors).toBeUndefined();
-      expect(result.data.nodes.map((n: any) => n?.id ?? null)).toEqual([ids.event, ids.draft, ids.private, ids.protected, null, null]);
+      return { result: await run(), statements };
     } finally {
       stop();
     }
-    const eventReads = statements.filter((q) => /FROM\s+[`"]?(main[`"]?\.)?[`"]?(public[`"]?\.)?[`"]?Event[`"]?\s/i.test(q));
-    expect(eventReads).toHaveLength(1);
+  }
+  /** Those on the calendar's tables. */
+  const onCalendar = (statements: string[]) => statements.filter((q) => /[`"](Venue|Term|Event|EventVenue|EventTerm)[`"]/.test(q));
+
+  it('loads the records of one type in one statement, however many are asked', async () => {
+    const many = [ids.event, ids.draft, ids.private, ids.protected, ids.trashed, 987_654].map((id) => nodeIdOf('Event', id));
+    const { result, statements } = await statementsOf(() => nodes(many, 'editor'));
+    expect(result.errors).toBeUndefined();
+    expect(result.data.nodes.map((n: any) => n?.id ?? null)).toEqual([ids.event, ids.draft, ids.private, ids.protected, null, null]);
+    expect(onCalendar(statements)).toEqual([expect.stringMatching(/FROM [`"](main|public)[`"]\.[`"]Event[`"] WHERE/)]);
+  });
+
+  it('loads the relations a nodes query selects with the records, a statement per level, not per record', async () => {
+    const query = `query($nodeIds: [ID!]!) { nodes(nodeIds: $nodeIds) {
+      nodeId ... on Venue { id events { id } } ... on EventCategory { id parent { id } children { id } events { id } }
+    } }`;
+    const ask = (nodeIds: string[]) => statementsOf(() => gql(query, { nodeIds }, 'editor'));
+    const one = await ask([nodeIdOf('Venue', ids.venue), nodeIdOf('EventCategory', ids.category)]);
+    const two = await ask([
+      nodeIdOf('Venue', ids.venue),
+      nodeIdOf('Venue', ids.draftVenue),
+      nodeIdOf('EventCategory', ids.category),
+      nodeIdOf('EventCategory', ids.parentCategory),
+    ]);
+    expect(one.result.errors).toBeUndefined();
+    expect(two.result.errors).toBeUndefined();
+    expect(two.result.data.nodes.map((n: any) => n.id)).toEqual([ids.venue, ids.draftVenue, ids.category, ids.parentCategory]);
+    expect(two.result.data.nodes[0].events.map((e: any) => e.id)).toContain(ids.event);
+    expect(two.result.data.nodes[3].children.map((c: any) => c.id)).toEqual([ids.category]);
+    // Venues; their event links, then events; terms; parents; children; term links, then events.
+    expect(onCalendar(two.statements)).toHaveLength(onCalendar(one.statements).length);
+    expect(onCalendar(two.statements).length).toBeLessThanOrEqual(8);
   });
 
   it('lets Apollo Client fetch node and key its cache by nodeId', async () => {
