@@ -29,6 +29,7 @@ const UNVERSIONED_TYPES = [
   'ToolCall',
   'ApiKey',
   'NewApiKey',
+  'ImportJob',
 ];
 
 const graphiqlPages = new Map<string, string>();

@@ -218,6 +218,11 @@ describe.each(DATABASE_KINDS)('Node, node(nodeId) and nodes(nodeIds) on %s', (ki
       id: importJob,
       source: 'https://calendar.example/feed.ics',
     });
+    // A job's progress is not the calendar's data either: never a kept answer.
+    const progress = `query($nodeId: ID!) { node(nodeId: $nodeId) { ... on ImportJob { processed } } }`;
+    expect((await gql(progress, { nodeId: job })).data.node).toEqual({ processed: 0 });
+    await api.server.db.prisma.importJob.update({ where: { id: importJob }, data: { cursor: JSON.stringify({ read: 7 }) } });
+    expect((await gql(progress, { nodeId: job })).data.node).toEqual({ processed: 7 });
     expect((await node(job, 'editor')).data.node).toBeNull();
     expect((await node(job, 'anonymous')).data.node).toBeNull();
   });
