@@ -47,10 +47,10 @@ export const intId = (raw: string): number | null => (/^[1-9]\d{0,9}$/.test(raw)
 /** Database ids that are strings (UUIDs). */
 export const stringId = (raw: string): string | null => (/^[\w-]{1,64}$/.test(raw) ? raw : null);
 
-/** The global id of a record: base64 of "Type:id" (what plugin-relay's globalID fields write). */
-export const encodeNodeId = (typeName: string, id: Key): string => Buffer.from(`${typeName}:${id}`).toString('base64');
-
-/** The type and database id a global id names; null when it is not one this server wrote. */
+/**
+ * The type and database id a global id names; null when it is not one this server wrote (the
+ * nodeId fields write base64 of "Type:id" with plugin-relay's encoder, canonical base64).
+ */
 export function decodeNodeId(nodeId: string): { source: NodeSource; id: Key } | null {
   if (nodeId.length > 200 || !/^[A-Za-z0-9+/]+={0,2}$/.test(nodeId)) return null;
   const text = Buffer.from(nodeId, 'base64').toString('utf8');
