@@ -353,7 +353,7 @@ export async function assertEventReadable(
     if (await postTypeOf(prisma, target.id!)) throw new CalendarError('WRONG_TYPE', 'The specified ID is not a valid event.');
     throw new CalendarError('NOT_FOUND', `Event with ID ${target.id} does not exist.`);
   }
-  const readable = event.status !== 'trash' && canReadPost(viewer, event);
+  const readable = isEventReadable(event, viewer);
   if (target.slug !== undefined && !readable) throw invalidInput({ slug: 'Invalid parameter.' });
   if (event.status === 'trash') throw new CalendarError('TRASHED', 'This event is no longer available');
   if (!readable) throw new CalendarError('NOT_ACCESSIBLE', 'The requested event is not accessible');
@@ -362,6 +362,14 @@ export async function assertEventReadable(
     throw new CalendarError('PASSWORD_REQUIRED', 'The requested event is not accessible without a password', { id: event.id });
   }
   return event.id;
+}
+
+/**
+ * Whether the caller may read this event at all (event, node and the REST route ask this): never
+ * when trashed, else WordPress's read_post. Password protection is separate (isUnlocked).
+ */
+export function isEventReadable(event: { status: string; authorId: number }, viewer: Viewer | null): boolean {
+  return event.status !== 'trash' && canReadPost(viewer, event);
 }
 
 /** A password-protected record is readable in full with its password, or in the edit context by someone who may edit it. */

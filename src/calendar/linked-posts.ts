@@ -191,6 +191,11 @@ async function resolveTarget(db: Db, type: LinkedType, target: LinkedTarget, pro
 
 const label = (type: LinkedType) => (type === 'venue' ? 'venue' : 'organizer');
 
+/** Whether the caller may read this venue or organizer (its query and node ask this): WordPress's read_post, trashed ones included. */
+export function isLinkedReadable(row: { status: string; authorId: number }, viewer: Viewer | null): boolean {
+  return canReadPost(viewer, row);
+}
+
 /**
  * Whether the caller may read this record: unknown id/slug (or another type's id) → INVALID_INPUT
  * on `id`/`slug`; not published and not readable by the caller → NOT_ACCESSIBLE. Password-protected
@@ -199,7 +204,7 @@ const label = (type: LinkedType) => (type === 'venue' ? 'venue' : 'organizer');
 export async function assertLinkedReadable(db: Db, type: LinkedType, target: LinkedTarget, viewer: Viewer | null): Promise<number> {
   const row = await findTarget(db, type, target);
   if (!row) throw invalidInput({ ['slug' in target ? 'slug' : 'id']: 'Invalid parameter.' });
-  if (!canReadPost(viewer, row)) throw new CalendarError('NOT_ACCESSIBLE', `The requested ${label(type)} is not accessible`);
+  if (!isLinkedReadable(row, viewer)) throw new CalendarError('NOT_ACCESSIBLE', `The requested ${label(type)} is not accessible`);
   return row.id;
 }
 

@@ -23,6 +23,19 @@ export const builder = new SchemaBuilder<{
     onUnusedQuery: null,
   },
   relay: {
+    // The Node interface follows PostGraphile's convention: every type keeps its database `id`
+    // (Int!, which clients rely on) and carries the opaque global id as `nodeId` (base64 of
+    // "Type:id", the plugin's encoding). The plugin's own node/nodes queries take `id`/`ids`
+    // arguments that cannot be renamed and load records without our visibility rules, so they are
+    // off: src/graphql/node.ts defines node(nodeId) and nodes(nodeIds).
+    idFieldName: 'nodeId',
+    idFieldOptions: { description: 'Opaque global id of the record: pass it to node(nodeId) or nodes(nodeIds). Not the database id.' },
+    nodeTypeOptions: {
+      description:
+        'A record that can be fetched by its global id (Query.node, Query.nodes), with the visibility its own query applies. Its `id` stays the database id.',
+    },
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
     clientMutationId: 'omit',
     cursorType: 'String',
     // Descriptions of what every Relay connection shares (the schema documents every field and argument).

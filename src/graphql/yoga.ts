@@ -30,6 +30,7 @@ const UNVERSIONED_TYPES = [
   'ApiKey',
   'NewApiKey',
   'SavedTool',
+  'ImportJob',
 ];
 
 const graphiqlPages = new Map<string, string>();
@@ -65,11 +66,11 @@ export function createGraphQLServer(config: Config) {
       usePersistedQueries(),
       // Bounds on any one request so no single query can take the server down.
       EnvelopArmorPlugin({
-        maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: true },
-        costLimit: { maxCost: config.graphql.maxCost, ignoreIntrospection: true },
-        maxAliases: { n: config.graphql.maxAliases },
-        maxTokens: { n: config.graphql.maxTokens },
-        maxDirectives: { n: 50 },
+        maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: true, ...coded('depth') },
+        costLimit: { maxCost: config.graphql.maxCost, ignoreIntrospection: true, ...coded('cost') },
+        maxAliases: { n: config.graphql.maxAliases, ...coded('aliases') },
+        maxTokens: { n: config.graphql.maxTokens, ...coded('tokens') },
+        maxDirectives: { n: 50, ...coded('directives') },
         blockFieldSuggestion: { enabled: false },
       }),
       unreadableRequestsAre400,
@@ -77,6 +78,14 @@ export function createGraphQLServer(config: Config) {
     ],
   });
 }
+
+/**
+ * graphql-armor refuses a request over a bound with an error that has no code: like every other
+ * error it gets one, QUERY_TOO_COMPLEX, and `extensions.limit` says which bound (depth, cost…).
+ */
+const coded = (limit: string) => ({
+  onReject: [(_context: unknown, error: GraphQLError) => void Object.assign(error.extensions, { code: 'QUERY_TOO_COMPLEX', limit })],
+});
 
 /**
  * Yoga's request parsers throw plain errors on some malformed requests (JSON that does not parse in

@@ -5,7 +5,7 @@ import type { Prisma } from '../db/client.js';
 import { TaskError } from './errors.js';
 import { taskSignals } from './events.js';
 import { ending, UNFINISHED } from './statuses.js';
-import { findTask, type Owner } from './tasks.js';
+import { findTask, ownedBy, type Owner } from './tasks.js';
 
 export const MAX_TOOL_INPUT = 100_000;
 
@@ -24,6 +24,11 @@ export async function findRun(prisma: Prisma, owner: Owner, taskId: string, runI
   if (!task) return null;
   if (runId) return prisma.taskRun.findFirst({ where: { id: runId, taskId } });
   return prisma.taskRun.findFirst({ where: { taskId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+}
+
+/** Those of the runs `ids` whose task belongs to the owner (one statement). */
+export function findRuns(prisma: Prisma, owner: Owner, ids: string[]) {
+  return prisma.taskRun.findMany({ where: { id: { in: ids }, task: ownedBy(owner) } });
 }
 
 export async function requireRun(prisma: Prisma, owner: Owner, taskId: string, runId?: string | null) {

@@ -114,8 +114,16 @@ export function taskOptions(task: { options: string }): TaskOptions {
   return JSON.parse(task.options) as TaskOptions;
 }
 
+/** The one rule of who sees a task: its owner, and nobody else. */
+export const ownedBy = (owner: Owner) => ({ ownerId: owner.userId });
+
 export function findTask(prisma: Prisma, owner: Owner, id: string) {
-  return prisma.task.findFirst({ where: { id, ownerId: owner.userId } });
+  return prisma.task.findFirst({ where: { id, ...ownedBy(owner) } });
+}
+
+/** Those of the tasks `ids` that belong to the owner (one statement). */
+export function findTasks(prisma: Prisma, owner: Owner, ids: string[]) {
+  return prisma.task.findMany({ where: { id: { in: ids }, ...ownedBy(owner) } });
 }
 
 export async function requireTask(prisma: Prisma, owner: Owner, id: string) {

@@ -3,11 +3,12 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { intId, nodeSource } from '../../graphql/node.js';
 import { setUnlock, unlockOf, type Unlock } from '../../graphql/unlock.js';
 import { googleCalendarUrl, icalUrl, outlookUrl, venueLine, type CalendarLinkEvent } from '../add-to-calendar.js';
 import { costValues, formatCost } from '../cost.js';
 import { eventListQuery, type EventFilter } from '../event-filters.js';
-import { assertEventReadable, createEvent, isUnlocked, trashEvent, updateEvent, type EventFields } from '../events.js';
+import { assertEventReadable, createEvent, isEventReadable, isUnlocked, trashEvent, updateEvent, type EventFields } from '../events.js';
 import { eventJsonLd } from '../jsonld.js';
 import { listTotal } from '../list-totals.js';
 import { globalId, permalink } from '../posts.js';
@@ -370,6 +371,18 @@ builder.queryFields((t) => ({
     ...connectionTypes('Event', 'event'),
   ),
 }));
+
+// node(nodeId): the events event(id) would answer (a protected one comes masked, as in lists).
+nodeSource({
+  typeName: 'Event',
+  ref: Event,
+  parseId: intId,
+  prisma: true,
+  load: async (ctx, ids, query) =>
+    (await ctx.prisma.event.findMany({ ...query, where: { id: { in: ids as number[] } } })).filter((event) =>
+      isEventReadable(event, ctx.viewer),
+    ),
+});
 
 const eventInputFields = (t: any, create: boolean) => ({
   title: t.string({ required: create, description: 'Title (required on create; not empty).' }),

@@ -3,9 +3,18 @@
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { AppError, translateDomainErrors, type ErrorCode } from '../../graphql/errors.js';
+import { intId, NodeInterface, nodeIdField, nodeSource } from '../../graphql/node.js';
 import { runImportInBackground } from '../import/background.js';
 import { ImportError, type ImportErrorCode } from '../import/errors.js';
-import { claimImportJob, createImportJob, findImportJob, listImportJobs, parseHeaders, type ImportJobView } from '../import/jobs.js';
+import {
+  claimImportJob,
+  createImportJob,
+  findImportJob,
+  findImportJobs,
+  listImportJobs,
+  parseHeaders,
+  type ImportJobView,
+} from '../import/jobs.js';
 
 const CODES: Record<ImportErrorCode, ErrorCode> = {
   invalid: 'INVALID_INPUT',
@@ -63,8 +72,10 @@ const ImportCount = builder
 
 const ImportJob = builder.objectRef<ImportJobView>('ImportJob').implement({
   description: 'An import and its progress.',
+  interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The job id.' }),
+    nodeId: nodeIdField(t, 'ImportJob'),
     kind: t.field({ type: ImportKind, description: 'What it reads.', resolve: (job) => job.kind }),
     source: t.exposeString('source', { description: 'The REST base or iCalendar URL it reads.' }),
     status: t.field({ type: ImportStatus, description: 'Where it stands.', resolve: (job) => job.status }),
@@ -91,6 +102,14 @@ const ImportJob = builder.objectRef<ImportJobView>('ImportJob').implement({
       resolve: (job) => job.finishedAt?.toISOString() ?? null,
     }),
   }),
+});
+
+// node(nodeId): import jobs, to those importJob answers (administrators).
+nodeSource({
+  typeName: 'ImportJob',
+  ref: ImportJob,
+  parseId: intId,
+  load: (ctx, ids) => findImportJobs(ctx.prisma, ctx.viewer, ids as number[]),
 });
 
 builder.queryFields((t) => ({

@@ -5,6 +5,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { intId, nodeSource } from '../../graphql/node.js';
 import { setUnlock, unlockOf, type Unlock } from '../../graphql/unlock.js';
 import { isUnlocked } from '../events.js';
 import { listTotal } from '../list-totals.js';
@@ -12,6 +13,7 @@ import { META_FIELDS, type LinkedFields } from '../linked.js';
 import {
   assertLinkedReadable,
   createLinkedPost,
+  isLinkedReadable,
   linkedListQuery,
   trashLinkedPost,
   updateLinkedPost,
@@ -330,6 +332,18 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       edgeType,
     ),
   }));
+
+  // node(nodeId): the records the one-record query would answer (protected ones masked, as there).
+  nodeSource({
+    typeName,
+    ref,
+    parseId: intId,
+    prisma: true,
+    load: async (ctx, ids, query) =>
+      ((await (ctx.prisma[type] as any).findMany({ ...query, where: { id: { in: ids } } })) as Row[]).filter((row) =>
+        isLinkedReadable(row, ctx.viewer),
+      ),
+  });
 
   const inputFields = (t: any, create: boolean) => ({ ...linkedInputFields(type, t, create), ...spec.ownInputFields(t) });
   const CreateInput = builder.inputType(`Create${typeName}Input`, { description: `A new ${what}.`, fields: (t) => inputFields(t, true) });

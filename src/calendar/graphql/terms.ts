@@ -5,6 +5,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { intId, nodeSource } from '../../graphql/node.js';
 import {
   CATEGORY_TAXONOMY,
   categoryTree,
@@ -282,6 +283,17 @@ function mutations(t: any, api: TermApi) {
       },
     }),
   };
+}
+
+// node(nodeId): every term is public; a global id of one taxonomy never names a term of the other.
+for (const api of [CATEGORY_API, TAG_API]) {
+  nodeSource({
+    typeName: api.typeName,
+    ref: api.ref,
+    parseId: intId,
+    prisma: true,
+    load: (ctx, ids, query) => ctx.prisma.term.findMany({ ...query, where: { id: { in: ids as number[] }, taxonomy: api.taxonomy } }),
+  });
 }
 
 builder.queryFields((t) => ({

@@ -86,8 +86,11 @@ export function jobView(row: JobRow, now = Date.now()): ImportJobView {
   };
 }
 
+/** Who may import, and see import jobs: administrators. */
+export const mayImport = (viewer: Viewer | null): boolean => viewer?.role === 'administrator';
+
 export function assertMayImport(viewer: Viewer | null): void {
-  if (viewer?.role !== 'administrator') throw new ImportError('forbidden', 'Only administrators may import.');
+  if (!mayImport(viewer)) throw new ImportError('forbidden', 'Only administrators may import.');
 }
 
 /** `Name: value` lines → headers (for a source behind authentication). */
@@ -148,6 +151,12 @@ export async function findImportJob(prisma: Prisma, viewer: Viewer | null, id: n
   const row = await prisma.importJob.findUnique({ where: { id } });
   if (!row) throw new ImportError('not_found', `No import job ${id}.`);
   return jobView(row);
+}
+
+/** The jobs among `ids`, for a caller who may see them (none for anyone else, without a statement). */
+export async function findImportJobs(prisma: Prisma, viewer: Viewer | null, ids: number[]): Promise<ImportJobView[]> {
+  if (!mayImport(viewer)) return [];
+  return (await prisma.importJob.findMany({ where: { id: { in: ids } } })).map((row) => jobView(row));
 }
 
 export async function listImportJobs(prisma: Prisma, viewer: Viewer | null, first: number): Promise<ImportJobView[]> {

@@ -4,6 +4,7 @@ import { builder, closedSet } from '../../graphql/builder.js';
 import type { Task as TaskRow, TaskRun as RunRow, ToolCall as ToolCallRow } from '../../generated/sqlite/client.js';
 import type { StepView } from '../runs.js';
 
+// Task and TaskRun are Nodes (src/graphql/node.ts): their owner fetches them by nodeId.
 export const Task = builder.objectRef<TaskRow>('Task');
 export const TaskRun = builder.objectRef<RunRow>('TaskRun');
 export const TaskStep = builder.objectRef<StepView & { run: RunRow }>('TaskStep');

@@ -1,8 +1,9 @@
 // TaskRun with its steps, tool calls and recording; the taskRun query and the run mutations
 // (stopTaskRun, submitToolInput).
 import { builder } from '../../graphql/builder.js';
+import { NodeInterface, nodeIdField, nodeSource, stringId } from '../../graphql/node.js';
 import { buildRunGif, countScreenshots, recordingUrl, runByToken, screenshotUrl, stepScreenshot } from '../recording.js';
-import { findRun, listSteps, pendingToolCall, stopRun, submitToolInput } from '../runs.js';
+import { findRun, findRuns, listSteps, pendingToolCall, stopRun, submitToolInput } from '../runs.js';
 import { UNFINISHED, type DetailedStatus, type RunStatus } from '../statuses.js';
 import { ownerOf } from './resolve.js';
 import { DetailedStatusEnum, RecordingStatusEnum, RunStatusEnum, TaskRecording, TaskRun, TaskStep, ToolCall } from './refs.js';
@@ -62,8 +63,10 @@ TaskRecording.implement({
 
 TaskRun.implement({
   description: 'One execution of a task.',
+  interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The run id.' }),
+    nodeId: nodeIdField(t, 'TaskRun'),
     taskId: t.exposeID('taskId', { description: 'The task it runs.' }),
     status: t.field({ type: RunStatusEnum, description: 'The state of the run, for clients.', resolve: (run) => run.status as RunStatus }),
     detailedStatus: t.field({
@@ -117,6 +120,14 @@ TaskRun.implement({
       },
     }),
   }),
+});
+
+// node(nodeId): runs of the caller's own tasks, as taskRun answers them; anonymous callers have none.
+nodeSource({
+  typeName: 'TaskRun',
+  ref: TaskRun,
+  parseId: stringId,
+  load: async (ctx, ids) => (ctx.viewer ? findRuns(ctx.prisma, ownerOf(ctx), ids as string[]) : []),
 });
 
 /** A run whose images the caller may see: by the share token of their URLs, or as the owner. */

@@ -1,11 +1,23 @@
 // Task: the type, its queries (tasks, task) and mutations (createTask, rerunTask, stopTask).
 import { builder } from '../../graphql/builder.js';
 import { listRuns } from '../runs.js';
-import { checkPage, createTask, findTask, listTasks, MAX_PAGE_SIZE, renameTask, rerunTask, stopTask, taskOptions } from '../tasks.js';
+import {
+  checkPage,
+  createTask,
+  findTask,
+  findTasks,
+  listTasks,
+  MAX_PAGE_SIZE,
+  renameTask,
+  rerunTask,
+  stopTask,
+  taskOptions,
+} from '../tasks.js';
 import { MAX_TASK_NAME, readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
 import type { WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
 import { AppError } from '../../graphql/errors.js';
+import { NodeInterface, nodeIdField, nodeSource, stringId } from '../../graphql/node.js';
 import { batchLoader, ownerOf } from './resolve.js';
 import { DeliveryStatusEnum, PAGE_ARGS_DOC, Task, TaskRun, TaskStatusEnum, type ListShape } from './refs.js';
 
@@ -52,8 +64,10 @@ const WebhookDelivery = builder.objectRef<WebhookDeliveryRow>('WebhookDelivery')
 
 Task.implement({
   description: 'A browser task: what to do in the browser, the caller tools the agent may call, and its runs.',
+  interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The task id.' }),
+    nodeId: nodeIdField(t, 'Task'),
     task: t.exposeString('task', { description: 'The instructions, as given (trimmed).' }),
     name: t.exposeString('name', {
       nullable: true,
@@ -126,6 +140,14 @@ Task.implement({
       },
     }),
   }),
+});
+
+// node(nodeId): the caller's own tasks, as task(id) answers them; anonymous callers have none.
+nodeSource({
+  typeName: 'Task',
+  ref: Task,
+  parseId: stringId,
+  load: async (ctx, ids) => (ctx.viewer ? findTasks(ctx.prisma, ownerOf(ctx), ids as string[]) : []),
 });
 
 builder.queryFields((t) => ({
