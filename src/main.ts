@@ -34,7 +34,17 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.exit(0);
   });
 }
-server = await startServer(config);
+try {
+  server = await startServer(config);
+} catch (error) {
+  // What an operator can fix (the database, the port) is said in one line; anything else keeps its stack.
+  const message = error instanceof Error ? error.message : String(error);
+  if (/database|can't reach|ECONNREFUSED|EADDRINUSE|authentication failed/i.test(message)) {
+    console.error(`almanac: cannot start: ${message}`);
+    process.exit(2);
+  }
+  throw error;
+}
 if (stopping) {
   await server.close();
   process.exit(0);

@@ -77,10 +77,43 @@ async function appliedMigrations(url: string, kind: DatabaseKind): Promise<Set<s
   }
 }
 
-/** Applies every pending migration to the database at `url`; returns the names applied. */
+/**
+ * The PostgreSQL database a URL names, created when it does not exist yet (as `createdb` would,
+ * through the server's `postgres` database with the URL's credentials), so that a first start on a
+ * new name works as a first start on a new SQLite file does. Several processes starting at once
+ * may race: "already exists" is success.
+ */
+async function ensurePostgresDatabase(url: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    await probe.end();
+    return;
+  } catch (error) {
+    await probe.end().catch(() => undefined);
+    if ((error as { code?: string }).code !== '3D000') return; // anything else: the schema engine reports it
+  }
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  target.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: target.toString() });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42P04')
+      throw new Error(`Database \`${name}\` does not exist and could not be created: ${(error as Error).message}`);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}
+
+/** Applies every pending migration to the database at `url` (creating a PostgreSQL database that
+ *  does not exist yet); returns the names applied. */
 export async function deployMigrations(url: string): Promise<string[]> {
   const kind = databaseKind(url);
   if (!kind) throw new Error('DATABASE_URL must start with file: or postgresql://');
+  if (kind === 'postgresql') await ensurePostgresDatabase(url);
   const migrationsList_ = await migrationsList(kind);
   const applied = await appliedMigrations(url, kind);
   if (applied && migrationsList_.migrationDirectories.every((d) => applied.has(d.path))) return [];

@@ -3,6 +3,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { daysFromNow } from '../support/clock.js';
 import { DATABASE_KINDS, createTestDatabase } from '../support/databases.js';
@@ -60,6 +61,44 @@ describe('configuration', () => {
     const [code] = await once(child, 'exit');
     expect(code).toBe(2);
     expect(stderr).toContain('PORT must be an integer');
+  });
+
+  it('creates a PostgreSQL database that does not exist yet, as a first start on a new SQLite file does', async () => {
+    const name = `almanac_created_${process.pid}_${Date.now()}`;
+    const url = new URL(process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+    const admin = url.toString();
+    url.pathname = `/${name}`;
+    try {
+      const { port } = await startProcess({ DATABASE_URL: url.toString(), LOG_LEVEL: 'info', TASK_WORKERS: '0' });
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(await health.json()).toEqual({ status: 'ok', database: 'postgresql' });
+      const events = await fetch(`http://127.0.0.1:${port}/wp-json/calendar/events/v1/events`);
+      expect(events.status).toBe(200);
+    } finally {
+      for (const child of children.splice(0)) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    }
+  });
+
+  it('says in one line why it cannot start when the database server cannot be reached', async () => {
+    const child = spawn(process.execPath, server, {
+      env: { ...process.env, PORT: '0', DATABASE_URL: 'postgresql://postgres@127.0.0.1:9/almanac' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^almanac: cannot start: Can't reach database server at `127\.0\.0\.1:9`/);
+    expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 });
 
