@@ -102,7 +102,7 @@ async function ensurePostgresDatabase(url: string): Promise<void> {
     await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
   } catch (error) {
     if ((error as { code?: string }).code !== '42P04')
-      throw new Error(`Database \`${name}\` does not exist and could not be created: ${(error as Error).message}`);
+      throw new Error(`Database \`${name}\` does not exist and could not be created: ${(error as Error).message}`, { cause: error });
   } finally {
     await admin.end().catch(() => undefined);
   }
