@@ -76,6 +76,16 @@ export const canDeletePost = canModify;
  * map_meta_cap read_post: published → everyone; own post of any status → its author; others'
  * private → read_private_posts; others' draft/pending/future/trash → edit_post (editor+).
  */
+/**
+ * Whether a venue or organizer appears in JSON-LD for this caller (TEC's JSON-LD builder): visitors
+ * see published ones only; signed-in users any but another's private one without read_private_posts.
+ * A linked record that does not appear is `false` in its event's JSON-LD (location, organizer).
+ */
+export function appearsInJsonLd(viewer: Viewer, post: { status: string }): boolean {
+  if (viewer === null) return post.status === 'publish';
+  return post.status !== 'private' || canReadPrivate(viewer);
+}
+
 export function canReadPost(viewer: Viewer, post: PostAccess): boolean {
   if (post.status === 'publish') return true;
   if (viewer === null) return false;

@@ -85,8 +85,9 @@ export interface EventLdSource {
   date: string;
   costValues: string[];
   imageUrl?: string | null;
-  venue?: VenueLdSource | null;
-  organizer?: OrganizerLdSource | null;
+  /** The first linked venue and organizer; false when one is linked that the caller may not see in JSON-LD. */
+  venue?: VenueLdSource | false | null;
+  organizer?: OrganizerLdSource | false | null;
 }
 
 /** PHP's DateTime::format('c'): the offset always as ±hh:mm, "+00:00" for UTC (never "Z"). */
@@ -116,8 +117,8 @@ export function eventJsonLd(e: EventLdSource): Record<string, unknown> {
     startDate: isoIn(e.startLocal, e.timezone || 'UTC'),
     endDate: isoIn(e.endLocal, e.timezone || 'UTC'),
   });
-  if (e.venue) ld.location = venueJsonLd(e.venue);
-  if (e.organizer) ld.organizer = organizerJsonLd(e.organizer);
+  if (e.venue != null) ld.location = e.venue && venueJsonLd(e.venue);
+  if (e.organizer != null) ld.organizer = e.organizer && organizerJsonLd(e.organizer);
   const prices = e.costValues.filter((v) => v !== '');
   if (prices.length) {
     ld.offers = {

@@ -68,8 +68,6 @@ export interface LinkedRow {
 // Prisma's venue and organizer delegates have different static types but the same shape for
 // everything used here; one loose handle keeps a single code path for both.
 const table = (db: Db, type: LinkedType): any => db[type];
-const linkTable = (db: Db, type: LinkedType): any => (type === 'venue' ? db.eventVenue : db.eventOrganizer);
-const linkColumn = (type: LinkedType) => (type === 'venue' ? 'venueId' : 'organizerId');
 
 // ---------------------------------------------------------------------------------------------
 // Lists (spec §2.5)
@@ -346,7 +344,7 @@ export async function trashLinkedPost(context: LinkedContext, type: LinkedType, 
         data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, ...floatingDates(row!, 'trash', now) },
       });
       if (updated.count === 0) throw new CalendarError('ALREADY_TRASHED', `The ${label(type)} is already trashed`);
-      await linkTable(tx, type).deleteMany({ where: { [linkColumn(type)]: row!.id } });
+      // Its events keep the link, as the original's do: they show it as trashed (and false in their JSON-LD).
       return row!.id;
     }),
   );

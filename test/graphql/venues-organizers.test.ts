@@ -334,19 +334,27 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       expect((await made(c.update(k, { id: record.id }, { phone: '1' }))).status).toBe('TRASH');
     });
 
-    it('unlinks a trashed record from every event', async () => {
+    it('keeps a trashed record linked, as the original does: its events show it trashed, and false in their JSON-LD for visitors', async () => {
       const record = await made(c.create(k, { name: `Linked ${token()}` }));
       const link = k.type === 'venue' ? { venues: [record.id] } : { organizers: [record.id] };
       const events = [await seedEvent(api, link), await seedEvent(api, { ...link, status: 'draft' })];
-      const prisma = api.server.db.prisma as any;
-      const links = () => (k.type === 'venue' ? prisma.eventVenue : prisma.eventOrganizer).count({ where: { [`${k.type}Id`]: record.id } });
-      expect(await links()).toBe(2);
-      const before = await c.gql(`query($id: Int) { r: ${k.type}(id: $id) { events { id } } }`, { id: record.id }, 'editor');
-      expect(before.data.r.events.map((e: { id: number }) => e.id)).toEqual(events);
+      const many = k.type === 'venue' ? 'venues' : 'organizers';
+      const ldKey = k.type === 'venue' ? 'location' : 'organizer';
+      const read = (role?: Role) =>
+        c.gql(`query($id: Int!) { e: event(id: $id) { ${many} { id status jsonLd } jsonLd } }`, { id: events[0] }, role);
+      const before = await read();
+      expect(before.data.e[many]).toEqual([{ id: record.id, status: 'PUBLISH', jsonLd: expect.objectContaining({ name: record.name }) }]);
+      expect(before.data.e.jsonLd[ldKey]).toMatchObject({ name: record.name });
       await made(c.remove(k, { id: record.id }));
-      expect(await links()).toBe(0);
       const after = await c.gql(`query($id: Int) { r: ${k.type}(id: $id) { events { id } } }`, { id: record.id }, 'editor');
-      expect(after.data.r.events).toEqual([]);
+      expect(after.data.r.events.map((e: { id: number }) => e.id)).toEqual(events);
+      // Visitors: the event names the trashed record, without its JSON-LD; the event's JSON-LD says false.
+      const anonymous = await read();
+      expect(anonymous.data.e[many]).toEqual([{ id: record.id, status: 'TRASH', jsonLd: null }]);
+      expect(anonymous.data.e.jsonLd[ldKey]).toBe(false);
+      // Signed-in users see it in JSON-LD still (TEC's builder asks only `read` of them).
+      const subscriber = await read('subscriber');
+      expect(subscriber.data.e.jsonLd[ldKey]).toMatchObject({ name: record.name });
     });
 
     it('lists published records newest first for anonymous callers, every non-trash status for contributors and up', async () => {

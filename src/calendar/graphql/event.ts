@@ -1,5 +1,6 @@
 // Event: the type's fields, its queries (one, page, connection) and its mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import { appearsInJsonLd } from '../capabilities.js';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
@@ -197,8 +198,8 @@ builder.prismaObjectFields(Event, (t) => ({
         url: permalink(ctx.config.siteUrl, 'event', e),
         costValues: storedCost(e.cost),
         imageUrl,
-        venue: venue ? { ...venue, imageUrl: venueImageUrl } : null,
-        organizer: organizer ? { ...organizer, imageUrl: organizerImageUrl } : null,
+        venue: venue ? appearsInJsonLd(ctx.viewer, venue) && { ...venue, imageUrl: venueImageUrl } : null,
+        organizer: organizer ? appearsInJsonLd(ctx.viewer, organizer) && { ...organizer, imageUrl: organizerImageUrl } : null,
       });
     },
   }),

@@ -1,5 +1,6 @@
 // Organizer: the type's own fields (e-mail, JSON-LD); the fields, queries and mutations it shares
 // with venues come from linked-posts.ts.
+import { appearsInJsonLd } from '../capabilities.js';
 import { builder } from '../../graphql/builder.js';
 import { organizerJsonLd } from '../jsonld.js';
 import { defineLinkedApi, isMasked, linkedRecordFields, maskedText } from './linked-posts.js';
@@ -11,11 +12,15 @@ builder.prismaObjectFields(Organizer, (t) => ({
   email: maskedText(t, 'email', 'E-mail address (stored as given, not validated)'),
   jsonLd: t.field({
     type: 'JSON',
-    description: 'Schema.org JSON-LD (a Person), built from what this request may see.',
+    nullable: true,
+    description:
+      'Schema.org JSON-LD (a Person), built from what this request may see; null when the organizer does not appear in JSON-LD for the caller (visitors: published only).',
     resolve: async (o, _a, ctx, info) =>
-      isMasked(o, ctx, info)
-        ? organizerJsonLd({ ...o, title: '', content: '', phone: '', email: '', website: '', imageUrl: null })
-        : organizerJsonLd({ ...o, imageUrl: await imageUrlOf(ctx, o.imageId) }),
+      !appearsInJsonLd(ctx.viewer, o)
+        ? null
+        : isMasked(o, ctx, info)
+          ? organizerJsonLd({ ...o, title: '', content: '', phone: '', email: '', website: '', imageUrl: null })
+          : organizerJsonLd({ ...o, imageUrl: await imageUrlOf(ctx, o.imageId) }),
   }),
 }));
 

@@ -1,5 +1,6 @@
 // Venue: the type's own fields (address, map flags, geo, JSON-LD); the fields, queries and mutations
 // it shares with organizers come from linked-posts.ts.
+import { appearsInJsonLd } from '../capabilities.js';
 import { builder } from '../../graphql/builder.js';
 import { venueJsonLd } from '../jsonld.js';
 import { defineLinkedApi, isMasked, linkedRecordFields, maskedText } from './linked-posts.js';
@@ -41,8 +42,11 @@ builder.prismaObjectFields(Venue, (t) => ({
   }),
   jsonLd: t.field({
     type: 'JSON',
-    description: 'Schema.org JSON-LD (a Place), built from what this request may see.',
+    nullable: true,
+    description:
+      'Schema.org JSON-LD (a Place), built from what this request may see; null when the venue does not appear in JSON-LD for the caller (visitors: published only).',
     resolve: async (v, _a, ctx, info) => {
+      if (!appearsInJsonLd(ctx.viewer, v)) return null;
       if (!isMasked(v, ctx, info)) return venueJsonLd({ ...v, imageUrl: await imageUrlOf(ctx, v.imageId) });
       const hidden = {
         title: '',
