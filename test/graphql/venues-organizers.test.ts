@@ -341,7 +341,11 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       const many = k.type === 'venue' ? 'venues' : 'organizers';
       const ldKey = k.type === 'venue' ? 'location' : 'organizer';
       const read = (role?: Role) =>
-        c.gql(`query($id: Int!) { e: event(id: $id) { ${many} { id status jsonLd } jsonLd } }`, { id: events[0] }, role);
+        c.gql(
+          `query($id: Int!) { e: event(id: $id) { ${many}(all: true) { id status jsonLd } readable: ${many} { id } jsonLd } }`,
+          { id: events[0] },
+          role,
+        );
       const before = await read();
       expect(before.data.e[many]).toEqual([{ id: record.id, status: 'PUBLISH', jsonLd: expect.objectContaining({ name: record.name }) }]);
       expect(before.data.e.jsonLd[ldKey]).toMatchObject({ name: record.name });
@@ -351,10 +355,12 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       // Visitors: the event names the trashed record, without its JSON-LD; the event's JSON-LD says false.
       const anonymous = await read();
       expect(anonymous.data.e[many]).toEqual([{ id: record.id, status: 'TRASH', jsonLd: null }]);
+      expect(anonymous.data.e.readable).toEqual([]); // without `all`, only what the caller may read
       expect(anonymous.data.e.jsonLd[ldKey]).toBe(false);
       // Signed-in users see it in JSON-LD still (TEC's builder asks only `read` of them).
       const subscriber = await read('subscriber');
       expect(subscriber.data.e.jsonLd[ldKey]).toMatchObject({ name: record.name });
+      expect((await read('editor')).data.e.readable).toEqual([{ id: record.id }]);
     });
 
     it('lists published records newest first for anonymous callers, every non-trash status for contributors and up', async () => {

@@ -12,6 +12,7 @@ import { eventListQuery, type EventFilter } from '../event-filters.js';
 import { assertEventReadable, createEvent, isEventReadable, isUnlocked, trashEvent, updateEvent, type EventFields } from '../events.js';
 import { eventJsonLd } from '../jsonld.js';
 import { listTotal } from '../list-totals.js';
+import { isLinkedReadable } from '../linked-posts.js';
 import { globalId, permalink } from '../posts.js';
 import { termComparator } from '../term-rules.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
@@ -166,18 +167,20 @@ builder.prismaObjectFields(Event, (t) => ({
   venue: t.field({
     type: Venue,
     nullable: true,
-    description: 'The linked venue (null when none or masked).',
-    resolve: async (e, _a, ctx, info) => (masked(e, ctx, info) ? null : ((await venuesOf(ctx, e.id))[0] ?? null)),
+    description: 'The linked venue, when the caller may read it (null when none, masked, or it is trashed or not public).',
+    resolve: async (e, _a, ctx, info) => (masked(e, ctx, info) ? null : ((await readableLinks(ctx, e.id, venuesOf, false))[0] ?? null)),
   }),
   venues: t.field({
     type: [Venue],
-    description: 'Every linked venue ([] when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : venuesOf(ctx, e.id)),
+    args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
+    description: 'The linked venues the caller may read ([] when masked).',
+    resolve: (e, args, ctx, info) => (masked(e, ctx, info) ? [] : readableLinks(ctx, e.id, venuesOf, args.all ?? false)),
   }),
   organizers: t.field({
     type: [Organizer],
-    description: 'The linked organizers, in the order given ([] when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : organizersOf(ctx, e.id)),
+    args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
+    description: 'The linked organizers the caller may read, in the order given ([] when masked).',
+    resolve: (e, args, ctx, info) => (masked(e, ctx, info) ? [] : readableLinks(ctx, e.id, organizersOf, args.all ?? false)),
   }),
   jsonLd: t.field({
     type: 'JSON',
@@ -384,6 +387,20 @@ nodeSource({
       isEventReadable(event, ctx.viewer),
     ),
 });
+
+const LINKED_ALL =
+  'Also the linked ones the caller may not read (trashed, drafts of others…): an event keeps its links when a venue or organizer is trashed, and The Events Calendar lists them so.';
+
+/** An event's linked venues or organizers: those the caller may read, or all of them. */
+async function readableLinks<T extends { status: string; authorId: number }>(
+  ctx: GraphQLContext,
+  eventId: number,
+  load: (ctx: GraphQLContext, eventId: number) => Promise<T[]>,
+  all: boolean,
+): Promise<T[]> {
+  const rows = await load(ctx, eventId);
+  return all ? rows : rows.filter((row) => isLinkedReadable(row, ctx.viewer));
+}
 
 const eventInputFields = (t: any, create: boolean) => ({
   title: t.string({ required: create, description: 'Title (required on create; not empty).' }),

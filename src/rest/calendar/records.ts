@@ -21,7 +21,7 @@ export function eventFields(single: boolean): string {
     allDay startDate endDate utcStartDate utcEndDate timezone timezoneAbbr cost costDetails { currencySymbol currencyCode currencyPosition values }
     website showMap showMapLink hideFromListings sticky featured masked
     categories { ${TERM_EMBED_FIELDS} parentId } tags { ${TERM_EMBED_FIELDS} }
-    venues { ${VENUE_FIELDS}${ld} } organizers { ${ORGANIZER_FIELDS}${ld} }${ld}`;
+    venues(all: true) { ${VENUE_FIELDS}${ld} } organizers(all: true) { ${ORGANIZER_FIELDS}${ld} }${ld}`;
 }
 
 type Node = Record<string, any>;
