@@ -415,7 +415,7 @@ export const isStringOrEmpty = (value: unknown): boolean => phpEmpty(value) || t
 
 /**
  * Validator::is_time: a number (timestamp) or a string `strtotime` accepts. The date parser is the
- * caller's (calendar/dates); to mimic PHP it returns the timestamp (0, the epoch, counts as a failure).
+ * caller's (calendar/dates/strtotime); to mimic PHP it returns the timestamp (0, the epoch, counts as a failure).
  */
 export function timeValidator(strtotime: (text: string) => unknown): (value: unknown) => boolean {
   return (value) => phpIsNumeric(value) || (typeof value === 'string' && Boolean(strtotime(value)));

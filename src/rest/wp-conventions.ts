@@ -2,7 +2,7 @@
 // clients such as wpapi read), `_fields` (rest_filter_response_fields) and `_envelope`
 // (WP_REST_Server::envelope_response).
 import type { Config } from '../config.js';
-import { toZone } from '../calendar/dates.js';
+import { toZone } from '../calendar/dates/zones.js';
 import { restRootUrl } from './namespace-index.js';
 
 type Json = unknown;

@@ -1,20 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import {
-  dateDetails,
-  eventSchedule,
-  formatWall,
-  isStrictFlag,
-  isValidDateInput,
-  isValidTimezone,
-  listDateWindow,
-  matchesDateWindow,
-  parseDateInput,
-  timezoneAbbr,
-  toZone,
-  utcToWall,
-  wallToUtc,
-  type DateWindow,
-} from '../../src/calendar/dates.ts';
+import { isValidTimezone, timezoneAbbr, toZone } from '../../src/calendar/dates/zones.ts';
+import { dateDetails, formatWall, utcToWall, wallToUtc } from '../../src/calendar/dates/wall-times.ts';
+import { isValidDateInput, parseDateInput } from '../../src/calendar/dates/strtotime.ts';
+import { eventSchedule, isStrictFlag, listDateWindow, matchesDateWindow, type DateWindow } from '../../src/calendar/dates/schedule.ts';
 import { DateTime } from 'luxon';
 
 /** A Wednesday. */

@@ -1,6 +1,6 @@
 // Types shared by the calendar's records: post status, date parts, cost details, images.
 import { builder } from '../../graphql/builder.js';
-import { dateDetails } from '../dates.js';
+import { dateDetails } from '../dates/wall-times.js';
 import { imageRecord } from '../images.js';
 import { POST_STATUSES } from '../capabilities.js';
 

@@ -7,7 +7,7 @@ import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { findIana } from 'windows-iana';
 import type { UrlPolicy } from '../../http/url-policy.js';
-import { isValidTimezone } from '../dates.js';
+import { isValidTimezone } from '../dates/zones.js';
 import type { EventFields } from '../events.js';
 import { ImportError, readSource } from './errors.js';
 

@@ -4,7 +4,10 @@
 // Validators here are the original's syntactic checks; existence (venues, users, images, terms…)
 // is checked by GraphQL, which reports it as INVALID_INPUT before it checks permission.
 import { canCreatePosts, canEditPost, canReadPrivate, isPostStatus } from '../../calendar/capabilities.js';
-import { formatWall, isStrictFlag, isValidDateInput, isValidTimezone, parseDateInput, toZone } from '../../calendar/dates.js';
+import { isValidTimezone, toZone } from '../../calendar/dates/zones.js';
+import { formatWall } from '../../calendar/dates/wall-times.js';
+import { isValidDateInput, parseDateInput } from '../../calendar/dates/strtotime.js';
+import { isStrictFlag } from '../../calendar/dates/schedule.js';
 import { isUrlOrEmpty } from '../../calendar/validate.js';
 import {
   isNonEmptyString,

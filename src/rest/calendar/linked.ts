@@ -15,7 +15,7 @@ import {
   canUploadFiles,
   isPostStatus,
 } from '../../calendar/capabilities.js';
-import { isValidDateInput } from '../../calendar/dates.js';
+import { isValidDateInput } from '../../calendar/dates/strtotime.js';
 import { isUrl } from '../../calendar/validate.js';
 import {
   isNonEmptyString,

@@ -1,6 +1,6 @@
 // GraphQL results → the original's JSON records (spec §3), one pass per record, keys in the
 // original's order. The selections below are what each record needs from the GraphQL API.
-import { dateDetails } from '../../calendar/dates.js';
+import { dateDetails } from '../../calendar/dates/wall-times.js';
 import type { RestRequest } from '../route-table.js';
 
 const IMAGE = 'image { record }';
