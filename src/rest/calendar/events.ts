@@ -336,7 +336,6 @@ function eventInput(req: RestRequest, skip: string[] = []): Record<string, unkno
     if (name === 'timezone' && phpEmpty(value)) continue; // an empty time zone is ignored (prepare_postarr)
     input[field] = value === undefined ? null : convert ? convert(value) : value;
   }
-  if ('tags' in input) input.wpTagQuirk = true; // the original's handling of existing tags named in `tags`
   return input;
 }
 
