@@ -95,6 +95,9 @@ export interface Endpoint {
    *  is the response. Absent = public. Also consulted for the `Allow` header. */
   permission?: (req: RestRequest) => PermissionResult | Promise<PermissionResult>;
   handler: (req: RestRequest) => RestResult | Promise<RestResult>;
+  /** The permission callback answers from what the handler did (WP asks the callbacks again for the
+   *  Allow header after dispatch): its answer before the handler is not reused for that header. */
+  permissionAfterHandler?: boolean;
   /** Absent: the endpoint is not in /doc. */
   doc?: OperationDoc;
 }
