@@ -18,7 +18,7 @@ import { keptGraphQLGets } from './graphql/kept-gets.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
 import type { Logger } from './http/logger.js';
-import { calendarTable, docInfo } from './rest/calendar/index.js';
+import { calendarOperationOptions, calendarTable, docInfo } from './rest/calendar/index.js';
 import { calendarOpenApi } from './rest/calendar/openapi.js';
 import { restRouter } from './rest/router.js';
 import { createTaskApi } from './rest/tasks/router.js';
@@ -171,6 +171,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       resolveViewer,
       runner,
       context: calendarContext,
+      operationOptions: calendarOperationOptions,
       cacheVersion: config.responseCache ? () => calendarVersion(db.prisma) : undefined,
       logger,
     }),

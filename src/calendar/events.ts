@@ -56,7 +56,7 @@ export interface EventFields {
   organizer?: unknown;
   password?: string;
   parent?: number;
-  /** Reproduce the original's tag handling (see resolveEventTerms); the REST layer sets it. */
+  /** Reproduce the original's tag handling (see resolveEventTerms): a caller's option, never an input field. */
   wpTagQuirk?: boolean;
 }
 

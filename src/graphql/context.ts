@@ -17,6 +17,20 @@ export interface GraphQLContext {
   /** The calendar's data version, when the HTTP layer already read it for a kept answer that was
    *  missing; set only on reads (GET), which write nothing, so it cannot go stale in the request. */
   readVersion?: number;
+  /** Set only by in-process callers (the REST layer's router); never part of the schema. */
+  operationOptions?: OperationOptions;
+}
+
+/**
+ * Private options of an in-process caller that reproduces another API over this schema: what it
+ * asks of the resolvers, and what they report back to it. HTTP GraphQL requests have none.
+ */
+export interface OperationOptions {
+  /** Event writes name existing tags the way The Events Calendar does (src/calendar/terms.ts). */
+  wpTagQuirk?: boolean;
+  /** Filled by the `masked` field of venues and organizers, keyed `venue:ID` / `organizer:ID`: the
+   *  protected fields of a masked record that hold a value (the caller keeps those keys, emptied). */
+  hiddenFields?: Map<string, readonly string[]>;
 }
 
 export function createContext(

@@ -19,7 +19,11 @@ export async function runPipeline(req: RestRequestImpl, jsonError?: RestError): 
   await validateArgs(req);
   await sanitizeArgs(req);
   if (!permits(await permissionOf(req, req.endpoint, true))) throw forbidden(req.viewer !== null);
-  return req.endpoint.handler(req);
+  try {
+    return await req.endpoint.handler(req);
+  } finally {
+    if (req.endpoint.permissionAfterHandler) req.permissions.delete(req.endpoint);
+  }
 }
 
 /** Step 2: `required: true` args with no non-null value, in declaration order. */

@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import qs from 'qs';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
+import type { OperationOptions } from '../graphql/context.js';
 import { isPlainObject, phpStrval, phpUrldecode, phpUrlencode } from './args.js';
 import { invalidJson, payloadTooLarge, type RestError } from './errors.js';
 import type { Args, Endpoint, ParamSources, RestRequest, Route } from './route-table.js';
@@ -187,6 +188,7 @@ export interface RequestInit {
   queryString: string;
   protocol: string;
   config: Config;
+  operationOptions: OperationOptions;
   graphql: RestRequest['graphql'];
 }
 
@@ -206,6 +208,7 @@ export class RestRequestImpl implements RestRequest {
   readonly protocol: string;
   readonly config: Config;
   readonly graphql: RestRequest['graphql'];
+  readonly operationOptions: OperationOptions;
   readonly memo = new Map<string, unknown>();
   /** Permission results already computed (reused for the Allow header). */
   readonly permissions = new Map<Endpoint, unknown>();
@@ -227,6 +230,7 @@ export class RestRequestImpl implements RestRequest {
     this.protocol = init.protocol;
     this.config = init.config;
     this.graphql = init.graphql;
+    this.operationOptions = init.operationOptions;
     this.raw = mergeSources(this.sources);
     this.params = this.raw;
   }

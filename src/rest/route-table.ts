@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ExecutionResult } from 'graphql';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
+import type { OperationOptions } from '../graphql/context.js';
 import type { ArgErrorShape } from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -94,6 +95,9 @@ export interface Endpoint {
    *  is the response. Absent = public. Also consulted for the `Allow` header. */
   permission?: (req: RestRequest) => PermissionResult | Promise<PermissionResult>;
   handler: (req: RestRequest) => RestResult | Promise<RestResult>;
+  /** The permission callback answers from what the handler did (WP asks the callbacks again for the
+   *  Allow header after dispatch): its answer before the handler is not reused for that header. */
+  permissionAfterHandler?: boolean;
   /** Absent: the endpoint is not in /doc. */
   doc?: OperationDoc;
 }
@@ -153,6 +157,8 @@ export interface RestRequest {
   url(path: string, query?: Record<string, unknown> | Array<[string, unknown]>): string;
   /** Runs a GraphQL operation in-process as this request's viewer (one context per request). */
   graphql<T = any>(source: string, variables?: Record<string, unknown>): Promise<ExecutionResult<T>>;
+  /** The private options of this request's operations (shared by them, filled in by resolvers). */
+  readonly operationOptions: OperationOptions;
   /** Per-request memo shared by validators, permission and handler (e.g. a record loaded once). */
   readonly memo: Map<string, unknown>;
 }

@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
-import type { GraphQLContext } from '../graphql/context.js';
+import type { GraphQLContext, OperationOptions } from '../graphql/context.js';
 import type { OperationRunner } from '../graphql/execute.js';
 import { encodePhpJson } from './json.js';
 import { RestError, internalError, invalidCredentials, noRoute } from './errors.js';
@@ -39,6 +39,8 @@ export interface RestRouterOptions {
   /** In-process GraphQL for `req.graphql`; `context` builds the per-request GraphQL context. */
   runner?: OperationRunner;
   context?: (viewer: Viewer | null) => GraphQLContext;
+  /** The private options of this table's operations, made once per HTTP request (req.operationOptions). */
+  operationOptions?: () => OperationOptions;
   /** Largest accepted body in bytes (413 beyond); default 2 MiB. */
   bodyLimit?: number;
   /** Send WP's `Allow` header (calls every endpoint's permission of the matched route); default true. */
@@ -161,6 +163,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
       const ns = namespaceOf(routePath);
       const nsRoutes = ns ? routesOf(ns) : [];
       let graphqlContext: GraphQLContext | undefined;
+      const operationOptions = options.operationOptions?.() ?? {};
       const makeRequest = (found: CompiledRoute, endpoint: Endpoint, args: Args, sources: ParamSources, namespace = ns!) =>
         new RestRequestImpl({
           method,
@@ -176,9 +179,10 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
           queryString: ctx.querystring,
           protocol: ctx.protocol,
           config,
+          operationOptions,
           graphql: (source, variables = {}) => {
             if (!options.runner || !options.context) return Promise.reject(new Error('restRouter: no GraphQL runner'));
-            graphqlContext ??= { ...options.context(viewer), readVersion };
+            graphqlContext ??= { ...options.context(viewer), readVersion, operationOptions };
             return options.runner(source, variables, graphqlContext);
           },
         });

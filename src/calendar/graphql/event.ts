@@ -438,10 +438,6 @@ const eventInputFields = (t: any, create: boolean) => ({
   organizer: t.field({ type: 'JSON', description: 'Organizer ids, {id} objects or organizer fields, as a list, in order; [] clears.' }),
   password: t.string({ description: 'Password protecting the event ("" removes).' }),
   parent: t.int({ description: 'Id of the parent event.' }),
-  wpTagQuirk: t.boolean({
-    description:
-      "Compatibility: treat existing tags named in `tags` as The Events Calendar's REST API does (the event gets a tag named after the existing tag's id). Set by Almanac's REST layer; leave unset.",
-  }),
 });
 
 const CreateEventInput = builder.inputType('CreateEventInput', { description: 'A new event.', fields: (t) => eventInputFields(t, true) });
@@ -451,8 +447,9 @@ const UpdateEventInput = builder.inputType('UpdateEventInput', {
 });
 
 /** GraphQL gives explicit nulls for fields sent as null; treat them as "not given" except where null clears. */
-function fieldsFrom(input: Record<string, unknown>): EventFields {
+function fieldsFrom(input: Record<string, unknown>, ctx: GraphQLContext): EventFields {
   const fields: Record<string, unknown> = {};
+  if (ctx.operationOptions?.wpTagQuirk) fields.wpTagQuirk = true;
   for (const [key, value] of Object.entries(input)) {
     if (value === null && !['venue', 'organizer', 'image', 'website', 'categories', 'tags'].includes(key)) continue;
     fields[key] = value === null ? (key === 'website' || key === 'image' ? '' : []) : value;
@@ -469,7 +466,7 @@ builder.mutationFields((t) => ({
       'Creates an event (contributor and up). Errors: INVALID_INPUT (params per field), UNAUTHENTICATED, FORBIDDEN, COULD_NOT_CREATE_VENUE/ORGANIZER.',
     args: { input: t.arg({ type: CreateEventInput, required: true, description: 'The event.' }) },
     resolve: async (query, _root, args, ctx, info) => {
-      const id = await createEvent(ctx, fieldsFrom(args.input));
+      const id = await createEvent(ctx, fieldsFrom(args.input, ctx));
       setUnlock(ctx, info, { showAll: true });
       return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -483,7 +480,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
     },
     resolve: async (query, _root, args, ctx, info) => {
-      const id = await updateEvent(ctx, target(args), fieldsFrom(args.input));
+      const id = await updateEvent(ctx, target(args), fieldsFrom(args.input, ctx));
       setUnlock(ctx, info, { showAll: true });
       return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },

@@ -120,13 +120,16 @@ export function linkedRecordFields(type: LinkedType, t: any) {
     masked: t.boolean({
       description:
         'Whether this record hides its protected fields from this request (pass its password, or editContext as someone who may edit it).',
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => isMasked(r, ctx, info),
-    }),
-    hiddenFields: t.stringList({
-      description:
-        'The fields that hold a value this request does not see because the record is masked ([] when it is not): the REST record keeps those keys with emptied values, as the original does.',
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
-        isMasked(r, ctx, info) ? MASKABLE_FIELDS[type].filter((field) => hasValue(r[MASKED_COLUMN[field] ?? field])) : [],
+      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+        const masked = isMasked(r, ctx, info);
+        const hidden = ctx.operationOptions?.hiddenFields;
+        if (masked && hidden)
+          hidden.set(
+            `${type}:${r.id}`,
+            MASKABLE_FIELDS[type].filter((field) => hasValue(r[MASKED_COLUMN[field] ?? field])),
+          );
+        return masked;
+      },
     }),
     events: t.field({
       type: [Event],

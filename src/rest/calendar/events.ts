@@ -339,7 +339,6 @@ function eventInput(req: RestRequest, skip: string[] = []): Record<string, unkno
     if (name === 'timezone' && phpEmpty(value)) continue; // an empty time zone is ignored (prepare_postarr)
     input[field] = value === undefined ? null : convert ? convert(value) : value;
   }
-  if ('tags' in input) input.wpTagQuirk = true; // the original's handling of existing tags named in `tags`
   return input;
 }
 
@@ -517,34 +516,41 @@ type Check = (req: RestRequest) => boolean | Promise<boolean>;
 /** The pipeline got past step 4: `params` is then the coerced copy of `raw`, not `raw` itself. */
 const argsAccepted = (req: RestRequest) => req.params !== req.raw;
 
+/** GraphQL's refusal of the caller (UNAUTHENTICATED/FORBIDDEN), or the REST checks' own. */
+const isRefusal = (outcome: unknown) => outcome instanceof RestError && outcome.code === 'rest_forbidden';
+
 /**
- * A write endpoint. GraphQL checks a write's arguments before its permission, which is the
- * original's order (spec 0.3: a 400 wins over 401/403), so the permission of the endpoint being
- * served is GraphQL's answer: the operation runs in the permission step and its outcome is the
- * handler's. Everywhere else — the route's other endpoints, and this one when the Allow header is
- * computed for a request the REST checks refused — `estimate` answers from the roles.
+ * A write endpoint. GraphQL checks a write's arguments, then whether what it names exists, then
+ * the caller's permission — the original's order (spec 0.3: a 400 wins over 401/403) — and it alone
+ * decides all three. So the permission callback of the endpoint being served lets the request
+ * through to the handler, which runs the operation and answers GraphQL's refusal as the permission
+ * step does (rest_forbidden, 401/403). Once the handler ran, the callback answers from its outcome
+ * for the Allow header, which WordPress computes after dispatch: refused → no; a 400/404 → the
+ * estimate. Everywhere else — the route's other endpoints, and this one when the REST checks
+ * refused the request — `estimate` answers from the roles.
  */
 function write(methods: readonly HttpMethod[], args: Args, estimate: Check, operation: Endpoint['handler'], doc?: OperationDoc): Endpoint {
   const endpoint: Endpoint = {
     methods,
     args,
     doc,
-    permission: async (req) => {
+    permissionAfterHandler: true,
+    permission: (req) => {
       if (req.endpoint !== endpoint || !argsAccepted(req)) return estimate(req);
-      try {
-        req.memo.set('outcome', await operation(req));
-        return true;
-      } catch (error) {
-        if (error instanceof RestError && error.code === 'rest_forbidden') return false; // → 401/403
-        if (!(await estimate(req))) throw error; // a 400/404 for a caller without the right: no Allow
-        req.memo.set('outcome', error);
-        return true;
-      }
-    },
-    handler: (req) => {
+      if (!req.memo.has('outcome')) return true; // GraphQL decides, in the handler
       const outcome = req.memo.get('outcome');
-      if (outcome instanceof Error) throw outcome;
-      return outcome as RestResult;
+      if (isRefusal(outcome)) return false;
+      return outcome instanceof Error ? estimate(req) : true;
+    },
+    handler: async (req) => {
+      try {
+        const result = await operation(req);
+        req.memo.set('outcome', result);
+        return result;
+      } catch (error) {
+        req.memo.set('outcome', error);
+        throw isRefusal(error) ? forbidden(req.viewer !== null) : error;
+      }
     },
   };
   return endpoint;

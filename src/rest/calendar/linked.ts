@@ -142,7 +142,7 @@ interface LinkedKind {
   plural: 'venues' | 'organizers';
   typeName: 'Venue' | 'Organizer';
   fields: string;
-  record: (node: Node) => Record<string, unknown>;
+  record: (node: Node, req: RestRequest) => Record<string, unknown>;
   createArgs: Args;
   /** Quirks of the original's /doc: organizers document their path arg as a body field, have no
    *  200 update response, and a 404 text about "the specified event". */
@@ -262,12 +262,12 @@ function linkedRoutes(kind: LinkedKind): Route[] {
     return data != null && rule(req.viewer, { status: wpStatus(data.status), authorId: data.author });
   };
 
-  const read = async (req: RestRequest) => ok(kind.record(unwrap(await load(req))!));
+  const read = async (req: RestRequest) => ok(kind.record(unwrap(await load(req))!, req));
   const update = async (req: RestRequest) => {
     const { node } = await run(req, type, ops.update, { ...targetOf(req), input: linkedInput(kind, req.params) });
-    return ok(kind.record(node));
+    return ok(kind.record(node, req));
   };
-  const remove = async (req: RestRequest) => ok(kind.record((await run(req, type, ops.remove, targetOf(req)!)).node));
+  const remove = async (req: RestRequest) => ok(kind.record((await run(req, type, ops.remove, targetOf(req)!)).node, req));
 
   const updateArgs: Args = Object.fromEntries(Object.entries(kind.createArgs).map(([name, spec]) => [name, { ...spec, required: false }]));
 
@@ -388,7 +388,10 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       ['has_events', req.params.has_events],
       ['status', status],
     ];
-    const body: Record<string, unknown> = { [plural]: result.items.map(kind.record), rest_url: queryUrl(base, [['page', page], ...query]) };
+    const body: Record<string, unknown> = {
+      [plural]: result.items.map((node: Node) => kind.record(node, req)),
+      rest_url: queryUrl(base, [['page', page], ...query]),
+    };
     if (result.total > page * perPage) body.next_rest_url = nextUrl(base, query, page);
     if (page > 1) body.previous_rest_url = previousUrl(base, query, page);
     body.total = result.total;
@@ -411,7 +414,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
   };
 
   const createOne = async (req: RestRequest) =>
-    created(kind.record((await run(req, type, ops.create, { input: linkedInput(kind, req.params) })).node));
+    created(kind.record((await run(req, type, ops.create, { input: linkedInput(kind, req.params) })).node, req));
 
   return [
     {

@@ -10,7 +10,7 @@ export const TERM_EMBED_FIELDS = 'id name slug termGroup termTaxonomyId taxonomy
 export const CATEGORY_FIELDS = `${TERM_EMBED_FIELDS} parentId url`;
 export const TAG_FIELDS = `${TERM_EMBED_FIELDS} url`;
 
-const POST_FIELDS = `id globalId globalIdLineage author status date dateUtc modified modifiedUtc url slug descriptionHtml excerptHtml ${IMAGE} masked hiddenFields`;
+const POST_FIELDS = `id globalId globalIdLineage author status date dateUtc modified modifiedUtc url slug descriptionHtml excerptHtml ${IMAGE} masked`;
 export const VENUE_FIELDS = `${POST_FIELDS} title address city country province state zip phone website stateprovince geoLat geoLng showMap showMapLink`;
 export const ORGANIZER_FIELDS = `${POST_FIELDS} title phone website email`;
 
@@ -76,10 +76,12 @@ export function termRecord(term: Node, req: RestRequest) {
 /**
  * Every empty or falsy value is dropped from venue and organizer records (author "0", "", false, "0"),
  * except the keys password masking emptied: the original masks after filtering, so a field that
- * holds a value stays, emptied (spec §3.7).
+ * holds a value stays, emptied (spec §3.7). Which did, the `masked` resolver reports through this
+ * request's operation options (calendarOperationOptions), not through the schema.
  */
-function dropEmpty(record: Record<string, unknown>, node: Node): Record<string, unknown> {
-  const hidden: string[] | undefined = node.hiddenFields?.length ? node.hiddenFields.map(snakeCase) : undefined;
+function dropEmpty(record: Record<string, unknown>, node: Node, type: 'venue' | 'organizer', req: RestRequest): Record<string, unknown> {
+  const fields = node.masked ? req.operationOptions.hiddenFields?.get(`${type}:${node.id}`) : undefined;
+  const hidden = fields?.length ? fields.map(snakeCase) : undefined;
   // A new object rather than `delete`: deleting keys turns the record into a slow dictionary object.
   const kept: Record<string, unknown> = {};
   for (const key in record) {
@@ -112,14 +114,14 @@ function linkedBase(node: Node, nameKey: 'venue' | 'organizer') {
   };
 }
 
-export function venueRecord(node: Node) {
+export function venueRecord(node: Node, req: RestRequest) {
   const record: Record<string, unknown> = linkedBase(node, 'venue');
   for (const key of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'])
     record[key] = node[key];
   if (node.geoLat != null) record.geo_lat = node.geoLat;
   if (node.geoLng != null) record.geo_lng = node.geoLng;
   if (node.jsonLd !== undefined) record.json_ld = jsonLd(node.jsonLd);
-  const kept = dropEmpty(record, node);
+  const kept = dropEmpty(record, node, 'venue', req);
   if (node.masked) kept.venue = [];
   kept.show_map = node.showMap;
   kept.show_map_link = node.showMapLink;
@@ -128,13 +130,13 @@ export function venueRecord(node: Node) {
   return kept;
 }
 
-export function organizerRecord(node: Node) {
+export function organizerRecord(node: Node, req: RestRequest) {
   const record: Record<string, unknown> = linkedBase(node, 'organizer');
   for (const key of ['phone', 'website', 'email']) record[key] = node[key];
   if (node.jsonLd !== undefined) record.json_ld = jsonLd(node.jsonLd);
   record.global_id = node.globalId;
   record.global_id_lineage = node.globalIdLineage;
-  const kept = dropEmpty(record, node);
+  const kept = dropEmpty(record, node, 'organizer', req);
   if (node.masked) kept.organizer = [];
   return kept;
 }
@@ -151,7 +153,7 @@ function jsonLd(value: unknown): unknown {
 /** One event record. Its *_date_details come from the date strings here rather than from GraphQL's
  *  DateDetails: the same values, without 28 field executions per record. */
 export function eventRecord(node: Node, req: RestRequest) {
-  const venues = (node.venues as Node[]).map(venueRecord);
+  const venues = (node.venues as Node[]).map((venue) => venueRecord(venue, req));
   const record: Record<string, unknown> = {
     id: node.id,
     global_id: node.globalId,
@@ -199,7 +201,7 @@ export function eventRecord(node: Node, req: RestRequest) {
     tags: (node.tags as Node[]).map((term) => embeddedTermRecord(term, req)),
     // One venue is an object, several an array, none an empty array.
     venue: venues.length === 1 ? venues[0] : venues,
-    organizer: (node.organizers as Node[]).map(organizerRecord),
+    organizer: (node.organizers as Node[]).map((organizer) => organizerRecord(organizer, req)),
     custom_fields: [],
   };
   if (node.jsonLd !== undefined) record.json_ld = jsonLd(node.jsonLd);
