@@ -113,10 +113,11 @@ async function ensurePostgresDatabase(url: string): Promise<void> {
 export async function deployMigrations(url: string): Promise<string[]> {
   const kind = databaseKind(url);
   if (!kind) throw new Error('DATABASE_URL must start with file: or postgresql://');
-  if (kind === 'postgresql') await ensurePostgresDatabase(url);
   const migrationsList_ = await migrationsList(kind);
   const applied = await appliedMigrations(url, kind);
   if (applied && migrationsList_.migrationDirectories.every((d) => applied.has(d.path))) return [];
+  // Only when the applied list could not be read (a new or missing database): a usual start opens no extra connection.
+  if (!applied && kind === 'postgresql') await ensurePostgresDatabase(url);
   const content = schemaFor(await readFile(schemaPath, 'utf8'), kind);
   return withSchemaEngine(url, { path: schemaPath, content }, async (engine) => {
     const out = await engine.applyMigrations({ migrationsList: migrationsList_, filters });
