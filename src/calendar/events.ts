@@ -21,6 +21,7 @@ import {
   postTypeOf,
   retryOnConflict,
   trashedSlug,
+  untrashedSlug,
   uniquePostSlug,
   wallNow,
   type Db,
@@ -262,12 +263,20 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
       if (given('password')) data.password = fields.password;
       if (given('parent')) data.parentId = fields.parent;
       if (given('date') || given('dateUtc')) Object.assign(data, publicationDates(fields, config.siteTimezone, instant));
-      if (given('status')) data.status = statusFor(fields.status, viewer, (data.dateUtc as string) ?? event.dateUtc, now.utc);
+      // An update of a trashed event brings it back: omitted, its status is what the original gives an
+      // update without one (published, or scaled back for those who may not publish). Elsewhere an
+      // omitted status stays as it is (decision 1).
+      const restoring = event.status === 'trash' && !given('status');
+      if (given('status') || restoring) data.status = statusFor(fields.status, viewer, (data.dateUtc as string) ?? event.dateUtc, now.utc);
       if (!given('date') && !given('dateUtc')) Object.assign(data, floatingDates(event, data.status as string | undefined, now));
       const status = (data.status as string | undefined) ?? event.status;
       if (status === 'trash' && event.status !== 'trash') {
         // Trashed through an update: the slug is freed as by a delete.
         data.slug = await uniquePostSlug(tx, 'event', trashedSlug(event.slug), event.id);
+      } else if (event.status === 'trash' && status !== 'trash') {
+        // Out of the trash, the event takes back the name it had (wp_insert_post's _wp_desired_post_slug), made unique.
+        const title = (data.title as string | undefined) ?? event.title;
+        data.slug = await eventSlug(tx, given('slug') ? fields.slug : untrashedSlug(event.slug), title, event.id, status);
       } else if (given('slug') || (event.slug === null && !isFloatingStatus(status))) {
         // A draft gets its name when it is published (or given one).
         data.slug = await eventSlug(tx, fields.slug, (data.title as string | undefined) ?? event.title, event.id, status);
@@ -297,7 +306,7 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
       if (given('sticky')) data.menuOrder = fields.sticky ? -1 : 0;
       if (plans.image) data.imageId = await applyImagePlan(tx, plans.image);
       // Term counts follow the status and the terms: recount the terms it had and has.
-      const recount = given('status') || given('categories') || given('tags');
+      const recount = data.status !== undefined || given('categories') || given('tags');
       const termsBefore = recount ? await termsOf(tx, event.id) : [];
       await tx.event.update({ where: { id: event.id }, data });
       await replaceLinks(tx, event.id, plans, fields, context);

@@ -16,6 +16,7 @@ import {
   canEditPost,
   canPublish,
   canReadPost,
+  canReadPrivate,
   isPostStatus,
   listableStatuses,
   scaleBackStatus,
@@ -110,6 +111,24 @@ function containsText(field: string, text: string, dbKind: string) {
 }
 
 /**
+ * The first page of upcoming events matching `where` (the site's posts per page, by start), each with
+ * the ids of its linked venues or organizers: the original's default event query (a WP_Query on
+ * events, paged, upcoming only), which some of its rules look at instead of every event.
+ */
+async function firstUpcomingPage(db: Db, config: Config, where: Record<string, unknown>, type: LinkedType) {
+  const link = type === 'venue' ? 'venues' : 'organizers';
+  const page = await db.event.findMany({
+    where,
+    orderBy: [{ startLocal: 'asc' }, { id: 'asc' }],
+    take: config.postsPerPage,
+    select: { id: true, [link]: { select: { [`${type}Id`]: true } } },
+  });
+  // The select's keys are computed, so Prisma cannot type the rows.
+  const rows = page as unknown as ({ id: number } & Record<string, Record<string, number>[]>)[];
+  return rows.map((event) => ({ id: event.id, linkedIds: event[link].map((row) => row[`${type}Id`]) }));
+}
+
+/**
  * Statuses a list shows, as for events (spec §2.1): absent → the caller's default; present → only
  * `publish` for callers who cannot edit, any registered statuses for those who can. Null when invalid.
  */
@@ -152,17 +171,8 @@ export async function linkedListQuery(
     const upcoming = { status: { in: listableStatuses(viewer) }, hideFromListings: false, startLocal: { gte: now } };
     if (filter.upcomingFirstPage) {
       // The original collects the venues/organizers of one page of upcoming events, not of all of them.
-      const link = type === 'venue' ? 'venues' : 'organizers';
-      const page = await db.event.findMany({
-        where: upcoming,
-        orderBy: [{ startLocal: 'asc' }, { id: 'asc' }],
-        take: config.postsPerPage,
-        select: { [link]: { select: { [`${type}Id`]: true } } },
-      });
-      const ids = page.flatMap((event) =>
-        ((event as Record<string, unknown>)[link] as Record<string, number>[]).map((row) => row[`${type}Id`]),
-      );
-      and.push({ id: { in: [...new Set(ids)] } });
+      const page = await firstUpcomingPage(db, config, upcoming, type);
+      and.push({ id: { in: [...new Set(page.flatMap((event) => event.linkedIds))] } });
     } else and.push({ events: { some: { event: upcoming } } });
   }
   return { where: { status: { in: statuses! }, AND: and }, orderBy: [{ dateUtc: 'desc' }, { id: 'desc' }], statuses: statuses! };
@@ -328,6 +338,27 @@ export async function updateLinkedPost(
  * Moves a venue/organizer to the trash and unlinks it from every event. A second delete is
  * ALREADY_TRASHED (gone); records are never deleted outright.
  */
+/**
+ * What the original does to events when a venue or organizer is trashed (TEC's cleanupPostVenues /
+ * cleanupPostOrganizers on the trash transition): a default event query for the events linked to it
+ * — the first page of upcoming ones the trashing user may read, published or private — and every
+ * such event loses ALL its links of that kind (delete_post_meta without a value), not only this one.
+ * Other events (past ones, later pages) keep the link and show the record as trashed.
+ */
+async function unlinkFromUpcomingPage(tx: Db, config: Config, type: LinkedType, id: number, viewer: Viewer | null, now: string) {
+  const link = type === 'venue' ? 'venues' : 'organizers';
+  const where = {
+    status: { in: canReadPrivate(viewer) ? ['publish', 'private'] : ['publish'] },
+    startLocal: { gte: now },
+    [link]: { some: { [`${type}Id`]: id } },
+  };
+  const eventIds = (await firstUpcomingPage(tx, config, where, type)).map((event) => event.id);
+  if (!eventIds.length) return;
+  const links = { where: { eventId: { in: eventIds } } };
+  if (type === 'venue') await tx.eventVenue.deleteMany(links);
+  else await tx.eventOrganizer.deleteMany(links);
+}
+
 export async function trashLinkedPost(context: LinkedContext, type: LinkedType, target: LinkedTarget): Promise<number> {
   const { prisma, viewer, config } = context;
   const problems = new Problems();
@@ -344,7 +375,7 @@ export async function trashLinkedPost(context: LinkedContext, type: LinkedType, 
         data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, ...floatingDates(row!, 'trash', now) },
       });
       if (updated.count === 0) throw new CalendarError('ALREADY_TRASHED', `The ${label(type)} is already trashed`);
-      // Its events keep the link, as the original's do: they show it as trashed (and false in their JSON-LD).
+      await unlinkFromUpcomingPage(tx, config, type, row!.id, viewer, now.local);
       return row!.id;
     }),
   );

@@ -114,6 +114,9 @@ export function permalink(siteUrl: string, type: SlugModel, post: { id: number; 
  */
 export const trashedSlug = (slug: string | null): string => (slug?.endsWith('__trashed') ? slug : `${slug ?? ''}__trashed`);
 
+/** The name a trashed post had before trashedSlug: `dup__trashed-2` was `dup`; undefined when it had none. */
+export const untrashedSlug = (slug: string | null): string | undefined => slug?.replace(/__trashed(-\d+)?$/, '') || undefined;
+
 /** TEC global id: the site URL without scheme or port, then `?id=`. */
 export function globalId(siteUrl: string, id: number): string {
   const url = new URL(siteUrl);

@@ -334,33 +334,42 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       expect((await made(c.update(k, { id: record.id }, { phone: '1' }))).status).toBe('TRASH');
     });
 
-    it('keeps a trashed record linked, as the original does: its events show it trashed, and false in their JSON-LD for visitors', async () => {
+    it('trashed, it leaves the first page of upcoming published events linked to it, which lose all their links of its kind, as the original does; other events keep it and show it trashed (false in their JSON-LD for visitors)', async () => {
       const record = await made(c.create(k, { name: `Linked ${token()}` }));
-      const link = k.type === 'venue' ? { venues: [record.id] } : { organizers: [record.id] };
-      const events = [await seedEvent(api, link), await seedEvent(api, { ...link, status: 'draft' })];
+      const other = await made(c.create(k, { name: `Other ${token()}` }));
+      const link = (...linked: number[]) => (k.type === 'venue' ? { venues: linked } : { organizers: linked });
+      // The original's cleanup reads one page (POSTS_PER_PAGE, 10) of upcoming events, by start.
+      const firstPage: number[] = [];
+      for (let day = 0; day < 10; day++) firstPage.push(await seedEvent(api, { ...link(record.id, other.id), start: inDays(30 + day) }));
+      const laterPage = await seedEvent(api, { ...link(record.id), start: inDays(45) });
+      const past = await seedEvent(api, { ...link(record.id), start: '2020-03-10 18:00:00' });
+      const draft = await seedEvent(api, { ...link(record.id), status: 'draft' });
       const many = k.type === 'venue' ? 'venues' : 'organizers';
       const ldKey = k.type === 'venue' ? 'location' : 'organizer';
-      const read = (role?: Role) =>
+      const read = (id: number, role?: Role) =>
         c.gql(
           `query($id: Int!) { e: event(id: $id) { ${many}(all: true) { id status jsonLd } readable: ${many} { id } jsonLd } }`,
-          { id: events[0] },
+          { id },
           role,
         );
-      const before = await read();
+      const before = await read(past);
       expect(before.data.e[many]).toEqual([{ id: record.id, status: 'PUBLISH', jsonLd: expect.objectContaining({ name: record.name }) }]);
       expect(before.data.e.jsonLd[ldKey]).toMatchObject({ name: record.name });
       await made(c.remove(k, { id: record.id }));
       const after = await c.gql(`query($id: Int) { r: ${k.type}(id: $id) { events { id } } }`, { id: record.id }, 'editor');
-      expect(after.data.r.events.map((e: { id: number }) => e.id)).toEqual(events);
+      expect(after.data.r.events.map((e: { id: number }) => e.id).sort()).toEqual([laterPage, past, draft].sort());
+      for (const id of firstPage) expect((await read(id, 'editor')).data.e[many]).toEqual([]); // `other` went too
+      for (const id of [laterPage, past, draft])
+        expect((await read(id, 'editor')).data.e[many]).toMatchObject([{ id: record.id, status: 'TRASH' }]);
       // Visitors: the event names the trashed record, without its JSON-LD; the event's JSON-LD says false.
-      const anonymous = await read();
+      const anonymous = await read(past);
       expect(anonymous.data.e[many]).toEqual([{ id: record.id, status: 'TRASH', jsonLd: null }]);
       expect(anonymous.data.e.readable).toEqual([]); // without `all`, only what the caller may read
       expect(anonymous.data.e.jsonLd[ldKey]).toBe(false);
       // Signed-in users see it in JSON-LD still (TEC's builder asks only `read` of them).
-      const subscriber = await read('subscriber');
+      const subscriber = await read(past, 'subscriber');
       expect(subscriber.data.e.jsonLd[ldKey]).toMatchObject({ name: record.name });
-      expect((await read('editor')).data.e.readable).toEqual([{ id: record.id }]);
+      expect((await read(past, 'editor')).data.e.readable).toEqual([{ id: record.id }]);
     });
 
     it('lists published records newest first for anonymous callers, every non-trash status for contributors and up', async () => {

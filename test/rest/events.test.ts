@@ -1011,16 +1011,33 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect((await get('/events?search=ghost', api.keys.administrator)).json.total).toBe(0);
     });
 
-    it('lets contributors edit their own drafts, not once published; trashed events can be updated', async () => {
+    it('lets contributors edit their own drafts, not once published; an update brings a trashed event back, as the original does', async () => {
       const own = await create({ title: 'Mine', start_date: future(91), end_date: future(91, '11:00:00') }, api.keys.contributor);
       const response = await send('PATCH', `/events/${own.id}`, { title: 'Still mine' }, api.keys.contributor);
       expect([response.status, response.json.title, response.json.status]).toEqual([200, 'Still mine', 'draft']);
       expect(response.headers.get('allow')).toBe('GET, DELETE, POST, PUT, PATCH');
       await send('POST', `/events/${own.id}`, { status: 'publish' });
       expectBody(await send('PATCH', `/events/${own.id}`, { title: 'x' }, api.keys.contributor), forbidden(403));
+      expect((await send('DELETE', `/events/${own.id}`, undefined)).json.slug).toBe('still-mine__trashed');
+      // Without a status the update publishes it (the original's default) under the name it had.
+      const restored = await send('POST', `/events/${own.id}`, { title: 'Edited in the trash' });
+      expect([restored.status, restored.json.status, restored.json.title, restored.json.slug, restored.json.url]).toEqual([
+        200,
+        'publish',
+        'Edited in the trash',
+        'still-mine',
+        `${SITE}/event/still-mine/`,
+      ]);
+      // Trashed again while another event takes its name: it comes back with a unique one, as the status given.
       await send('DELETE', `/events/${own.id}`, undefined);
-      const trashed = await send('POST', `/events/${own.id}`, { title: 'Edited in the trash' });
-      expect([trashed.status, trashed.json.status, trashed.json.title]).toEqual([200, 'trash', 'Edited in the trash']);
+      const twin = await create({ title: 'Still mine', start_date: future(91), end_date: future(91, '11:00:00') });
+      expect(twin.slug).toBe('still-mine');
+      const asDraft = await send('PATCH', `/events/${own.id}`, { status: 'draft' });
+      expect([asDraft.json.status, asDraft.json.slug]).toEqual(['draft', 'still-mine-2']);
+      // An update that keeps it in the trash keeps its trashed name.
+      await send('DELETE', `/events/${own.id}`, undefined);
+      const stays = await send('PATCH', `/events/${own.id}`, { status: 'trash', title: 'Binned' });
+      expect([stays.json.status, stays.json.slug]).toEqual(['trash', 'still-mine-2__trashed']);
     });
 
     it('gives a draft or pending event no slug until it is published, as WordPress names a post only then', async () => {

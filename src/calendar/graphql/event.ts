@@ -389,7 +389,7 @@ nodeSource({
 });
 
 const LINKED_ALL =
-  'Also the linked ones the caller may not read (trashed, drafts of others…): an event keeps its links when a venue or organizer is trashed, and The Events Calendar lists them so.';
+  'Also the linked ones the caller may not read (trashed, drafts of others…), as The Events Calendar lists them: a trashed venue or organizer stays linked to the events its trashing did not unlink (past ones, drafts, events past the first page of upcoming ones).';
 
 /** An event's linked venues or organizers: those the caller may read, or all of them. */
 async function readableLinks<T extends { status: string; authorId: number }>(

@@ -28,6 +28,9 @@ type Node = Record<string, any>;
 
 const MASKED_COST = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
 
+/** The status as WordPress spells it (GraphQL sends the enum's name: PENDING, AUTO_DRAFT). */
+const postStatus = (node: Node) => String(node.status).toLowerCase().replace('_', '-');
+
 const image = (node: Node) => (node.image ? node.image.record : false);
 
 /** An embedded term inside an event (§3.4.1). */
@@ -100,7 +103,7 @@ function linkedBase(node: Node, nameKey: 'venue' | 'organizer') {
   return {
     id: node.id,
     author: String(node.author),
-    status: String(node.status).toLowerCase().replace('_', '-'),
+    status: postStatus(node),
     date: node.date,
     date_utc: node.dateUtc,
     modified: node.modified,
@@ -159,7 +162,7 @@ export function eventRecord(node: Node, req: RestRequest) {
     global_id: node.globalId,
     global_id_lineage: node.globalIdLineage,
     author: String(node.author),
-    status: String(node.status).toLowerCase().replace('_', '-'),
+    status: postStatus(node),
     date: node.date,
     date_utc: node.dateUtc,
     modified: node.modified,
