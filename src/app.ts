@@ -132,7 +132,7 @@ export function createApp({ config, db, logger }: AppDeps) {
     const kept = await keptGets?.lookup(ctx, viewer?.userId ?? null);
     if (kept && keptGets!.serve(ctx, kept)) return;
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
-      graphqlContext: { ...createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer), readVersion: kept?.version },
+      graphqlContext: { ...createContext(db, config, viewer), readVersion: kept?.version },
     });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
@@ -162,7 +162,7 @@ export function createApp({ config, db, logger }: AppDeps) {
   // The Events Calendar REST API v1, under every configured namespace, translated onto GraphQL.
   const runner = createOperationRunner(schema);
   const resolveViewer = (ctx: Koa.Context) => keys.resolve(credentialsFromHeaders(ctx.req.headers));
-  const calendarContext = (viewer: Viewer | null) => createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewer);
+  const calendarContext = (viewer: Viewer | null) => createContext(db, config, viewer);
   app.use(
     restRouter({
       table: calendarTable,

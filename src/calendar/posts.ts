@@ -119,9 +119,19 @@ export const untrashedSlug = (slug: string | null): string | undefined => slug?.
 
 /** TEC global id: the site URL without scheme or port, then `?id=`. */
 export function globalId(siteUrl: string, id: number): string {
-  const url = new URL(siteUrl);
-  const path = url.pathname.replace(/\/+$/, '');
-  return `${url.hostname}${path}?id=${id}`;
+  return `${globalIdBase(siteUrl)}?id=${id}`;
+}
+
+// A list page asks for ~300 global ids of one site URL: parse it once.
+let lastSiteUrl = '';
+let lastBase = '';
+function globalIdBase(siteUrl: string): string {
+  if (siteUrl !== lastSiteUrl) {
+    const url = new URL(siteUrl);
+    lastBase = url.hostname + url.pathname.replace(/\/+$/, '');
+    lastSiteUrl = siteUrl;
+  }
+  return lastBase;
 }
 
 /** WordPress's empty GMT date: drafts and pending posts have none until they are published. */

@@ -1,11 +1,13 @@
 import type { Config } from '../config.js';
-import type { Prisma } from '../db/client.js';
+import type { Database, Prisma } from '../db/client.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Unlock } from './unlock.js';
 
 /** What every resolver sees. Built once per request (HTTP or in-process REST execution). */
 export interface GraphQLContext {
   prisma: Prisma;
+  /** Hot read-only statements of the domain layer, past Prisma's client (src/db/client.ts). */
+  readRows: Database['readRows'];
   config: Config;
   viewer: Viewer | null;
   /** Which database engine: a few queries differ (case-insensitive matching). */
@@ -33,9 +35,6 @@ export interface OperationOptions {
   hiddenFields?: Map<string, readonly string[]>;
 }
 
-export function createContext(
-  base: { prisma: Prisma; config: Config; dbKind: 'sqlite' | 'postgresql' },
-  viewer: Viewer | null,
-): GraphQLContext {
-  return { prisma: base.prisma, config: base.config, dbKind: base.dbKind, viewer, cache: new Map(), unlocks: new Map() };
+export function createContext(db: Pick<Database, 'prisma' | 'kind' | 'readRows'>, config: Config, viewer: Viewer | null): GraphQLContext {
+  return { prisma: db.prisma, readRows: db.readRows, config, dbKind: db.kind, viewer, cache: new Map(), unlocks: new Map() };
 }

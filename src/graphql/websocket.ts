@@ -41,7 +41,7 @@ export function serveGraphQLOverWebSocket(server: Server, deps: { keys: ApiKeyRe
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
-        const graphqlContext = createContext({ prisma: db.prisma, config, dbKind: db.kind }, viewers.get(ctx) ?? null);
+        const graphqlContext = createContext(db, config, viewers.get(ctx) ?? null);
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           graphqlContext,
           params: payload,

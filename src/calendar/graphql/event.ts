@@ -5,11 +5,11 @@ import { builder } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
-import { setUnlock, unlockOf, type Unlock } from '../../graphql/unlock.js';
+import { setUnlock, type Unlock } from '../../graphql/unlock.js';
 import { googleCalendarUrl, icalUrl, outlookUrl, venueLine, type CalendarLinkEvent } from '../add-to-calendar.js';
 import { costValues, formatCost } from '../cost.js';
 import { eventListQuery, type EventFilter } from '../event-filters.js';
-import { assertEventReadable, createEvent, isEventReadable, isUnlocked, trashEvent, updateEvent, type EventFields } from '../events.js';
+import { assertEventReadable, createEvent, isEventReadable, trashEvent, updateEvent, type EventFields } from '../events.js';
 import { eventJsonLd } from '../jsonld.js';
 import { listTotal } from '../list-totals.js';
 import { isLinkedReadable } from '../linked-posts.js';
@@ -19,12 +19,12 @@ import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
 import { imageById, imageUrlOf, organizersOf, termsOf, venuesOf } from './loaders.js';
-import { CostDetails, DateDetails, Image, PostStatus } from './shared.js';
+import { CostDetails, DateDetails, Image, isMasked, PostStatus } from './shared.js';
 
 type EventRow = { id: number; password: string; status: string; authorId: number };
 
 /** Protected events show only their public fields unless the request unlocks them (spec §3.7). */
-const masked = (event: EventRow, ctx: GraphQLContext, info: GraphQLResolveInfo) => !isUnlocked(event, ctx.viewer, unlockOf(ctx, info));
+const masked = isMasked;
 
 const storedCost = (cost: string): string[] => {
   try {

@@ -6,8 +6,7 @@ import { builder } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
-import { setUnlock, unlockOf, type Unlock } from '../../graphql/unlock.js';
-import { isUnlocked } from '../events.js';
+import { setUnlock, type Unlock } from '../../graphql/unlock.js';
 import { listTotal } from '../list-totals.js';
 import { META_FIELDS, type LinkedFields } from '../linked.js';
 import {
@@ -27,13 +26,9 @@ import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, nestedFirstArg, nestedTake, PageArgs, pageRequest } from './pagination.js';
 import { Event } from './refs.js';
 import { imageById } from './loaders.js';
-import { Image, PostStatus } from './shared.js';
+import { Image, isMasked, PostStatus } from './shared.js';
 
 type Row = { id: number; password: string; status: string; authorId: number; [column: string]: any };
-
-/** Protected venues/organizers hide their private fields unless the request unlocks them (spec §3.7). */
-export const isMasked = (row: Row, ctx: GraphQLContext, info: GraphQLResolveInfo): boolean =>
-  !isUnlocked(row, ctx.viewer, unlockOf(ctx, info));
 
 /** Fields masking empties (spec §3.7), and the column behind each where the names differ. */
 const MASKABLE_FIELDS: Record<LinkedType, readonly string[]> = {

@@ -3,7 +3,8 @@
 import { appearsInJsonLd } from '../capabilities.js';
 import { builder } from '../../graphql/builder.js';
 import { organizerJsonLd } from '../jsonld.js';
-import { defineLinkedApi, isMasked, linkedRecordFields, maskedText } from './linked-posts.js';
+import { defineLinkedApi, linkedRecordFields, maskedText } from './linked-posts.js';
+import { isMasked } from './shared.js';
 import { Organizer } from './refs.js';
 import { imageUrlOf } from './loaders.js';
 

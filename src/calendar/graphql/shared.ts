@@ -3,6 +3,10 @@ import { builder } from '../../graphql/builder.js';
 import { dateDetails } from '../dates/wall-times.js';
 import { imageRecord } from '../images.js';
 import { POST_STATUSES } from '../capabilities.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { unlockOf } from '../../graphql/unlock.js';
+import { isUnlocked } from '../events.js';
 
 export const PostStatus = builder.enumType('PostStatus', {
   description: 'Publication status of an event, venue or organizer (WordPress post statuses).',
@@ -60,3 +64,13 @@ export const Image = builder.prismaObject('Attachment', {
     }),
   }),
 });
+
+/**
+ * Whether a protected event, venue or organizer hides its private fields from this request (spec
+ * §3.7). Most records have no password: they skip the walk up `info.path` to the unlock.
+ */
+export const isMasked = (
+  post: { password: string; status: string; authorId: number },
+  ctx: GraphQLContext,
+  info: GraphQLResolveInfo,
+): boolean => post.password !== '' && !isUnlocked(post, ctx.viewer, unlockOf(ctx, info));
