@@ -22,7 +22,8 @@ export const perPageArg = (what: string): ArgSpec => ({
   sanitize: cappedInt(MAX_PER_PAGE),
 });
 
-const INT32_MAX = 2 ** 31 - 1;
+/** GraphQL's Int: larger numbers cannot name a post, a user or a page. */
+export const INT32_MAX = 2 ** 31 - 1;
 
 /** A GraphQL Int from an id-like value (digits, or a whole number), or undefined when it cannot be one. */
 export function gqlInt(value: unknown): number | undefined {

@@ -20,7 +20,6 @@ import {
   phpFloatval,
   phpIntval,
   phpIsNumeric,
-  cappedInt,
   timeValidator,
 } from '../args.js';
 import { ArgError, RestError, forbidden } from '../errors.js';
@@ -40,20 +39,17 @@ import {
   type RestResult,
   type Route,
 } from '../route-table.js';
+import { INT32_MAX, pageArg, perPageArg, totalHeaders } from './common.js';
 import { run } from './errors.js';
 import { eventFields, eventRecord } from './records.js';
-
-/** GraphQL's Int: larger numbers cannot name a post, a user or a page. */
-const INT_MAX = 2 ** 31 - 1;
-const MAX_PER_PAGE = 50;
 
 // ---------------------------------------------------------------------------------------------
 // Validators (TEC Validator/Base), on raw values
 
 const isTime = timeValidator(isValidDateInput);
 const isScalarItem = (v: unknown) => (typeof v === 'string' && !v.includes('\0')) || typeof v === 'number';
-/** A numeric id GraphQL can carry (beyond INT_MAX nothing exists, so those are invalid too). */
-const isIdItem = (v: unknown) => isPositiveInt(v) && phpFloatval(v) <= INT_MAX;
+/** A numeric id GraphQL can carry (beyond INT32_MAX nothing exists, so those are invalid too). */
+const isIdItem = (v: unknown) => isPositiveInt(v) && phpFloatval(v) <= INT32_MAX;
 
 /** is_term_of_taxonomy's and filter_post_status_list's shape: a non-empty list of ids, slugs or
  *  statuses. Whether the terms exist and the caller may list those statuses is GraphQL's to say. */
@@ -72,11 +68,11 @@ const isPositiveIntList = (v: unknown) => {
   return items.length > 0 && items.every(isPositiveInt);
 };
 /** is_event_id: (int) of the value names an event — the id part here, the event part in GraphQL. */
-const isEventIdShape = (v: unknown) => !phpEmpty(v) && phpIntval(v) > 0 && phpIntval(v) <= INT_MAX;
+const isEventIdShape = (v: unknown) => !phpEmpty(v) && phpIntval(v) > 0 && phpIntval(v) <= INT32_MAX;
 /** is_event_id_format: numeric (0 included: it is the handler that answers "does not exist"). */
 const isEventIdFormat = (v: unknown) => v !== '' && v !== false && phpIsNumeric(v);
 /** is_user_id: numeric (the user's existence is GraphQL's). */
-const isUserIdShape = (v: unknown) => phpIsNumeric(v) && Math.abs(phpFloatval(v)) <= INT_MAX;
+const isUserIdShape = (v: unknown) => phpIsNumeric(v) && Math.abs(phpFloatval(v)) <= INT32_MAX;
 const isPostStatusArg = (v: unknown) => typeof v === 'string' && isPostStatus(v);
 const isTimezoneOrEmpty = (v: unknown) => phpEmpty(v) || (typeof v === 'string' && isValidTimezone(v));
 /** is_image: an attachment id or an image URL (which one exists and may be used is GraphQL's). */
@@ -147,14 +143,8 @@ const list = (description: string, validate: (v: unknown) => boolean): ArgSpec =
 });
 
 const READ_ARGS: Args = storable({
-  page: { default: 1, description: 'The archive page to return', type: 'integer', validate: isPositiveInt },
-  per_page: {
-    default: (req: RestRequest) => String(req.config.postsPerPage || 20),
-    description: 'The number of events to return on each page',
-    type: 'integer',
-    validate: isPositiveInt,
-    sanitize: cappedInt(MAX_PER_PAGE),
-  },
+  page: pageArg,
+  per_page: perPageArg('events'),
   start_date: time('Events that start on the specified date', { default: (req: RestRequest) => listDefaults(req).start }),
   end_date: time('Events that end on the specified date', { default: (req: RestRequest) => listDefaults(req).end }),
   starts_before: time('Events that start before the specified date'),
@@ -284,10 +274,10 @@ function stringList(value: unknown, splitCommas: boolean): string[] {
 
 /** Ids are looked up as GraphQL Ints: a larger one names nothing (and PostgreSQL would refuse the lookup). */
 const fitId = (v: unknown) =>
-  (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) && Number(v) > INT_MAX
+  (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) && Number(v) > INT32_MAX
     ? typeof v === 'number'
-      ? INT_MAX
-      : String(INT_MAX)
+      ? INT32_MAX
+      : String(INT32_MAX)
     : v;
 
 /** `venue`/`organizer` as sent, ids fitted: scalars, CSV items, list items, and an entry's id/image/author. */
@@ -347,7 +337,7 @@ function eventInput(req: RestRequest, skip: string[] = []): Record<string, unkno
 function target(req: RestRequest, write: boolean): { id: number } | { slug: string } {
   if (Object.hasOwn(req.sources.url, 'slug')) return { slug: String(req.params.slug) };
   const id = req.params.id as number;
-  if (Math.abs(id) > INT_MAX) {
+  if (Math.abs(id) > INT32_MAX) {
     if (write && !canCreatePosts(req.viewer)) throw forbidden(req.viewer !== null);
     throw new RestError('rest-event-not-found', `Event with ID ${id} does not exist.`, 404);
   }
@@ -368,7 +358,7 @@ const given = (req: RestRequest, name: string, convert: (v: unknown) => unknown 
 
 /** The list's filter: the caller's own values only (GraphQL applies the default date window). */
 function listFilter(req: RestRequest): Record<string, unknown> {
-  const ids = (v: unknown) => listToArray(v).map((id) => Math.min(phpIntval(id), INT_MAX));
+  const ids = (v: unknown) => listToArray(v).map((id) => Math.min(phpIntval(id), INT32_MAX));
   return {
     startDate: given(req, 'start_date'),
     endDate: given(req, 'end_date'),
@@ -442,7 +432,7 @@ function restUrlQuery(req: RestRequest, page: EventPage): Array<[string, unknown
 async function listEvents(req: RestRequest): Promise<RestResult> {
   const variables = {
     filter: listFilter(req),
-    page: { page: Math.min(req.params.page as number, INT_MAX), perPage: req.params.per_page },
+    page: { page: Math.min(req.params.page as number, INT32_MAX), perPage: req.params.per_page },
     ...unlock(req),
   };
   const page: EventPage = (await run(req, 'event', LIST, variables)).events;
@@ -456,7 +446,7 @@ async function listEvents(req: RestRequest): Promise<RestResult> {
   if (page.page > 1) body.previous_rest_url = req.url('/events/', page.page > 2 ? [...withoutPage, ['page', page.page - 1]] : withoutPage);
   body.total = page.total;
   body.total_pages = page.totalPages;
-  return ok(body, { 'X-TEC-Total': String(page.total), 'X-TEC-TotalPages': String(page.totalPages) });
+  return ok(body, totalHeaders(page.total, page.totalPages));
 }
 
 /** GET /events/{id}, /events/by-slug/{slug} (§2.3): the single-context record, with JSON-LD. */
@@ -498,7 +488,7 @@ async function mayChange(req: RestRequest): Promise<boolean> {
   if (!canCreatePosts(viewer)) return false; // anonymous, subscribers
   if (canReadPrivate(viewer)) return true; // editors and administrators act on any event
   const id = phpIntval(req.params.id); // raw when the REST checks refused the request
-  if (Math.abs(id) > INT_MAX) return true; // no such post: the general capability
+  if (Math.abs(id) > INT32_MAX) return true; // no such post: the general capability
   if (!req.memo.has('access')) {
     req.memo.set(
       'access',

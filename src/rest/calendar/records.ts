@@ -2,6 +2,7 @@
 // original's order. The selections below are what each record needs from the GraphQL API.
 import { dateDetails } from '../../calendar/dates/wall-times.js';
 import type { RestRequest } from '../route-table.js';
+import { wpStatus } from './common.js';
 
 const IMAGE = 'image { record }';
 
@@ -27,9 +28,6 @@ export function eventFields(single: boolean): string {
 type Node = Record<string, any>;
 
 const MASKED_COST = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
-
-/** The status as WordPress spells it (GraphQL sends the enum's name: PENDING, AUTO_DRAFT). */
-const postStatus = (node: Node) => String(node.status).toLowerCase().replace('_', '-');
 
 const image = (node: Node) => (node.image ? node.image.record : false);
 
@@ -103,7 +101,7 @@ function linkedBase(node: Node, nameKey: 'venue' | 'organizer') {
   return {
     id: node.id,
     author: String(node.author),
-    status: postStatus(node),
+    status: wpStatus(node.status),
     date: node.date,
     date_utc: node.dateUtc,
     modified: node.modified,
@@ -162,7 +160,7 @@ export function eventRecord(node: Node, req: RestRequest) {
     global_id: node.globalId,
     global_id_lineage: node.globalIdLineage,
     author: String(node.author),
-    status: postStatus(node),
+    status: wpStatus(node.status),
     date: node.date,
     date_utc: node.dateUtc,
     modified: node.modified,
