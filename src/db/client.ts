@@ -23,7 +23,8 @@ export interface Database {
   observe(listener: (statement: { query: string; params: string }) => void): () => void;
   /**
    * Rows of one read-only statement (placeholders `?` on SQLite, `$1…` on PostgreSQL), straight
-   * through the driver adapter Prisma uses, as objects keyed by column name (booleans as booleans).
+   * on the connection of the driver adapter Prisma uses (SQLite: better-sqlite3 itself; PostgreSQL:
+   * the adapter), as objects keyed by column name (booleans as booleans).
    * For the hot joined reads of the domain layer: Prisma's raw-query pipeline cost ~0.4 ms per
    * statement of a list page beyond the statement itself. Counted and traced like Prisma's.
    */
@@ -103,27 +104,48 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
  *   which binds a statement for good, so a kept statement is handed out behind a view that passes
  *   each call's parameters to the one call that runs it.
  */
-function sqliteConnection(factory: PrismaBetterSqlite3): PrismaBetterSqlite3 {
+function sqliteConnection(factory: PrismaBetterSqlite3, onReader: (read: SqliteReader) => void): PrismaBetterSqlite3 {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
     const client = (adapter as unknown as { client: { prepare(sql: string): unknown } }).client;
     const prepare = client.prepare.bind(client) as (sql: string) => SqliteStatement;
     const kept = new Map<string, SqliteStatement>();
-    client.prepare = (sql: string) => {
-      const text = sql === 'BEGIN' ? 'BEGIN IMMEDIATE' : sql;
+    const statementFor = (text: string) => {
       let statement = kept.get(text);
       if (!statement) {
         statement = prepare(text);
         kept.set(text, statement);
         if (kept.size > STATEMENT_CACHE_SIZE) kept.delete(kept.keys().next().value!);
       }
-      return reusable(statement);
+      return statement;
     };
+    client.prepare = (sql: string) => reusable(statementFor(sql === 'BEGIN' ? 'BEGIN IMMEDIATE' : sql));
+    // readRows on SQLite: better-sqlite3 builds the row objects itself, on the adapter's connection.
+    const booleanColumns = new WeakMap<SqliteStatement, string[]>();
+    onReader((sql, args) => {
+      const statement = statementFor(sql);
+      let booleans = booleanColumns.get(statement);
+      if (!booleans) {
+        const columns = statement.columns() as { name: string; type: string | null }[];
+        booleans = columns.filter((column) => column.type?.toUpperCase() === 'BOOLEAN').map((column) => column.name);
+        booleanColumns.set(statement, booleans);
+      }
+      // The adapter reads integers as BigInt (then makes numbers of them); the calendar has no column
+      // beyond 2^53, so this read takes plain numbers, and hands the statement back as it was.
+      const rows = statement.safeIntegers(false).raw(false).all(args) as Record<string, unknown>[];
+      statement.safeIntegers(true);
+      // SQLite stores booleans as 0/1.
+      if (booleans.length)
+        for (const row of rows) for (const name of booleans) if (typeof row[name] === 'number') row[name] = row[name] !== 0;
+      return rows;
+    });
     return adapter;
   };
   return factory;
 }
+
+type SqliteReader = (sql: string, args: readonly unknown[]) => Record<string, unknown>[];
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -133,6 +155,7 @@ interface SqliteStatement {
   columns(): unknown[];
   run(...args: unknown[]): unknown;
   raw(toggle?: boolean): { all(...args: unknown[]): unknown[] };
+  safeIntegers(toggle?: boolean): SqliteStatement;
 }
 
 /** A kept statement as the adapter uses it: `prepare(sql).bind(args)`, then run or read once. */
@@ -153,9 +176,13 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
   // The adapter Prisma connected (it connects once, at the first statement).
   let connectedAdapter: SqlDriverAdapter | undefined;
   const keep = (adapter: SqlDriverAdapter) => void (connectedAdapter = adapter);
+  let sqliteReader: SqliteReader | undefined;
   if (kind === 'sqlite') {
     const { PrismaClient } = await import('../generated/sqlite/client.js');
-    const adapter = withoutNulParameters(sqliteConnection(new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 })), keep);
+    const adapter = withoutNulParameters(
+      sqliteConnection(new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 }), (read) => (sqliteReader = read)),
+      keep,
+    );
     prisma = new PrismaClient({
       adapter,
       log: process.env.NOLOG ? [] : [{ emit: 'event', level: 'query' }],
@@ -192,6 +219,11 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
   const readRows = async <T>(sql: string, args: readonly (number | string)[]): Promise<T[]> => {
     if (!connectedAdapter) await prisma.$connect();
     const started = performance.now();
+    if (sqliteReader) {
+      const rows = sqliteReader(sql, args.some(hasNul) ? withoutNul(args) : args);
+      ran(sql, () => JSON.stringify(args), performance.now() - started);
+      return rows as T[];
+    }
     const argTypes = args.map((arg) => ({ scalarType: typeof arg === 'number' ? 'int' : 'string', arity: 'scalar' }) as const);
     const result = await connectedAdapter!.queryRaw({ sql, args: [...args], argTypes });
     ran(sql, () => JSON.stringify(args), performance.now() - started);

@@ -26,12 +26,13 @@ const placeholders = (ctx: GraphQLContext, count: number) =>
 
 /**
  * Rows of `table` linked to each of `eventIds` through `link`, in `order`. The link's event id comes
- * back as `_eventId` and is removed from the record.
+ * back as `_eventId`.
  */
 async function linkedRows<T>(ctx: GraphQLContext, eventIds: readonly number[], sql: (inList: string) => string): Promise<T[][]> {
   const rows = await ctx.readRows<T & { _eventId: number }>(sql(placeholders(ctx, eventIds.length)), eventIds);
   const byEvent = new Map<number, T[]>(eventIds.map((id) => [id, []]));
-  for (const { _eventId, ...record } of rows) byEvent.get(Number(_eventId))?.push(record as T);
+  // The rows keep `_eventId` (no field reads it): copying each row without it cost more than the statement.
+  for (const row of rows) byEvent.get(Number(row._eventId))?.push(row);
   return eventIds.map((id) => byEvent.get(id)!);
 }
 
