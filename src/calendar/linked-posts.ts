@@ -288,6 +288,27 @@ function stateProvinceUpdate(current: LinkedRow, fields: LinkedFields): string |
 }
 
 /**
+ * What the original does to events when a venue or organizer is trashed (TEC's cleanupPostVenues /
+ * cleanupPostOrganizers on the trash transition): a default event query for the events linked to it
+ * — the first page of upcoming ones the trashing user may read, published or private — and every
+ * such event loses ALL its links of that kind (delete_post_meta without a value), not only this one.
+ * Other events (past ones, later pages) keep the link and show the record as trashed.
+ */
+async function unlinkFromUpcomingPage(tx: Db, config: Config, type: LinkedType, id: number, viewer: Viewer | null, now: string) {
+  const link = type === 'venue' ? 'venues' : 'organizers';
+  const where = {
+    status: { in: canReadPrivate(viewer) ? ['publish', 'private'] : ['publish'] },
+    startLocal: { gte: now },
+    [link]: { some: { [`${type}Id`]: id } },
+  };
+  const eventIds = (await firstUpcomingPage(tx, config, where, type)).map((event) => event.id);
+  if (!eventIds.length) return;
+  const links = { where: { eventId: { in: eventIds } } };
+  if (type === 'venue') await tx.eventVenue.deleteMany(links);
+  else await tx.eventOrganizer.deleteMany(links);
+}
+
+/**
  * Updates a venue/organizer: only the fields given change; "" clears a contact/address field;
  * `name: ""` is invalid; `description: ""` is ignored, as in the original; `status` is scaled back.
  */
@@ -329,36 +350,17 @@ export async function updateLinkedPost(
         if (given('showMapLink')) data.showMapLink = mapFlag(fields.showMapLink);
       }
       await table(tx, type).update({ where: { id: current.id }, data });
+      if (data.status === 'trash' && current.status !== 'trash')
+        await unlinkFromUpcomingPage(tx, config, type, current.id, viewer, now.local);
       return current.id;
     }),
   );
 }
 
 /**
- * Moves a venue/organizer to the trash and unlinks it from every event. A second delete is
- * ALREADY_TRASHED (gone); records are never deleted outright.
+ * Moves a venue/organizer to the trash, unlinking it from events as the original does
+ * (unlinkFromUpcomingPage). A second delete is ALREADY_TRASHED (gone); records are never deleted outright.
  */
-/**
- * What the original does to events when a venue or organizer is trashed (TEC's cleanupPostVenues /
- * cleanupPostOrganizers on the trash transition): a default event query for the events linked to it
- * — the first page of upcoming ones the trashing user may read, published or private — and every
- * such event loses ALL its links of that kind (delete_post_meta without a value), not only this one.
- * Other events (past ones, later pages) keep the link and show the record as trashed.
- */
-async function unlinkFromUpcomingPage(tx: Db, config: Config, type: LinkedType, id: number, viewer: Viewer | null, now: string) {
-  const link = type === 'venue' ? 'venues' : 'organizers';
-  const where = {
-    status: { in: canReadPrivate(viewer) ? ['publish', 'private'] : ['publish'] },
-    startLocal: { gte: now },
-    [link]: { some: { [`${type}Id`]: id } },
-  };
-  const eventIds = (await firstUpcomingPage(tx, config, where, type)).map((event) => event.id);
-  if (!eventIds.length) return;
-  const links = { where: { eventId: { in: eventIds } } };
-  if (type === 'venue') await tx.eventVenue.deleteMany(links);
-  else await tx.eventOrganizer.deleteMany(links);
-}
-
 export async function trashLinkedPost(context: LinkedContext, type: LinkedType, target: LinkedTarget): Promise<number> {
   const { prisma, viewer, config } = context;
   const problems = new Problems();

@@ -372,6 +372,19 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       expect((await read(past, 'editor')).data.e.readable).toEqual([{ id: record.id }]);
     });
 
+    it('trashed by an update (status: trash), it leaves its upcoming events as when deleted', async () => {
+      const record = await made(c.create(k, { name: `Binned ${token()}` }));
+      const link = k.type === 'venue' ? { venues: [record.id] } : { organizers: [record.id] };
+      const upcoming = await seedEvent(api, { ...link, start: inDays(20) });
+      const past = await seedEvent(api, { ...link, start: '2020-03-10 18:00:00' });
+      expect((await made(c.update(k, { id: record.id }, { status: 'trash' }))).status).toBe('TRASH');
+      const many = k.type === 'venue' ? 'venues' : 'organizers';
+      const linked = async (id: number) =>
+        (await c.gql(`query($id: Int!) { e: event(id: $id) { ${many}(all: true) { id } } }`, { id }, 'editor')).data.e[many];
+      expect(await linked(upcoming)).toEqual([]);
+      expect(await linked(past)).toEqual([{ id: record.id }]);
+    });
+
     it('lists published records newest first for anonymous callers, every non-trash status for contributors and up', async () => {
       const tag = token();
       const older = await made(c.create(k, { name: `List ${tag} one`, date: '2020-01-01 10:00:00' }));
