@@ -473,7 +473,8 @@ builder.mutationFields((t) => ({
   }),
   updateEvent: t.prismaField({
     type: Event,
-    description: 'Updates an event by id or slug; only given fields change. Errors as createEvent, plus NOT_FOUND and WRONG_TYPE.',
+    description:
+      'Updates an event by id or slug; only given fields change, except that a trashed event given no status comes out of the trash (published, or a draft for those who may not publish) under its former slug, as in The Events Calendar. Errors as createEvent, plus NOT_FOUND and WRONG_TYPE.',
     args: {
       id: t.arg.int({ description: 'The event id.' }),
       slug: t.arg.string({ description: 'The event slug (when no id).' }),

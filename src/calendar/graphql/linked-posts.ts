@@ -380,7 +380,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
     }),
     [`delete${typeName}`]: t.prismaField({
       type: ref,
-      description: `Moves a ${what} to the trash, unlinks it from every event, and returns it. Errors, in this order: INVALID_INPUT (unknown id/slug), UNAUTHENTICATED, FORBIDDEN, ALREADY_TRASHED (a second delete: gone).`,
+      description: `Moves a ${what} to the trash and returns it. As in The Events Calendar, the first page (posts per page) of upcoming published events linked to it lose all their ${what}s; other events keep it, trashed. Errors, in this order: INVALID_INPUT (unknown id/slug), UNAUTHENTICATED, FORBIDDEN, ALREADY_TRASHED (a second delete: gone).`,
       args: targetArgs(t),
       resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
         const id = await trashLinkedPost(ctx, type, target(args));
