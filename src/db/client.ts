@@ -133,8 +133,12 @@ function sqliteConnection(factory: PrismaBetterSqlite3, onReader: (read: SqliteR
       }
       // The adapter reads integers as BigInt (then makes numbers of them); the calendar has no column
       // beyond 2^53, so this read takes plain numbers, and hands the statement back as it was.
-      const rows = statement.safeIntegers(false).raw(false).all(args) as Record<string, unknown>[];
-      statement.safeIntegers(true);
+      let rows: Record<string, unknown>[];
+      try {
+        rows = statement.safeIntegers(false).raw(false).all(args) as Record<string, unknown>[];
+      } finally {
+        statement.safeIntegers(true);
+      }
       // SQLite stores booleans as 0/1.
       if (booleans.length)
         for (const row of rows) for (const name of booleans) if (typeof row[name] === 'number') row[name] = row[name] !== 0;
