@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { deployMigrations } from './db/migrations.js';
 import { serveGraphQLOverWebSocket } from './graphql/websocket.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { createLogger, type Logger } from './http/logger.js';
 import { startTaskWorkers } from './tasks/workers.js';
 
@@ -37,6 +38,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   }
   const { app, keys } = createApp({ config, db, logger });
   const server = createServer(app.callback());
+  answerClientErrors(server);
   const websockets = serveGraphQLOverWebSocket(server, { keys, db, config });
   server.keepAliveTimeout = 5000;
   server.listen(config.port, config.host);

@@ -3,10 +3,10 @@
  * event/venue/organizer post types. Pure predicates over a viewer; `null` is the anonymous caller.
  */
 
-export const ROLES = ['subscriber', 'contributor', 'author', 'editor', 'administrator'] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role, Viewer as Caller } from '../auth/viewer.js';
 
-export type Viewer = { userId: number; role: Role } | null;
+/** What the predicates read of the caller (auth/viewer.ts declares the roles and the caller). */
+export type Viewer = Pick<Caller, 'userId' | 'role'> | null;
 
 /** The post facts the predicates need. `statusBeforeTrash` is WP's `_wp_trash_meta_status`. */
 export interface PostAccess {
@@ -18,10 +18,6 @@ export interface PostAccess {
 /** Registered post statuses (`status` validation). */
 export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
-
-export function isRole(x: unknown): x is Role {
-  return typeof x === 'string' && (ROLES as readonly string[]).includes(x);
-}
 
 export function isPostStatus(x: unknown): x is PostStatus {
   return typeof x === 'string' && (POST_STATUSES as readonly string[]).includes(x);

@@ -28,7 +28,7 @@ import {
 } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms } from './terms.js';
-import { isNonEmptyString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
+import { isNonBlankString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
 export interface EventFields {
   title?: string;
@@ -78,13 +78,13 @@ async function validate(db: Db, fields: EventFields, create: boolean, viewer: Vi
   const problems = new Problems();
   const plans: Plans = {};
   const given = (name: keyof EventFields) => fields[name] !== undefined;
-  if (create || given('title')) problems.check('title', isNonEmptyString(fields.title));
+  if (create || given('title')) problems.check('title', isNonBlankString(fields.title));
   if (create || given('startDate')) problems.check('startDate', isValidDateInput(fields.startDate));
   if (create || given('endDate')) problems.check('endDate', isValidDateInput(fields.endDate));
   if (given('author')) problems.check('author', await userExists(db, fields.author));
   if (given('date')) problems.check('date', isValidDateInput(fields.date));
   if (given('dateUtc')) problems.check('dateUtc', isValidDateInput(fields.dateUtc));
-  for (const name of ['description', 'slug', 'excerpt'] as const) if (given(name)) problems.check(name, isNonEmptyString(fields[name]));
+  for (const name of ['description', 'slug', 'excerpt'] as const) if (given(name)) problems.check(name, isNonBlankString(fields[name]));
   if (given('status')) problems.check('status', isRegisteredStatus(fields.status));
   if (given('timezone')) problems.check('timezone', typeof fields.timezone === 'string' && isValidTimezone(fields.timezone));
   if (given('image')) {

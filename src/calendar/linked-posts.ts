@@ -43,7 +43,7 @@ import {
   type LinkedType,
 } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
-import { isNonEmptyString, isStringOrEmpty, Problems } from './validate.js';
+import { isNonBlankString, isStringOrNumber, Problems } from './validate.js';
 
 export type { LinkedType } from './posts.js';
 
@@ -228,8 +228,8 @@ function denied(viewer: Viewer | null): CalendarError {
 
 /** Checks of the fields linked.ts leaves to the record's own routes (GraphQL-only extras). */
 function checkExtraFields(fields: LinkedFields, problems: Problems): void {
-  if (fields.excerpt !== undefined) problems.check('excerpt', isStringOrEmpty(fields.excerpt));
-  if (fields.slug !== undefined) problems.check('slug', isNonEmptyString(fields.slug));
+  if (fields.excerpt !== undefined) problems.check('excerpt', isStringOrNumber(fields.excerpt));
+  if (fields.slug !== undefined) problems.check('slug', isNonBlankString(fields.slug));
   if (fields.password !== undefined) problems.check('password', typeof fields.password === 'string');
 }
 
@@ -279,7 +279,7 @@ export async function createLinkedPost(
  */
 function stateProvinceUpdate(current: LinkedRow, fields: LinkedFields): string | undefined {
   if (!['state', 'province', 'country', 'stateprovince'].some((key) => fields[key] !== undefined)) return undefined;
-  if (isNonEmptyString(fields.stateprovince)) return String(fields.stateprovince);
+  if (isNonBlankString(fields.stateprovince)) return String(fields.stateprovince);
   const text = (key: string) => String((fields[key] !== undefined ? fields[key] : current[key]) ?? '');
   const stored = String(current.stateprovince ?? '');
   const wasDerived = stored === '' || stored === deriveStateProvince(current as { state?: string; province?: string; country?: string });
@@ -332,7 +332,7 @@ export async function updateLinkedPost(
       const now = wallNow(config.siteTimezone, instant);
       const data: Record<string, unknown> = { modified: now.local, modifiedUtc: now.utc };
       if (given('name')) data.title = String(fields.name).trim();
-      if (isNonEmptyString(fields.description)) data.content = String(fields.description);
+      if (isNonBlankString(fields.description)) data.content = String(fields.description);
       if (given('excerpt')) data.excerpt = fields.excerpt ?? '';
       if (given('slug')) data.slug = await uniquePostSlug(tx, type, sanitizeSlug(String(fields.slug)) || String(current.id), current.id);
       if (given('author')) data.authorId = Number(fields.author);

@@ -10,7 +10,7 @@ import { isValidDateInput, parseDateInput } from './dates/strtotime.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { allocatePostId, insertedDates, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
 import { sanitizeSlug } from './slugs.js';
-import { isNonEmptyString, isRegisteredStatus, isStringOrEmpty, isUrlOrEmpty, Problems, userExists } from './validate.js';
+import { isNonBlankString, isRegisteredStatus, isStringOrNumber, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
 export const META_FIELDS: Record<LinkedType, readonly string[]> = {
   venue: ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website'],
@@ -60,15 +60,15 @@ export async function validateLinkedFields(
 ): Promise<LinkedPlan> {
   const { problems } = options;
   const nameKey = options.nameKey ?? 'name';
-  if (options.create || fields.name !== undefined) problems.check(nameKey, isNonEmptyString(fields.name));
+  if (options.create || fields.name !== undefined) problems.check(nameKey, isNonBlankString(fields.name));
   if (fields.author !== undefined) problems.check('author', await userExists(db, fields.author));
   if (fields.date !== undefined) problems.check('date', isValidDateInput(fields.date));
   if (fields.dateUtc !== undefined) problems.check('dateUtc', isValidDateInput(fields.dateUtc));
-  if (fields.description !== undefined) problems.check('description', isStringOrEmpty(fields.description));
+  if (fields.description !== undefined) problems.check('description', isStringOrNumber(fields.description));
   if (fields.status !== undefined) problems.check('status', isRegisteredStatus(fields.status));
   for (const key of META_FIELDS[type]) {
     if (fields[key] === undefined) continue;
-    problems.check(key, key === 'website' ? isUrlOrEmpty(fields[key]) : isStringOrEmpty(fields[key]) || fields[key] === null);
+    problems.check(key, key === 'website' ? isUrlOrEmpty(fields[key]) : isStringOrNumber(fields[key]) || fields[key] === null);
   }
   let image: ImagePlan = { kind: 'none' };
   if (fields.image !== undefined) {

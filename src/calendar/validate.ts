@@ -4,8 +4,8 @@ import { isPostStatus } from './capabilities.js';
 
 export const INVALID = 'Invalid parameter.';
 
-export const isNonEmptyString = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
-export const isStringOrEmpty = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
+export const isNonBlankString = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
+export const isStringOrNumber = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
 export const isRegisteredStatus = (v: unknown): boolean => isPostStatus(v);
 
 /** WordPress/TEC `is_url`: an absolute URL with a scheme and a host. */

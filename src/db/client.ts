@@ -25,7 +25,7 @@ export interface Database {
    * Rows of one read-only statement (placeholders `?` on SQLite, `$1…` on PostgreSQL), straight
    * on the connection of the driver adapter Prisma uses (SQLite: better-sqlite3 itself; PostgreSQL:
    * the adapter), as objects keyed by column name (booleans as booleans).
-   * For the hot joined reads of the domain layer: Prisma's raw-query pipeline cost ~0.4 ms per
+   * For the hot joined reads of the domain layer: Prisma's raw-query pipeline cost ~0.3 ms per
    * statement of a list page beyond the statement itself. Counted and traced like Prisma's.
    */
   readRows<T>(sql: string, args: readonly (number | string)[]): Promise<T[]>;

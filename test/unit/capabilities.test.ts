@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import {
   POST_STATUSES,
-  ROLES,
   authErrorStatus,
   canCreatePosts,
   canDeleteAny,
@@ -15,13 +14,12 @@ import {
   canReadPrivate,
   canUploadFiles,
   isPostStatus,
-  isRole,
   isTruthy,
   listableStatuses,
   scaleBackStatus,
-  type Role,
   type Viewer,
 } from '../../src/calendar/capabilities.js';
+import { ROLES, isRole, type Role } from '../../src/auth/viewer.js';
 
 const as = (role: Role, userId = 10): Viewer => ({ userId, role });
 const anon: Viewer = null;
