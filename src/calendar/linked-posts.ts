@@ -110,13 +110,16 @@ function containsText(field: string, text: string, dbKind: string) {
   return { [field]: dbKind === 'postgresql' ? { contains: text, mode: 'insensitive' } : { contains: text } };
 }
 
+/** The Event relation that holds an event's links to records of `type`. */
+const eventLinks = (type: LinkedType) => (type === 'venue' ? 'venues' : 'organizers');
+
 /**
  * The first page of upcoming events matching `where` (the site's posts per page, by start), each with
  * the ids of its linked venues or organizers: the original's default event query (a WP_Query on
  * events, paged, upcoming only), which some of its rules look at instead of every event.
  */
 async function firstUpcomingPage(db: Db, config: Config, where: Record<string, unknown>, type: LinkedType) {
-  const link = type === 'venue' ? 'venues' : 'organizers';
+  const link = eventLinks(type);
   const page = await db.event.findMany({
     where,
     orderBy: [{ startLocal: 'asc' }, { id: 'asc' }],
@@ -295,7 +298,7 @@ function stateProvinceUpdate(current: LinkedRow, fields: LinkedFields): string |
  * Other events (past ones, later pages) keep the link and show the record as trashed.
  */
 async function unlinkFromUpcomingPage(tx: Db, config: Config, type: LinkedType, id: number, viewer: Viewer | null, now: string) {
-  const link = type === 'venue' ? 'venues' : 'organizers';
+  const link = eventLinks(type);
   const where = {
     status: { in: canReadPrivate(viewer) ? ['publish', 'private'] : ['publish'] },
     startLocal: { gte: now },

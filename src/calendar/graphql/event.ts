@@ -24,7 +24,6 @@ import { CostDetails, DateDetails, Image, isMasked, PostStatus } from './shared.
 type EventRow = { id: number; password: string; status: string; authorId: number };
 
 /** Protected events show only their public fields unless the request unlocks them (spec §3.7). */
-const masked = isMasked;
 
 const storedCost = (cost: string): string[] => {
   try {
@@ -63,19 +62,19 @@ builder.prismaObjectFields(Event, (t) => ({
   }),
   description: t.string({
     description: 'The description as entered ("" when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : e.content),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : e.content),
   }),
   descriptionHtml: t.string({
     description: 'The description with paragraphs ("" when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : renderContent(e.content)),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : renderContent(e.content)),
   }),
   excerpt: t.string({
     description: 'The excerpt as entered ("" when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : e.excerpt),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : e.excerpt),
   }),
   excerptHtml: t.string({
     description: 'The excerpt with paragraphs ("" when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : renderExcerpt(e.excerpt)),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : renderExcerpt(e.excerpt)),
   }),
   slug: t.string({
     description: 'The URL slug, unique among events; "" for a draft or pending event until it is published (or given one).',
@@ -85,12 +84,12 @@ builder.prismaObjectFields(Event, (t) => ({
     type: Image,
     nullable: true,
     description: 'The featured image, if any (null when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : imageById(ctx, e.imageId)),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : imageById(ctx, e.imageId)),
   }),
   allDay: t.boolean({
     nullable: true,
     description: 'Whether the event lasts whole days (null when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.allDay),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.allDay),
   }),
   startDate: t.exposeString('startLocal', { description: 'Start, event-local "YYYY-MM-DD HH:MM:SS".' }),
   startDateDetails: t.field({ type: DateDetails, description: 'Parts of startDate.', resolve: (e) => e.startLocal }),
@@ -104,13 +103,13 @@ builder.prismaObjectFields(Event, (t) => ({
   timezoneAbbr: t.exposeString('timezoneAbbr', { description: 'Time zone abbreviation at the start (EST, CEST, UTC…).' }),
   cost: t.string({
     description: 'The cost as displayed: "$10", "Free – 30$" ("" when none or masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : formatCost(storedCost(e.cost), e.currencySymbol, e.currencyPosition)),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : formatCost(storedCost(e.cost), e.currencySymbol, e.currencyPosition)),
   }),
   costDetails: t.field({
     type: CostDetails,
     description: 'The stored cost, parsed (empty when masked).',
     resolve: (e, _a, ctx, info) =>
-      masked(e, ctx, info)
+      isMasked(e, ctx, info)
         ? { currencySymbol: '', currencyCode: '', currencyPosition: '', values: [] }
         : {
             currencySymbol: e.currencySymbol,
@@ -121,66 +120,66 @@ builder.prismaObjectFields(Event, (t) => ({
   }),
   website: t.string({
     description: 'The event website; the permalink when none was ever stored ("" when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e))),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e))),
   }),
   showMap: t.boolean({
     nullable: true,
     description: 'Show a map of the venue (null when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : (e.showMap ?? true)),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : (e.showMap ?? true)),
   }),
   showMapLink: t.boolean({
     nullable: true,
     description: 'Show a link to a map (null when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : (e.showMapLink ?? true)),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : (e.showMapLink ?? true)),
   }),
   hideFromListings: t.boolean({
     nullable: true,
     description: 'Hidden from event lists (null when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.hideFromListings),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.hideFromListings),
   }),
   sticky: t.boolean({
     nullable: true,
     description: 'Pinned (null when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.menuOrder < 0),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.menuOrder < 0),
   }),
   featured: t.boolean({
     nullable: true,
     description: 'Featured (null when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? null : e.featured),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.featured),
   }),
   passwordProtected: t.boolean({ description: 'Whether the event has a password.', resolve: (e) => e.password !== '' }),
   masked: t.boolean({
     description: 'Whether this record hides its protected fields from this request.',
-    resolve: (e, _a, ctx, info) => masked(e, ctx, info),
+    resolve: (e, _a, ctx, info) => isMasked(e, ctx, info),
   }),
   parentId: t.exposeInt('parentId', { description: 'Id of the parent event (0: none).' }),
   categories: t.field({
     type: [EventCategory],
     description: 'Event categories, by name ([] when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'tribe_events_cat')),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'tribe_events_cat')),
   }),
   tags: t.field({
     type: [Tag],
     description: 'Tags, by name ([] when masked).',
-    resolve: (e, _a, ctx, info) => (masked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'post_tag')),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'post_tag')),
   }),
   venue: t.field({
     type: Venue,
     nullable: true,
     description: 'The linked venue, when the caller may read it (null when none, masked, or it is trashed or not public).',
-    resolve: async (e, _a, ctx, info) => (masked(e, ctx, info) ? null : ((await readableLinks(ctx, e.id, venuesOf, false))[0] ?? null)),
+    resolve: async (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : ((await readableLinks(ctx, e.id, venuesOf, false))[0] ?? null)),
   }),
   venues: t.field({
     type: [Venue],
     args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
     description: 'The linked venues the caller may read ([] when masked).',
-    resolve: (e, args, ctx, info) => (masked(e, ctx, info) ? [] : readableLinks(ctx, e.id, venuesOf, args.all ?? false)),
+    resolve: (e, args, ctx, info) => (isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, venuesOf, args.all ?? false)),
   }),
   organizers: t.field({
     type: [Organizer],
     args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
     description: 'The linked organizers the caller may read, in the order given ([] when masked).',
-    resolve: (e, args, ctx, info) => (masked(e, ctx, info) ? [] : readableLinks(ctx, e.id, organizersOf, args.all ?? false)),
+    resolve: (e, args, ctx, info) => (isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, organizersOf, args.all ?? false)),
   }),
   jsonLd: t.field({
     type: 'JSON',
@@ -223,7 +222,7 @@ builder.prismaObjectFields(Event, (t) => ({
 /** What the add-to-calendar links show of an event: no description or place when the caller may not see them. */
 type LinkRow = EventRow & { slug: string | null } & Omit<CalendarLinkEvent, 'url' | 'location'>;
 async function linkEvent(e: LinkRow, ctx: GraphQLContext, info: GraphQLResolveInfo): Promise<CalendarLinkEvent> {
-  const hidden = masked(e, ctx, info);
+  const hidden = isMasked(e, ctx, info);
   const venue = hidden ? null : (await venuesOf(ctx, e.id))[0];
   return {
     ...e,
