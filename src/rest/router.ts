@@ -6,7 +6,7 @@ import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { GraphQLContext, OperationOptions } from '../graphql/context.js';
 import type { OperationRunner } from '../graphql/execute.js';
-import { encodePhpJson } from './json.js';
+import { encodePhpJsonBytes } from './json.js';
 import { RestError, internalError, invalidCredentials, noRoute } from './errors.js';
 import { namespaceIndex, restRootUrl, routeData } from './namespace-index.js';
 import { envelope, filterFields, rootIndex } from './wp-conventions.js';
@@ -240,7 +240,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
       result = { status: 200, headers: {}, body: envelope(result.status, headers, result.body) };
       allow = undefined;
     }
-    const body = Buffer.from(encodePhpJson(result.body, Object.hasOwn(query, '_pretty')));
+    const body = encodePhpJsonBytes(result.body, Object.hasOwn(query, '_pretty'));
     const answer: CachedAnswer = { status: result.status, headers: result.headers ?? {}, allow, body, etag: etagOf(body) };
     if (cacheKey && result.status === 200) cache!.set(cacheKey, answer);
     render(ctx, answer, { authenticated: viewer !== null, linkRoot });

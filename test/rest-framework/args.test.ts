@@ -189,4 +189,17 @@ describe('PHP-style JSON', () => {
     expect(encodePhpJson({ a: [] }, true)).toBe('{\n    "a": []\n}');
     expect(encodePhpJson(undefined)).toBe('null');
   });
+
+  it('escapes every slash and non-ASCII unit of a body larger than its first guess', () => {
+    // More than one slash in 16 characters: the buffer has to grow, possibly more than once.
+    const slashes = '/'.repeat(5000);
+    const mixed = Array.from({ length: 2000 }, (_, i) => `a/é${String.fromCharCode(0x100 + i)}☃`).join('');
+    const expected = (s: string) =>
+      JSON.stringify(s)
+        .replace(/\//g, '\\/')
+        .replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+    expect(encodePhpJson(slashes)).toBe(expected(slashes));
+    expect(encodePhpJson({ mixed })).toBe(`{"mixed":${expected(mixed)}}`);
+    expect(encodePhpJson('\uffff\u0080\u007f')).toBe('"\\uffff\\u0080\u007f"');
+  });
 });
