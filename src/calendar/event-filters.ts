@@ -2,7 +2,9 @@
 // reports every bad filter at once, by its GraphQL name.
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
-import type { Prisma } from '../db/client.js';
+import type { Database, Prisma } from '../db/client.js';
+import { EVENT_TABLE } from '../db/tables.js';
+import { selectSql } from '../db/where-sql.js';
 import { invalidInput } from './errors.js';
 import { canEditAny, isPostStatus, listableStatuses } from './capabilities.js';
 import { addDaysToWall, isWallTime, wallToUtc } from './dates/wall-times.js';
@@ -227,4 +229,23 @@ export async function eventListQuery(
     statuses,
     version,
   };
+}
+
+type EventRow = Awaited<ReturnType<Prisma['event']['findMany']>>[number];
+
+/**
+ * One page of the list's events. Read raw (one statement through the driver) when the filter is in
+ * the part of Prisma's language selectSql compiles and the caller needs no relation loaded with the
+ * rows: Prisma's client spends about twice the statement's own time mapping a page of full rows.
+ * Otherwise Prisma reads it, with the caller's `query` (a Pothos selection).
+ */
+export async function eventPageRows(
+  db: { prisma: Db; readRows: Database['readRows']; dbKind: 'sqlite' | 'postgresql' },
+  list: Pick<EventListQuery, 'where' | 'orderBy'>,
+  page: { skip: number; take: number },
+  query: object = {},
+): Promise<EventRow[]> {
+  const raw = Object.keys(query).length === 0 ? selectSql(db.dbKind, EVENT_TABLE, { ...list, ...page }) : null;
+  if (raw) return db.readRows<EventRow>(raw.sql, raw.args);
+  return db.prisma.event.findMany({ ...query, where: list.where, orderBy: list.orderBy, ...page });
 }

@@ -8,7 +8,7 @@ import { intId, nodeSource } from '../../graphql/node.js';
 import { setUnlock, type Unlock } from '../../graphql/unlock.js';
 import { googleCalendarUrl, icalUrl, outlookUrl, venueLine, type CalendarLinkEvent } from '../add-to-calendar.js';
 import { costValues, formatCost } from '../cost.js';
-import { eventListQuery, type EventFilter } from '../event-filters.js';
+import { eventListQuery, eventPageRows, type EventFilter } from '../event-filters.js';
 import { assertEventReadable, createEvent, isEventReadable, trashEvent, updateEvent, type EventFields } from '../events.js';
 import { eventJsonLd } from '../jsonld.js';
 import { listTotal } from '../list-totals.js';
@@ -341,13 +341,7 @@ builder.queryFields((t) => ({
       const { page, perPage, skip } = pageRequest(ctx, args.page);
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       const [items, total] = await Promise.all([
-        ctx.prisma.event.findMany({
-          ...queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] }),
-          where: list.where,
-          orderBy: list.orderBy,
-          skip,
-          take: perPage,
-        }),
+        eventPageRows(ctx, list, { skip, take: perPage }, queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] })),
         listTotal(ctx.prisma, 'event', list.where, list.version),
       ]);
       return { items, total, page, perPage, dates: list.window.effective, statuses: list.statuses };

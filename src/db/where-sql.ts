@@ -1,0 +1,150 @@
+// Prisma `where` objects (the part of the filter language the calendar's lists build) as SQL, for
+// reads that go straight through the driver (Database.readRows). A 50-event page costs ~1.25 ms in
+// Prisma's client against ~0.4 ms for the same statement read raw: the client maps every value of
+// every row. The SQL is what Prisma itself sends for these filters — `contains` is LIKE (ILIKE with
+// mode: 'insensitive') with the term between %s, unescaped; an empty `in` or `OR` matches nothing —
+// so a raw read and Prisma's answer the same rows. A shape outside the subset compiles to null and
+// the caller asks Prisma.
+
+export type SqlDialect = 'sqlite' | 'postgresql';
+
+/** A model's table, its scalar columns and the link tables its `some` filters reach. */
+export interface SqlModel {
+  table: string;
+  columns: ReadonlySet<string>;
+  /** relation name → link table and the link's column holding this model's id */
+  relations?: Record<string, { model: SqlModel; key: string }>;
+}
+
+export interface SqlQuery {
+  sql: string;
+  args: (string | number)[];
+}
+
+class Unsupported extends Error {}
+
+const quote = (name: string) => `"${name}"`;
+
+class Compiler {
+  readonly args: (string | number)[] = [];
+  constructor(private readonly dialect: SqlDialect) {}
+
+  param(value: string | number): string {
+    this.args.push(value);
+    return this.dialect === 'postgresql' ? `$${this.args.length}` : '?';
+  }
+
+  boolean(value: boolean): string {
+    return this.dialect === 'postgresql' ? String(value) : value ? '1' : '0';
+  }
+
+  where(where: unknown, model: SqlModel, alias: string): string {
+    if (!isRecord(where)) throw new Unsupported();
+    const parts: string[] = [];
+    for (const [key, value] of Object.entries(where)) {
+      if (value === undefined) continue;
+      if (key === 'AND') parts.push(this.all(list(value), model, alias));
+      else if (key === 'OR') parts.push(this.any(list(value), model, alias));
+      else if (key === 'NOT') parts.push(`NOT ${this.all(list(value), model, alias)}`);
+      else if (model.relations?.[key]) parts.push(this.some(value, model, alias, model.relations[key]));
+      else if (model.columns.has(key)) parts.push(this.column(`${alias}.${quote(key)}`, value));
+      else throw new Unsupported();
+    }
+    return parts.length ? parts.join(' AND ') : '1=1';
+  }
+
+  private all(wheres: unknown[], model: SqlModel, alias: string): string {
+    return wheres.length ? `(${wheres.map((w) => `(${this.where(w, model, alias)})`).join(' AND ')})` : '(1=1)';
+  }
+
+  private any(wheres: unknown[], model: SqlModel, alias: string): string {
+    return wheres.length ? `(${wheres.map((w) => `(${this.where(w, model, alias)})`).join(' OR ')})` : '(1=0)';
+  }
+
+  private some(filter: unknown, model: SqlModel, alias: string, relation: { model: SqlModel; key: string }): string {
+    if (!isRecord(filter) || Object.keys(filter).length !== 1 || !('some' in filter)) throw new Unsupported();
+    const link = `l${this.args.length}_${relation.model.table}`;
+    const inner = this.where(filter.some, relation.model, quote(link));
+    return `EXISTS (SELECT 1 FROM ${quote(relation.model.table)} ${quote(link)} WHERE ${quote(link)}.${quote(relation.key)} = ${alias}."id" AND ${inner})`;
+  }
+
+  private column(column: string, filter: unknown): string {
+    if (filter === null) return `${column} IS NULL`;
+    if (!isRecord(filter)) return this.compare(column, '=', filter);
+    const parts: string[] = [];
+    const insensitive = filter.mode === 'insensitive';
+    for (const [op, value] of Object.entries(filter)) {
+      if (value === undefined || op === 'mode') continue;
+      switch (op) {
+        case 'equals':
+          parts.push(value === null ? `${column} IS NULL` : this.compare(column, '=', value));
+          break;
+        case 'gt':
+        case 'gte':
+        case 'lt':
+        case 'lte':
+          parts.push(this.compare(column, { gt: '>', gte: '>=', lt: '<', lte: '<=' }[op], value));
+          break;
+        case 'in': {
+          const values = list(value).map((v) => this.value(v));
+          parts.push(values.length ? `${column} IN (${values.join(', ')})` : '1=0');
+          break;
+        }
+        case 'contains':
+          if (typeof value !== 'string') throw new Unsupported();
+          parts.push(`${column} ${insensitive && this.dialect === 'postgresql' ? 'ILIKE' : 'LIKE'} ${this.param(`%${value}%`)}`);
+          break;
+        default:
+          throw new Unsupported();
+      }
+    }
+    return parts.length ? parts.join(' AND ') : '1=1';
+  }
+
+  private compare(column: string, op: string, value: unknown): string {
+    return `${column} ${op} ${this.value(value)}`;
+  }
+
+  private value(value: unknown): string {
+    if (typeof value === 'boolean') return this.boolean(value);
+    if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return this.param(value);
+    throw new Unsupported();
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+
+/**
+ * `SELECT * FROM <model> WHERE <where> ORDER BY <orderBy> LIMIT <take> OFFSET <skip>`, or null when
+ * `where` or `orderBy` leaves the subset this compiles.
+ */
+export function selectSql(
+  dialect: SqlDialect,
+  model: SqlModel,
+  query: { where: object; orderBy: Record<string, 'asc' | 'desc'>[]; skip: number; take: number },
+): SqlQuery | null {
+  // Beyond Number.MAX_SAFE_INTEGER a page number has no exact offset: Prisma's answer stands.
+  if (!Number.isSafeInteger(query.skip) || !Number.isSafeInteger(query.take)) return null;
+  const compiler = new Compiler(dialect);
+  const table = quote(model.table);
+  try {
+    const where = compiler.where(query.where, model, table);
+    const order = query.orderBy.map((term) => {
+      const entries = Object.entries(term);
+      if (entries.length !== 1 || !model.columns.has(entries[0][0]) || !['asc', 'desc'].includes(entries[0][1])) throw new Unsupported();
+      return `${table}.${quote(entries[0][0])} ${entries[0][1].toUpperCase()}`;
+    });
+    const limit = `LIMIT ${compiler.param(query.take)} OFFSET ${compiler.param(query.skip)}`;
+    return {
+      sql: `SELECT ${table}.* FROM ${table} WHERE ${where}${order.length ? ` ORDER BY ${order.join(', ')}` : ''} ${limit}`,
+      args: compiler.args,
+    };
+  } catch (error) {
+    if (error instanceof Unsupported) return null;
+    throw error;
+  }
+}
