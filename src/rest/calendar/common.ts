@@ -1,7 +1,9 @@
 // What the venue, organizer, category and tag routes share: TEC's archive paging args, per-request
 // memos of GraphQL outcomes (a validator, the permission callback and the handler read one
 // execution), GraphQL-safe scalars, and TEC's rest_url / next_rest_url / previous_rest_url.
-import { cappedInt, isPositiveInt, phpIntval, phpStrval, phpUrlencode } from '../args.js';
+import { isValidDateInput } from '../../calendar/dates/strtotime.js';
+import { isUrl } from '../../calendar/validate.js';
+import { cappedInt, isPositiveInt, phpEmpty, phpIntval, phpStrval, phpUrlencode, timeValidator } from '../args.js';
 import { RestError } from '../errors.js';
 import type { ArgSpec, RestRequest } from '../route-table.js';
 
@@ -21,6 +23,15 @@ export const perPageArg = (what: string): ArgSpec => ({
   validate: isPositiveInt,
   sanitize: cappedInt(MAX_PER_PAGE),
 });
+
+// ---------------------------------------------------------------------------------------------
+// TEC's validators (tribe-common Validator/Base) that event and linked-post args share
+
+/** Validator::is_time: a number, or a string strtotime parses. */
+export const isTime = timeValidator(isValidDateInput);
+
+/** Validator::is_url_or_empty: PHP-empty ('', '0', 0, false, null) or a URL. */
+export const isUrlOrPhpEmpty = (value: unknown): boolean => phpEmpty(value) || isUrl(value);
 
 /** GraphQL's Int: larger numbers cannot name a post, a user or a page. */
 export const INT32_MAX = 2 ** 31 - 1;

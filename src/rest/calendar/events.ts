@@ -6,7 +6,7 @@
 import { canCreatePosts, canEditPost, canReadPrivate, isPostStatus } from '../../calendar/capabilities.js';
 import { isValidTimezone, toZone } from '../../calendar/dates/zones.js';
 import { formatWall } from '../../calendar/dates/wall-times.js';
-import { isValidDateInput, parseDateInput } from '../../calendar/dates/strtotime.js';
+import { parseDateInput } from '../../calendar/dates/strtotime.js';
 import { isStrictFlag } from '../../calendar/dates/schedule.js';
 import { isUrlOrEmpty } from '../../calendar/validate.js';
 import {
@@ -20,7 +20,6 @@ import {
   phpFloatval,
   phpIntval,
   phpIsNumeric,
-  timeValidator,
 } from '../args.js';
 import { ArgError, RestError, forbidden } from '../errors.js';
 import {
@@ -39,14 +38,13 @@ import {
   type RestResult,
   type Route,
 } from '../route-table.js';
-import { INT32_MAX, pageArg, perPageArg, totalHeaders } from './common.js';
+import { INT32_MAX, isTime, pageArg, perPageArg, totalHeaders } from './common.js';
 import { run } from './errors.js';
 import { eventFields, eventRecord } from './records.js';
 
 // ---------------------------------------------------------------------------------------------
 // Validators (TEC Validator/Base), on raw values
 
-const isTime = timeValidator(isValidDateInput);
 const isScalarItem = (v: unknown) => (typeof v === 'string' && !v.includes('\0')) || typeof v === 'number';
 /** A numeric id GraphQL can carry (beyond INT32_MAX nothing exists, so those are invalid too). */
 const isIdItem = (v: unknown) => isPositiveInt(v) && phpFloatval(v) <= INT32_MAX;

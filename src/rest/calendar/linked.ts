@@ -15,8 +15,6 @@ import {
   canUploadFiles,
   isPostStatus,
 } from '../../calendar/capabilities.js';
-import { isValidDateInput } from '../../calendar/dates/strtotime.js';
-import { isUrl } from '../../calendar/validate.js';
 import {
   isNonEmptyString,
   isStringOrEmpty,
@@ -53,6 +51,8 @@ import {
   pageVariables,
   perPageArg,
   previousUrl,
+  isTime,
+  isUrlOrPhpEmpty,
   queryUrl,
   response,
   schemaRef,
@@ -72,8 +72,6 @@ type Validate = NonNullable<ArgSpec['validate']>;
 // database (is_user_id's user, is_image's attachment or URL) are finished by the GraphQL mutation.
 
 const isUserId: Validate = (v) => phpIsNumeric(v) && (gqlInt(phpIntval(v)) ?? 0) > 0;
-const isTime: Validate = (v) => isValidDateInput(v);
-const isUrlOrEmpty: Validate = (v) => phpEmpty(v) || isUrl(v);
 const isImageOrEmpty: Validate = (v, req) => phpEmpty(v) || phpIsNumeric(v) || (typeof v === 'string' && canUploadFiles(req.viewer));
 const isStatus: Validate = (v) => isPostStatus(v);
 
@@ -125,12 +123,12 @@ const VENUE_CREATE = createArgs('venue', false, {
   zip: metaField('The venue ZIP code'),
   phone: metaField('The venue phone number'),
   stateprovince: metaField('The venue state and province'),
-  website: metaField('The venue website URL', isUrlOrEmpty),
+  website: metaField('The venue website URL', isUrlOrPhpEmpty),
 });
 
 const ORGANIZER_CREATE = createArgs('organizer', true, {
   phone: metaField('The organizer phone number'),
-  website: metaField('The organizer website', isUrlOrEmpty),
+  website: metaField('The organizer website', isUrlOrPhpEmpty),
   email: metaField('The organizer e-mail address'),
 });
 
