@@ -118,8 +118,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
 
+/** `alias."a", alias."b", …`: every column of `model`, as a select list. */
+export const columnList = (model: SqlModel, alias: string): string =>
+  [...model.columns].map((column) => `${alias}.${quote(column)}`).join(', ');
+
 /**
- * `SELECT * FROM <model> WHERE <where> ORDER BY <orderBy> LIMIT <take> OFFSET <skip>`, or null when
+ * `SELECT <every column> FROM <model> WHERE <where> ORDER BY <orderBy> LIMIT <take> OFFSET <skip>`, or null when
  * `where` or `orderBy` leaves the subset this compiles.
  */
 export function selectSql(
@@ -140,7 +144,7 @@ export function selectSql(
     });
     const limit = `LIMIT ${compiler.param(query.take)} OFFSET ${compiler.param(query.skip)}`;
     return {
-      sql: `SELECT ${table}.* FROM ${table} WHERE ${where}${order.length ? ` ORDER BY ${order.join(', ')}` : ''} ${limit}`,
+      sql: `SELECT ${columnList(model, table)} FROM ${table} WHERE ${where}${order.length ? ` ORDER BY ${order.join(', ')}` : ''} ${limit}`,
       args: compiler.args,
     };
   } catch (error) {

@@ -6,6 +6,8 @@
 // (ctx.readRows), as Prisma's raw-query pipeline cost as much again as the statement.
 import DataLoader from 'dataloader';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { ORGANIZER_TABLE, TERM_TABLE, VENUE_TABLE } from '../../db/tables.js';
+import { columnList } from '../../db/where-sql.js';
 
 type Rows<M extends 'attachment' | 'venue' | 'organizer' | 'term'> = Awaited<ReturnType<GraphQLContext['prisma'][M]['findMany']>>;
 export type AttachmentRow = Rows<'attachment'>[number];
@@ -20,21 +22,32 @@ function loader<K, V>(ctx: GraphQLContext, name: string, batch: (keys: readonly 
   return found;
 }
 
-/** `?, ?, ?` or `$1, $2, $3`: the engine's placeholders for `count` values. */
-const placeholders = (ctx: GraphQLContext, count: number) =>
-  Array.from({ length: count }, (_, i) => (ctx.dbKind === 'postgresql' ? `$${i + 1}` : '?')).join(', ');
+/**
+ * The condition "column is one of `ids`" and its parameters: `IN (?, ?, …)` on SQLite, `= ANY($1)` on
+ * PostgreSQL, whose statements are kept prepared per connection (src/db/client.ts): one text for
+ * every page size instead of one per length.
+ */
+function oneOf(ctx: GraphQLContext, column: string, ids: readonly number[]): { sql: string; args: (number | readonly number[])[] } {
+  if (ctx.dbKind === 'postgresql') return { sql: `${column} = ANY($1::int[])`, args: [ids] };
+  return { sql: `${column} IN (${ids.map(() => '?').join(', ')})`, args: [...ids] };
+}
 
 /**
- * Rows of `table` linked to each of `eventIds` through `link`, in `order`. The link's event id comes
- * back as `_eventId`.
+ * Rows of a table linked to each of `eventIds` through a link table `l`, as `sql` selects them
+ * (given the condition on `l."eventId"`). The link's event id comes back as `_eventId`.
  */
-async function linkedRows<T>(ctx: GraphQLContext, eventIds: readonly number[], sql: (inList: string) => string): Promise<T[][]> {
-  const rows = await ctx.readRows<T & { _eventId: number }>(sql(placeholders(ctx, eventIds.length)), eventIds);
+async function linkedRows<T>(ctx: GraphQLContext, eventIds: readonly number[], sql: (eventIdIsOneOf: string) => string): Promise<T[][]> {
+  const condition = oneOf(ctx, 'l."eventId"', eventIds);
+  const rows = await ctx.readRows<T & { _eventId: number }>(sql(condition.sql), condition.args);
   const byEvent = new Map<number, T[]>(eventIds.map((id) => [id, []]));
   // The rows keep `_eventId` (no field reads it): copying each row without it cost more than the statement.
   for (const row of rows) byEvent.get(Number(row._eventId))?.push(row);
   return eventIds.map((id) => byEvent.get(id)!);
 }
+
+const VENUE_COLUMNS = columnList(VENUE_TABLE, 'v');
+const ORGANIZER_COLUMNS = columnList(ORGANIZER_TABLE, 'o');
+const TERM_COLUMNS = columnList(TERM_TABLE, 't');
 
 /** An event's venues, by venue id (the first is "the" venue). */
 export const venuesOf = (ctx: GraphQLContext, eventId: number) =>
@@ -42,8 +55,8 @@ export const venuesOf = (ctx: GraphQLContext, eventId: number) =>
     linkedRows(
       ctx,
       ids,
-      (list) =>
-        `SELECT l."eventId" AS "_eventId", v.* FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE l."eventId" IN (${list}) ORDER BY l."eventId", l."venueId"`,
+      (eventIdIsOneOf) =>
+        `SELECT l."eventId" AS "_eventId", ${VENUE_COLUMNS} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
     ),
   ).load(eventId);
 
@@ -53,8 +66,8 @@ export const organizersOf = (ctx: GraphQLContext, eventId: number) =>
     linkedRows(
       ctx,
       ids,
-      (list) =>
-        `SELECT l."eventId" AS "_eventId", o.* FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE l."eventId" IN (${list}) ORDER BY l."eventId", l."position", l."organizerId"`,
+      (eventIdIsOneOf) =>
+        `SELECT l."eventId" AS "_eventId", ${ORGANIZER_COLUMNS} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
     ),
   ).load(eventId);
 
@@ -64,8 +77,8 @@ export const termsOf = (ctx: GraphQLContext, eventId: number) =>
     linkedRows(
       ctx,
       ids,
-      (list) =>
-        `SELECT l."eventId" AS "_eventId", t.* FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE l."eventId" IN (${list})`,
+      (eventIdIsOneOf) =>
+        `SELECT l."eventId" AS "_eventId", ${TERM_COLUMNS} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
     ),
   ).load(eventId);
 

@@ -1,0 +1,47 @@
+// PostgreSQL keeps Almanac's statements prepared per connection (src/db/client.ts). A migration made
+// by another process can change what a kept statement returns; PostgreSQL then refuses it ("cached
+// plan must not change result type") on every connection that kept it. Reads must go on answering:
+// the statements are prepared again. (SQLite re-prepares a changed statement itself.)
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { seedCalendar } from '../../bench/seed.js';
+import { useTestServer } from '../support/server.js';
+
+const NS = '/wp-json/calendar/events/v1';
+
+describe('kept PostgreSQL statements', () => {
+  const api = useTestServer('postgresql', { RESPONSE_CACHE: 'false' });
+
+  it('are prepared again when a migration changes the columns they read', async () => {
+    await seedCalendar(api.databaseUrl, { events: 60 });
+    const routes = [
+      `${NS}/events?per_page=50`,
+      `${NS}/venues`,
+      `/graphql?query=${encodeURIComponent('{ events { items { id venue { name zip } } } }')}`,
+    ];
+    const before: string[] = [];
+    // Several rounds, so that the statements are kept on more than one pooled connection.
+    for (let round = 0; round < 3; round++)
+      for (const route of routes) {
+        const response = await api.request('GET', route);
+        expect(response.status, response.text.slice(0, 300)).toBe(200);
+        if (round === 0) before.push(response.text);
+      }
+
+    // What another process's migration could do: a column every venue read returns changes type.
+    const client = new pg.Client({ connectionString: api.databaseUrl });
+    await client.connect();
+    try {
+      await client.query('ALTER TABLE "Venue" ALTER COLUMN "zip" TYPE varchar(200)');
+    } finally {
+      await client.end();
+    }
+
+    for (let round = 0; round < 3; round++)
+      for (const [i, route] of routes.entries()) {
+        const response = await api.request('GET', route);
+        expect(response.status, response.text.slice(0, 300)).toBe(200);
+        expect(response.text).toBe(before[i]);
+      }
+  });
+});
