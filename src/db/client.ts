@@ -201,6 +201,15 @@ function preparedStatementName(query: SqlQuery): string {
   return name;
 }
 
+/**
+ * How statements are named on `url`: kept (preparedStatementName), unless the URL says
+ * `pgbouncer=true` (Prisma's own convention): PgBouncer's transaction pooling hands a server
+ * session, with its prepared statements, to other clients, so statements stay unnamed there.
+ */
+export function statementNaming(url: string): ((query: SqlQuery) => string) | undefined {
+  return new URL(url).searchParams.get('pgbouncer') === 'true' ? undefined : preparedStatementName;
+}
+
 /** "cached plan must not change result type": a migration changed a column a kept statement reads. */
 const isStalePlan = (error: unknown) => (error as { cause?: { originalCode?: string } })?.cause?.originalCode === '0A000';
 
@@ -268,7 +277,7 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
     const { PrismaClient } = await import('../generated/postgresql/client.js');
     const adapter = withoutNulParameters(
       preparedAgainOnStalePlans(
-        new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 }, { statementNameGenerator: preparedStatementName }),
+        new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 }, { statementNameGenerator: statementNaming(url) }),
       ),
       keep,
     );

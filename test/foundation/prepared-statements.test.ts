@@ -3,17 +3,22 @@
 // plan must not change result type") on every connection that kept it. Reads must go on answering:
 // the statements are prepared again. (SQLite re-prepares a changed statement itself.)
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedCalendar } from '../../bench/seed.js';
+import { loadConfig } from '../../src/config.js';
+import { statementNaming } from '../../src/db/client.js';
+import { startServer } from '../../src/server.js';
 import { useTestServer } from '../support/server.js';
 
 const NS = '/wp-json/calendar/events/v1';
 
 describe('kept PostgreSQL statements', () => {
   const api = useTestServer('postgresql', { RESPONSE_CACHE: 'false' });
+  beforeAll(async () => {
+    await seedCalendar(api.databaseUrl, { events: 60 });
+  });
 
   it('are prepared again when a migration changes the columns they read', async () => {
-    await seedCalendar(api.databaseUrl, { events: 60 });
     const routes = [
       `${NS}/events?per_page=50`,
       `${NS}/venues`,
@@ -43,5 +48,33 @@ describe('kept PostgreSQL statements', () => {
         expect(response.status, response.text.slice(0, 300)).toBe(200);
         expect(response.text).toBe(before[i]);
       }
+  });
+
+  it('stay unnamed behind PgBouncer (pgbouncer=true in the URL), where reads work as well', async () => {
+    const kept = statementNaming('postgresql://db.example/almanac')!;
+    expect(kept({ sql: 'SELECT 1', args: [], argTypes: [] })).toMatch(/^almanac\d+_[\w-]{32}$/);
+    expect(kept({ sql: 'SELECT 1', args: [], argTypes: [] })).toBe(kept({ sql: 'SELECT 1', args: [], argTypes: [] }));
+    expect(kept({ sql: 'SELECT 2', args: [], argTypes: [] })).not.toBe(kept({ sql: 'SELECT 1', args: [], argTypes: [] }));
+    // Long id lists are not kept: each length would be another statement on every connection.
+    expect(kept({ sql: 'SELECT 3', args: Array(101).fill(1), argTypes: [] })).toBeUndefined();
+    expect(statementNaming('postgresql://db.example/almanac?pgbouncer=true')).toBeUndefined();
+
+    const server = await startServer(
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: `${api.databaseUrl}?pgbouncer=true`,
+        LOG_LEVEL: 'silent',
+        TASK_WORKERS: '0',
+        RESPONSE_CACHE: 'false',
+      }),
+    );
+    try {
+      const response = await fetch(`${server.url}${NS}/events?per_page=5`);
+      expect(response.status).toBe(200);
+      expect((await response.json()).events.length).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
   });
 });
