@@ -23,8 +23,6 @@ import { CostDetails, DateDetails, Image, isMasked, PostStatus } from './shared.
 
 type EventRow = { id: number; password: string; status: string; authorId: number };
 
-/** Protected events show only their public fields unless the request unlocks them (spec §3.7). */
-
 const storedCost = (cost: string): string[] => {
   try {
     const values = JSON.parse(cost);
