@@ -55,20 +55,34 @@ export function withoutNul<T>(value: T): T {
  * operation's arguments deep-copied, and every result visited by the extension machinery).
  */
 function withoutNulParameters<F extends SqlDriverAdapterFactory>(factory: F, connected?: (adapter: SqlDriverAdapter) => void): F {
-  const clean = <Q extends SqlQueryable>(queryable: Q): Q => {
-    const queryRaw = queryable.queryRaw.bind(queryable);
-    const executeRaw = queryable.executeRaw.bind(queryable);
-    const cleaned = (query: SqlQuery): SqlQuery => (query.args.some(hasNul) ? { ...query, args: withoutNul(query.args) } : query);
-    queryable.queryRaw = (query) => queryRaw(cleaned(query));
-    queryable.executeRaw = (query) => executeRaw(cleaned(query));
+  const cleaned = (query: SqlQuery): SqlQuery => (query.args.some(hasNul) ? { ...query, args: withoutNul(query.args) } : query);
+  return wrapStatements(factory, (run) => (query) => run(cleaned(query)), connected);
+}
+
+type RunStatement = (query: SqlQuery) => Promise<never>;
+
+/**
+ * Wraps how every statement runs — queryRaw and executeRaw of the adapter a factory connects and of
+ * each transaction it starts — with `wrap` (told whether the statement is inside a transaction).
+ */
+function wrapStatements<F extends SqlDriverAdapterFactory>(
+  factory: F,
+  wrap: (run: RunStatement, inTransaction: boolean) => RunStatement,
+  connected?: (adapter: SqlDriverAdapter) => void,
+): F {
+  const patch = <Q extends SqlQueryable>(queryable: Q, inTransaction: boolean): Q => {
+    for (const method of ['queryRaw', 'executeRaw'] as const) {
+      const run = queryable[method].bind(queryable) as RunStatement;
+      (queryable as Record<typeof method, RunStatement>)[method] = wrap(run, inTransaction);
+    }
     return queryable;
   };
   const connect = factory.connect.bind(factory);
   factory.connect = async (): Promise<SqlDriverAdapter> => {
-    const adapter = clean(await connect());
+    const adapter = patch(await connect(), false);
     connected?.(adapter);
     const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => clean(await startTransaction(isolationLevel));
+    adapter.startTransaction = async (isolationLevel) => patch(await startTransaction(isolationLevel), true);
     return adapter;
   };
   return factory;
@@ -220,38 +234,17 @@ const isStalePlan = (error: unknown) => (error as { cause?: { originalCode?: str
  * Inside a transaction the error stands: PostgreSQL has aborted the transaction.
  */
 function preparedAgainOnStalePlans<F extends SqlDriverAdapterFactory>(factory: F): F {
-  const connect = factory.connect.bind(factory);
-  factory.connect = async (): Promise<SqlDriverAdapter> => {
-    const adapter = await connect();
-    for (const method of ['queryRaw', 'executeRaw'] as const) {
-      const run = adapter[method].bind(adapter) as (query: SqlQuery) => Promise<never>;
-      adapter[method] = (query: SqlQuery) =>
-        run(query).catch((error: unknown) => {
-          if (!isStalePlan(error)) throw error;
-          statementGeneration++;
-          statementNames.clear();
-          return run(query);
-        });
-    }
-    const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => {
-      const transaction = await startTransaction(isolationLevel);
-      for (const method of ['queryRaw', 'executeRaw'] as const) {
-        const run = transaction[method].bind(transaction) as (query: SqlQuery) => Promise<never>;
-        transaction[method] = (query: SqlQuery) =>
-          run(query).catch((error: unknown) => {
-            if (isStalePlan(error)) {
-              statementGeneration++;
-              statementNames.clear();
-            }
-            throw error;
-          });
-      }
-      return transaction;
-    };
-    return adapter;
-  };
-  return factory;
+  return wrapStatements(
+    factory,
+    (run, inTransaction) => (query) =>
+      run(query).catch((error: unknown) => {
+        if (!isStalePlan(error)) throw error;
+        statementGeneration++;
+        statementNames.clear();
+        if (inTransaction) throw error;
+        return run(query);
+      }),
+  );
 }
 
 export async function openDatabase(url: string, options: { poolSize?: number } = {}): Promise<Database> {
