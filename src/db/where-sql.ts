@@ -1,10 +1,12 @@
 // Prisma `where` objects (the part of the filter language the calendar's lists build) as SQL, for
 // reads that go straight through the driver (Database.readRows). A 50-event page costs ~1.25 ms in
 // Prisma's client against ~0.4 ms for the same statement read raw: the client maps every value of
-// every row. The SQL is what Prisma itself sends for these filters — `contains` is LIKE (ILIKE with
+// every row. The SQL means what Prisma's does for these filters — `contains` is LIKE (ILIKE with
 // mode: 'insensitive') with the term between %s, unescaped; an empty `in` or `OR` matches nothing —
-// so a raw read and Prisma's answer the same rows. A shape outside the subset compiles to null and
-// the caller asks Prisma.
+// so a raw read and Prisma's answer the same rows. (Id lists go to PostgreSQL as one array
+// parameter, `= ANY($1)`: statements are kept prepared there, one per text, src/db/client.ts.) A
+// shape outside the subset compiles to null and the caller asks Prisma.
+import type { RawArg } from './client.js';
 
 export type SqlDialect = 'sqlite' | 'postgresql';
 
@@ -18,18 +20,22 @@ export interface SqlModel {
 
 export interface SqlQuery {
   sql: string;
-  args: (string | number)[];
+  args: RawArg[];
 }
+
+/** PostgreSQL's integer: the id columns' type, and the array an id list is sent as. */
+const INT4_MAX = 2 ** 31 - 1;
+const isInt4 = (value: unknown): value is number => Number.isInteger(value) && Math.abs(value as number) <= INT4_MAX;
 
 class Unsupported extends Error {}
 
 const quote = (name: string) => `"${name}"`;
 
 class Compiler {
-  readonly args: (string | number)[] = [];
+  readonly args: RawArg[] = [];
   constructor(private readonly dialect: SqlDialect) {}
 
-  param(value: string | number): string {
+  param(value: RawArg): string {
     this.args.push(value);
     return this.dialect === 'postgresql' ? `$${this.args.length}` : '?';
   }
@@ -85,11 +91,9 @@ class Compiler {
         case 'lte':
           parts.push(this.compare(column, { gt: '>', gte: '>=', lt: '<', lte: '<=' }[op], value));
           break;
-        case 'in': {
-          const values = list(value).map((v) => this.value(v));
-          parts.push(values.length ? `${column} IN (${values.join(', ')})` : '1=0');
+        case 'in':
+          parts.push(this.isOneOf(column, list(value)));
           break;
-        }
         case 'contains':
           if (typeof value !== 'string') throw new Unsupported();
           parts.push(`${column} ${insensitive && this.dialect === 'postgresql' ? 'ILIKE' : 'LIKE'} ${this.param(`%${value}%`)}`);
@@ -99,6 +103,13 @@ class Compiler {
       }
     }
     return parts.length ? parts.join(' AND ') : '1=1';
+  }
+
+  /** `column` is one of `values`; none: false. */
+  isOneOf(column: string, values: readonly unknown[]): string {
+    if (!values.length) return '1=0';
+    if (this.dialect === 'postgresql' && values.every(isInt4)) return `${column} = ANY(${this.param(values as number[])}::int[])`;
+    return `${column} IN (${values.map((v) => this.value(v)).join(', ')})`;
   }
 
   private compare(column: string, op: string, value: unknown): string {
@@ -117,6 +128,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+
+/** The condition "`column` is one of `ids`" as the first (and only) parameters of a statement. */
+export function oneOfSql(dialect: SqlDialect, column: string, ids: readonly number[]): SqlQuery {
+  const compiler = new Compiler(dialect);
+  return { sql: compiler.isOneOf(column, ids), args: compiler.args };
+}
 
 /** `alias."a", alias."b", …`: every column of `model`, as a select list. */
 export const columnList = (model: SqlModel, alias: string): string =>

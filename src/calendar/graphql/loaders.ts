@@ -7,7 +7,7 @@
 import DataLoader from 'dataloader';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { ORGANIZER_TABLE, TERM_TABLE, VENUE_TABLE } from '../../db/tables.js';
-import { columnList } from '../../db/where-sql.js';
+import { columnList, oneOfSql } from '../../db/where-sql.js';
 
 type Rows<M extends 'attachment' | 'venue' | 'organizer' | 'term'> = Awaited<ReturnType<GraphQLContext['prisma'][M]['findMany']>>;
 export type AttachmentRow = Rows<'attachment'>[number];
@@ -23,21 +23,11 @@ function loader<K, V>(ctx: GraphQLContext, name: string, batch: (keys: readonly 
 }
 
 /**
- * The condition "column is one of `ids`" and its parameters: `IN (?, ?, …)` on SQLite, `= ANY($1)` on
- * PostgreSQL, whose statements are kept prepared per connection (src/db/client.ts): one text for
- * every page size instead of one per length.
- */
-function oneOf(ctx: GraphQLContext, column: string, ids: readonly number[]): { sql: string; args: (number | readonly number[])[] } {
-  if (ctx.dbKind === 'postgresql') return { sql: `${column} = ANY($1::int[])`, args: [ids] };
-  return { sql: `${column} IN (${ids.map(() => '?').join(', ')})`, args: [...ids] };
-}
-
-/**
  * Rows of a table linked to each of `eventIds` through a link table `l`, as `sql` selects them
  * (given the condition on `l."eventId"`). The link's event id comes back as `_eventId`.
  */
 async function linkedRows<T>(ctx: GraphQLContext, eventIds: readonly number[], sql: (eventIdIsOneOf: string) => string): Promise<T[][]> {
-  const condition = oneOf(ctx, 'l."eventId"', eventIds);
+  const condition = oneOfSql(ctx.dbKind, 'l."eventId"', eventIds);
   const rows = await ctx.readRows<T & { _eventId: number }>(sql(condition.sql), condition.args);
   const byEvent = new Map<number, T[]>(eventIds.map((id) => [id, []]));
   // The rows keep `_eventId` (no field reads it): copying each row without it cost more than the statement.
