@@ -4,6 +4,7 @@ import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Database, Prisma } from '../db/client.js';
 import { EVENT_TABLE } from '../db/tables.js';
+import { containsText } from '../db/like.js';
 import { selectSql } from '../db/where-sql.js';
 import { invalidInput } from './errors.js';
 import { canEditAny, isPostStatus, listableStatuses } from './capabilities.js';
@@ -83,10 +84,6 @@ async function resolveTermFilter(db: Db, taxonomy: string, items: string[]): Pro
     ids.push(bySlug?.id ?? byId?.id ?? -1);
   }
   return ids;
-}
-
-function containsText(field: string, term: string, dbKind: string) {
-  return { [field]: dbKind === 'postgresql' ? { contains: term, mode: 'insensitive' } : { contains: term } };
 }
 
 /** Above this many index matches a term is common: walking the list in order finds a page sooner. */

@@ -7,6 +7,7 @@ import { outboundPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
+import { containsText } from '../db/like.js';
 import { CalendarError, invalidInput } from './errors.js';
 import {
   canCreatePosts,
@@ -104,11 +105,6 @@ export function searchFragments(search: string): string[] {
 
 /** Events that count for `hasEvents`: every status but draft and pending (private and trash count). */
 const COUNTING_EVENT = { status: { notIn: ['draft', 'pending'] } };
-
-function containsText(field: string, text: string, dbKind: string) {
-  // SQLite's LIKE is already case-insensitive for ASCII; PostgreSQL needs mode "insensitive".
-  return { [field]: dbKind === 'postgresql' ? { contains: text, mode: 'insensitive' } : { contains: text } };
-}
 
 /** The Event relation that holds an event's links to records of `type`. */
 const eventLinks = (type: LinkedType) => (type === 'venue' ? 'venues' : 'organizers');

@@ -2,6 +2,7 @@
 // of published events per term, and the category tree. Every function takes a Prisma client or a
 // transaction client and costs a fixed number of statements, whatever the number of terms asked for.
 import type { Prisma } from '../db/client.js';
+import { containsText } from '../db/like.js';
 import { asId, CATEGORY_TAXONOMY, sanitizeTermName, type Taxonomy } from './term-rules.js';
 import { sanitizeSlug } from './slugs.js';
 
@@ -34,16 +35,16 @@ export async function lockTermWrites(tx: unknown, taxonomy: Taxonomy): Promise<v
 
 /**
  * A `where` on `field` that finds every row whose value equals one of `values` ignoring case: a
- * superset on SQLite (LIKE '%v%', whose wildcards Prisma does not escape), so callers compare again.
+ * superset on SQLite (the rows containing one of them), so callers compare again.
  */
 export function caseInsensitiveIn(db: unknown, field: 'name' | 'slug', values: string[]): object {
   if (isPostgres(db)) return { [field]: { in: values, mode: 'insensitive' } };
-  return { OR: values.map((value) => ({ [field]: { contains: value } })) };
+  return { OR: values.map((value) => containsText(field, value, 'sqlite')) };
 }
 
-/** `contains` ignoring case; a superset on both engines when `text` holds % or _ (callers re-check). */
+/** `contains` ignoring case (ASCII only on SQLite). */
 export function caseInsensitiveContains(db: unknown, field: 'name' | 'slug', text: string): object {
-  return { [field]: isPostgres(db) ? { contains: text, mode: 'insensitive' } : { contains: text } };
+  return containsText(field, text, isPostgres(db) ? 'postgresql' : 'sqlite');
 }
 
 const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

@@ -10,7 +10,9 @@ import {
   type SqlQuery,
   type SqlQueryable,
 } from '@prisma/driver-adapter-utils';
+import type BetterSqlite3Database from 'better-sqlite3';
 import type { PrismaClient } from '../generated/sqlite/client.js';
+import { likeWithBackslashEscape } from './like.js';
 import { databaseKind, sqliteFile, type DatabaseKind } from './url.js';
 
 export type Prisma = PrismaClient;
@@ -109,8 +111,9 @@ const TRACE_SQL = process.env.ALMANAC_TRACE_SQL === '1';
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
 
 /**
- * The adapter's better-sqlite3 connection, adjusted in two ways where it prepares statements:
+ * The adapter's better-sqlite3 connection, adjusted in three ways:
  *
+ * - LIKE takes "\" as its escape character, as PostgreSQL's does (src/db/like.ts).
  * - Transactions take the write lock when they begin (BEGIN IMMEDIATE), waiting their turn (the busy
  *   timeout) if another process holds it. The adapter begins them DEFERRED: a transaction that reads
  *   before it writes (a slug, a term's row) then fails at once with SQLITE_BUSY ("Operation has timed
@@ -127,6 +130,7 @@ function sqliteConnection(factory: PrismaBetterSqlite3, onReader: (read: SqliteR
   factory.connect = async () => {
     const adapter = await connect();
     const client = (adapter as unknown as { client: { prepare(sql: string): unknown } }).client;
+    (client as unknown as BetterSqlite3Database.Database).function('like', { deterministic: true }, likeWithBackslashEscape);
     const prepare = client.prepare.bind(client) as (sql: string) => SqliteStatement;
     const kept = new Map<string, SqliteStatement>();
     const statementFor = (text: string) => {

@@ -2,7 +2,7 @@
 // reads that go straight through the driver (Database.readRows). A 50-event page costs ~1.25 ms in
 // Prisma's client against ~0.4 ms for the same statement read raw: the client maps every value of
 // every row. The SQL means what Prisma's does for these filters — `contains` is LIKE (ILIKE with
-// mode: 'insensitive') with the term between %s, unescaped; an empty `in` or `OR` matches nothing —
+// mode: 'insensitive') with the term between %s, "\" escaping (src/db/like.ts); an empty `in` or `OR` matches nothing —
 // so a raw read and Prisma's answer the same rows. (Id lists go to PostgreSQL as one array
 // parameter, `= ANY($1)`: statements are kept prepared there, one per text, src/db/client.ts.) A
 // shape outside the subset compiles to null and the caller asks Prisma.
@@ -96,7 +96,12 @@ class Compiler {
           break;
         case 'contains':
           if (typeof value !== 'string') throw new Unsupported();
-          parts.push(`${column} ${insensitive && this.dialect === 'postgresql' ? 'ILIKE' : 'LIKE'} ${this.param(`%${value}%`)}`);
+          // SQLite: the built-in LIKE, told the escape character Almanac's connection gives its like() (src/db/like.ts).
+          parts.push(
+            this.dialect === 'postgresql'
+              ? `${column} ${insensitive ? 'ILIKE' : 'LIKE'} ${this.param(`%${value}%`)}`
+              : `${column} LIKE ${this.param(`%${value}%`)} ESCAPE '\\'`,
+          );
           break;
         default:
           throw new Unsupported();

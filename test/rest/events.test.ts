@@ -733,6 +733,42 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect(await ids('ends_after=2031-09-07&ends_before=2031-09-08')).toEqual([tokyo.id]);
     });
 
+    it('searches for % _ and \\ as themselves, as WordPress does (esc_like), in the page, its total and GraphQL', async () => {
+      const titles = [
+        'Literal 50% off',
+        'Literal 50 percent off',
+        'Literal a_b',
+        'Literal axb',
+        'Literal back\\slash',
+        'Literal backslash',
+      ];
+      for (const [n, title] of titles.entries())
+        await create({ title, start_date: `2031-10-1${n} 10:00:00`, end_date: `2031-10-1${n} 12:00:00` });
+      const found = async (search: string) => {
+        const response = await get(`/events?start_date=2031-10-01&end_date=2031-10-31&search=${encodeURIComponent(search)}`);
+        expect(response.status, response.text).toBe(200);
+        expect(response.json.total, search).toBe(response.json.events.length);
+        return response.json.events.map((e: any) => e.title);
+      };
+      expect(await found('Literal 50%')).toEqual(['Literal 50% off']);
+      expect(await found('Literal a_b')).toEqual(['Literal a_b']);
+      expect(await found('back\\slash')).toEqual(['Literal back\\slash']);
+      expect(await found('%')).toEqual(['Literal 50% off']);
+      expect(await found('Literal -_')).toEqual(titles.filter((t) => !t.includes('_')));
+      expect(await found('Literal -"50%"')).toEqual(titles.filter((t) => !t.includes('50%')));
+      // GraphQL pages that load relations with the rows, and the Relay connection, read through Prisma.
+      const page = await gql(
+        api,
+        `{ events(filter: { startDate: "2031-10-01", endDate: "2031-10-31", search: "_" }) { total items { title venue { id } } } }`,
+      );
+      expect(page).toEqual({ total: 1, items: [{ title: 'Literal a_b', venue: null }] });
+      const connection = await gql(
+        api,
+        `{ eventsConnection(filter: { startDate: "2031-10-01", endDate: "2031-10-31", search: "50%" }) { totalCount edges { node { title } } } }`,
+      );
+      expect(connection).toEqual({ totalCount: 1, edges: [{ node: { title: 'Literal 50% off' } }] });
+    });
+
     describe('filters', () => {
       const made: Record<string, any> = {};
       beforeAll(async () => {

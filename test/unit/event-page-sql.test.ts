@@ -59,6 +59,7 @@ describe.each(DATABASE_KINDS)('event pages read raw on %s', (kind) => {
       { search: `-${seeded.searchWord}` },
       { search: '"fair session"' },
       { search: 'a%b_c' },
+      { search: '-% -_ -\\' },
       { categories: [seeded.categorySlug] },
       { tags: [String(seeded.tagIds[5]), String(seeded.tagIds[6])] },
       { venue: [venue] },

@@ -245,7 +245,8 @@ export const EventFilterInput = builder.inputType('EventFilter', {
     endsAfter: t.string({ description: 'Events ending after this date; drops the default window.' }),
     strictDates: t.boolean({ description: 'Compare the exact times given instead of whole days.' }),
     search: t.string({
-      description: 'Every word must appear in the title, excerpt or description; "-word" excludes; "quoted phrases" stay together.',
+      description:
+        'Every word must appear in the title, excerpt or description (each character as itself: % and _ are no wildcards); "-word" excludes; "quoted phrases" stay together.',
     }),
     categories: t.stringList({ description: 'Category ids or slugs; events in any of them.' }),
     tags: t.stringList({ description: 'Tag ids or slugs; events with any of them.' }),
