@@ -48,16 +48,44 @@ type ListDb = Db & Pick<Prisma, '$queryRaw' | '$queryRawUnsafe'>;
 
 const DATE_FILTERS = ['startDate', 'endDate', 'startsBefore', 'startsAfter', 'endsBefore', 'endsAfter'] as const;
 
-/** Splits a search on spaces, keeping "quoted phrases" together (WordPress search terms). */
+/** WordPress's default search stopwords (en_US), which a search ignores as words. */
+const SEARCH_STOPWORDS = new Set(
+  'about,an,are,as,at,be,by,com,for,from,how,in,is,it,of,on,or,that,the,this,to,was,what,when,where,who,will,with,www'.split(','),
+);
+
+/** PHP's stripslashes: a backslash takes the next character as it is ("\\0" is NUL); a last one goes. */
+function stripslashes(text: string): string {
+  return text.replace(/\\([\s\S]?)/g, (_all, next: string) => (next === '0' ? '\0' : next));
+}
+
+const trimChars = (text: string, chars: string) => {
+  let [start, end] = [0, text.length];
+  while (start < end && chars.includes(text[start])) start++;
+  while (end > start && chars.includes(text[end - 1])) end--;
+  return text.slice(start, end);
+};
+
+/**
+ * A search's terms as WordPress reads them (WP_Query::parse_search, parse_search_terms): backslashes
+ * stripped; words split at tabs, spaces, quotes, commas and "+", a "quoted phrase" (or an unclosed
+ * one, to the end) kept whole; quotes trimmed off; single letters, a lone "-" and stopwords dropped;
+ * the whole text as one term when no word is left or more than nine are. A term starting with "-"
+ * excludes the rest of it.
+ */
 export function searchTerms(search: string): { term: string; exclude: boolean }[] {
-  const terms: { term: string; exclude: boolean }[] = [];
-  for (const match of search.matchAll(/(-?)"([^"]*)"|(\S+)/g)) {
-    const raw = match[3] ?? match[2];
-    const exclude = match[3] ? raw.startsWith('-') && raw.length > 1 : match[1] === '-';
-    const term = match[3] && exclude ? raw.slice(1) : raw;
-    if (term.trim()) terms.push({ term: term.trim(), exclude });
+  const text = stripslashes(search).replace(/[\r\n]/g, '');
+  const words = [...text.matchAll(/".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+/g)].map((match) => match[0]);
+  let terms = [text];
+  if (words.length) {
+    const kept = [];
+    for (const word of words) {
+      const term = /^".+"$/.test(word) ? trimChars(word, `"'`) : trimChars(word, `"' `);
+      if (!term || /^[a-z-]$/i.test(term) || SEARCH_STOPWORDS.has(term.toLowerCase())) continue;
+      kept.push(term);
+    }
+    if (kept.length && kept.length <= 9) terms = kept;
   }
-  return terms;
+  return terms.map((term) => (term.startsWith('-') ? { term: term.slice(1), exclude: true } : { term, exclude: false }));
 }
 
 /**
@@ -161,7 +189,7 @@ export async function eventListQuery(
   const version = context.readVersion ?? (await calendarVersion(db));
   const problems = new Problems();
   for (const name of DATE_FILTERS) if (filter[name] != null) problems.check(name, isValidDateInput(filter[name]));
-  if (filter.search != null) problems.check('search', filter.search.trim() !== '');
+  if (filter.search != null) problems.check('search', filter.search !== '');
   const termIds: Record<'categories' | 'tags', number[] | null> = { categories: null, tags: null };
   for (const [name, taxonomy] of [
     ['categories', 'tribe_events_cat'],
@@ -202,7 +230,9 @@ export async function eventListQuery(
     now: context.now,
   });
   const and: Record<string, unknown>[] = [...dateConditions(window, config.siteTimezone)];
-  const terms = searchTerms(filter.search ?? '');
+  const terms = filter.search != null ? searchTerms(filter.search) : [];
+  // WordPress hides password-protected posts from searches of visitors who are not logged in.
+  if (terms.length && !viewer) and.push({ password: '' });
   for (const { term, exclude } of terms) {
     const any = { OR: ['title', 'excerpt', 'content'].map((field) => containsText(field, term, dbKind)) };
     and.push(exclude ? { NOT: any } : any);

@@ -98,9 +98,12 @@ export const SEARCH_FIELDS: Record<LinkedType, readonly string[]> = {
   organizer: ['title', 'content', 'excerpt', 'phone', 'email', 'website'],
 };
 
-/** Fragments of a search: split on every run of characters other than ASCII letters, digits and `-`. */
+/**
+ * Fragments of a search: split on every run of characters other than ASCII letters, digits and `-`;
+ * PHP's array_filter then drops the empty ones and "0".
+ */
 export function searchFragments(search: string): string[] {
-  return search.split(/[^A-Za-z0-9-]+/).filter(Boolean);
+  return search.split(/[^A-Za-z0-9-]+/).filter((fragment) => fragment !== '' && fragment !== '0');
 }
 
 /** Events that count for `hasEvents`: every status but draft and pending (private and trash count). */
@@ -150,17 +153,22 @@ export async function linkedListQuery(
 ): Promise<LinkedListQuery> {
   const { viewer, config, dbKind } = context;
   const problems = new Problems();
-  if (filter.search != null) problems.check('search', filter.search.trim() !== '');
+  if (filter.search != null) problems.check('search', filter.search !== '');
   if (filter.event != null) problems.check('event', (await postTypeOf(db, filter.event)) === 'event');
   const statuses = listStatuses(viewer, filter.status);
   if (!statuses) problems.fail('status');
   if (problems.any) throw invalidInput(problems.params);
 
   const and: Record<string, unknown>[] = [];
-  const fragments = searchFragments(filter.search ?? '');
-  // A record matches when one of its fields holds every fragment.
-  if (fragments.length)
-    and.push({ OR: SEARCH_FIELDS[type].map((field) => ({ AND: fragments.map((f) => containsText(field, f, dbKind)) })) });
+  // A record matches when one of its fields holds every fragment; a search without any matches nothing.
+  if (filter.search != null) {
+    const fragments = searchFragments(filter.search);
+    and.push(
+      fragments.length
+        ? { OR: SEARCH_FIELDS[type].map((field) => ({ AND: fragments.map((f) => containsText(field, f, dbKind)) })) }
+        : { id: { in: [] } },
+    );
+  }
   if (filter.event != null) and.push({ events: { some: { eventId: filter.event } } });
   if (filter.hasEvents != null)
     and.push({ events: filter.hasEvents ? { some: { event: COUNTING_EVENT } } : { none: { event: COUNTING_EVENT } } });

@@ -322,6 +322,14 @@ describe.each(DATABASE_KINDS)('venues and organizers over REST (%s)', (dbKind) =
       const all = expectStatus(await anonymous('GET', `/${k.plural}`), 200);
       expect(none[k.plural]).toEqual([]);
       expect([none.total, none.total_pages]).toEqual([all.total, all.total_pages]);
+      // Fragments are runs of letters, digits and "-", "0" dropped (PHP's array_filter); none left: nothing matches.
+      for (const search of ['!!!', ' ', '0 0'])
+        expect(expectStatus(await anonymous('GET', `/${k.plural}?search=${encodeURIComponent(search)}`), 200)[k.plural], search).toEqual(
+          [],
+        );
+      const withZero = expectStatus(await anonymous('GET', `/${k.plural}?search=${token}+0&per_page=2`), 200);
+      expect(withZero[k.plural].map((r: any) => r.id)).toEqual([records[2].id, records[1].id]);
+      expectInvalid(await anonymous('GET', `/${k.plural}?search=0`), ['search']); // TEC's is_string: PHP-empty is invalid
 
       // Invalid filters: 400 with every invalid one named, in declaration order.
       expectInvalid(await anonymous('GET', `/${k.plural}?page=0&per_page=foo&search=&event=${records[1].id}&status=draft`), [

@@ -246,7 +246,7 @@ export const EventFilterInput = builder.inputType('EventFilter', {
     strictDates: t.boolean({ description: 'Compare the exact times given instead of whole days.' }),
     search: t.string({
       description:
-        'Every word must appear in the title, excerpt or description (each character as itself: % and _ are no wildcards); "-word" excludes; "quoted phrases" stay together.',
+        'WordPress search: every word must appear in the title, excerpt or description. Words split at spaces, tabs, commas and "+"; "quoted phrases" stay together; "-word" excludes; single letters and stopwords ("the", "of"…) are ignored, and the whole text is one phrase when no word is left or more than nine are; "\\" takes the next character as it is; % and _ are no wildcards. Visitors who are not logged in do not find password-protected events.',
     }),
     categories: t.stringList({ description: 'Category ids or slugs; events in any of them.' }),
     tags: t.stringList({ description: 'Tag ids or slugs; events with any of them.' }),

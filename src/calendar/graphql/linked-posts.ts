@@ -233,7 +233,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
     description: `Filters of the ${what} list, with the semantics of the REST list route (every filter must hold).`,
     fields: (t) => ({
       search: t.string({
-        description: `Split into fragments at every character other than ASCII letters, digits and "-"; a ${what} matches when one field contains every fragment (case-insensitive). Fields: ${spec.searchedFields}. Not empty.`,
+        description: `Split into fragments at every character other than ASCII letters, digits and "-"; fragments "0" are dropped; a ${what} matches when one field contains every fragment (case-insensitive), and none when no fragment is left. Fields: ${spec.searchedFields}. Not empty.`,
       }),
       event: t.int({ description: `Only ${plural} linked to this event (the id of an existing event).` }),
       hasEvents: t.boolean({

@@ -176,7 +176,7 @@ function statusList(raw: unknown): string[] | undefined {
 
 /** The archive's filters: REST arg → [GraphQL filter field, its value from the raw one (undefined: unusable)]. */
 const FILTERS: Record<string, [string, (raw: unknown) => unknown]> = {
-  search: ['search', (raw) => (typeof raw === 'string' ? raw : undefined)],
+  search: ['search', (raw) => (isNonEmptyString(raw) ? raw : undefined)], // TEC's is_string: not PHP-empty ("0")
   event: ['event', (raw) => (phpEmpty(raw) ? undefined : gqlInt(phpIntval(raw)))], // is_event_id casts with (int)
   has_events: ['hasEvents', isTruthy],
   only_with_upcoming: ['onlyWithUpcoming', isTruthy],
