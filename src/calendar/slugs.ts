@@ -53,7 +53,7 @@ export function removeAccents(text: string): string {
 }
 
 /** PHP strip_tags(), roughly: a `<` followed by a non-space opens a tag that runs to `>` (or the end). */
-function stripTags(s: string): string {
+export function stripTags(s: string): string {
   return s.replace(/<!--[\s\S]*?(?:-->|$)/g, '').replace(/<(?=\S)[^>]*(?:>|$)/g, '');
 }
 

@@ -32,6 +32,8 @@ export interface TermListFilter {
   hideEmpty?: boolean | null;
   /** Categories only (ignored for tags, where the argument does not exist). */
   parent?: unknown;
+  /** Tags only (WP_REST_Terms_Controller has it for taxonomies without hierarchy): where the page starts. */
+  offset?: number | null;
   post?: unknown;
   event?: unknown;
   slug?: string | null;
@@ -53,6 +55,8 @@ interface ListPlan {
   eventId?: number;
   slug?: string;
   page: number;
+  /** Where the page starts instead of (page - 1) × perPage (tags' offset). */
+  offset?: number;
   perPage: number;
 }
 
@@ -106,6 +110,7 @@ async function plan(
   if (post === null) problems.fail('post');
   if (event === null) problems.fail('event');
   if (given(filter.slug)) problems.check('slug', isNonEmptyString(filter.slug));
+  if (!isHierarchical(taxonomy) && given(filter.offset)) problems.check('offset', filter.offset! >= 0);
   if (problems.any) throw invalidInput(problems.params);
 
   const eventId = event ?? post ?? undefined; // `event` is the alias that wins
@@ -121,6 +126,7 @@ async function plan(
     eventId,
     slug: filter.slug ?? undefined,
     page: pageInput.page ?? 1,
+    offset: !isHierarchical(taxonomy) && filter.offset ? filter.offset : undefined,
     perPage: Math.min(MAX_TERMS_PER_PAGE, pageInput.perPage ?? Math.min(MAX_TERMS_PER_PAGE, defaultPerPage)),
   };
 }
@@ -201,7 +207,8 @@ export async function listTerms<T = unknown>(
     total = terms.filter((t) => nonEmpty.has(t.id)).length;
   }
   terms.sort(termComparator(p.sortKey, p.sortKey === 'none' ? 'asc' : p.direction, { counts, include: p.include }));
-  const pageIds = terms.slice((p.page - 1) * p.perPage, p.page * p.perPage).map((t) => t.id);
+  const start = p.offset ?? (p.page - 1) * p.perPage;
+  const pageIds = terms.slice(start, start + p.perPage).map((t) => t.id);
   const loaded = pageIds.length ? await db.term.findMany({ ...(options.query ?? {}), where: { id: { in: pageIds } } } as any) : [];
   const byId = new Map((loaded as Array<{ id: number }>).map((row) => [row.id, row]));
   const items = pageIds.map((id) => byId.get(id)).filter((row) => row !== undefined) as T[];

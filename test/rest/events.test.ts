@@ -799,6 +799,14 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect(await found(' ')).toEqual(both);
       expect(await found('a')).toEqual(both);
       expect((await get('/events?search=0')).status).toBe(400);
+      // TEC's query takes the request variable tribe-bar-search over `search`; rest_url shows `search`.
+      const bar = await get('/events?start_date=2031-11-01&end_date=2031-11-30&search=festival&tribe-bar-search=night');
+      expect([bar.json.events.map((e: any) => e.title), bar.json.total]).toEqual([['Jazz Night'], 1]);
+      expect(bar.json.rest_url).toContain('search=festival');
+      const tagged = await get('/events?start_date=2031-11-01&end_date=2031-11-30&tribe-bar-search=%3Cb%3Enight%3C%2Fb%3E');
+      expect(tagged.json.events.map((e: any) => e.title)).toEqual(['Jazz Night']); // tags stripped
+      const ignored = await get('/events?start_date=2031-11-01&end_date=2031-11-30&search=festival&tribe-bar-search=0');
+      expect(ignored.json.events.map((e: any) => e.title)).toEqual(['Summer Festival']); // PHP-empty: not a search
     });
 
     describe('filters', () => {

@@ -301,6 +301,27 @@ describe.each(DATABASE_KINDS)('categories and tags over REST (%s)', (dbKind) => 
       ).toEqual([tag.id]);
     });
 
+    it('starts a tag page at `offset` (WP_REST_Terms_Controller, tags only), keeping the total; categories ignore it', async () => {
+      const { anonymous, create } = helpers(api);
+      const prefix = unique('offs').toLowerCase();
+      for (const k of TAXONOMIES) for (const n of [1, 2, 3]) await create(k, { name: `${prefix} ${n}` });
+      const names = async (plural: string, query: string) => {
+        const body = expectStatus(await anonymous('GET', `/${plural}?search=${prefix}&hide_empty=0&${query}`), 200);
+        return [body[plural].map((t: any) => t.name), body.total];
+      };
+      const all = [`${prefix} 1`, `${prefix} 2`, `${prefix} 3`];
+      expect(await names('tags', 'offset=1')).toEqual([all.slice(1), 3]);
+      expect(await names('tags', 'offset=1&per_page=1&page=3')).toEqual([[all[1]], 3]);
+      expect(await names('tags', 'offset=-2')).toEqual([all.slice(2), 3]); // absint
+      expect(await names('tags', 'offset=0')).toEqual([all, 3]);
+      expect(await names('tags', 'offset=abc')).toEqual([all, 3]);
+      expect(await names('tags', 'offset=9')).toEqual([[], 3]);
+      expect(await names('categories', 'offset=1')).toEqual([all, 3]);
+      const gql = await api.graphql(`{ tags(filter: { search: "${prefix}", hideEmpty: false, offset: 2 }) { total items { name } } }`);
+      expect(gql.data).toEqual({ tags: { total: 3, items: [{ name: all[2] }] } });
+      expect((await api.graphql(`{ tags(filter: { offset: -1 }) { total } }`)).errors?.[0].extensions?.code).toBe('INVALID_INPUT');
+    });
+
     it('answers a slug taken by another term on update with 400 duplicate_term_slug (the original: 500), changing nothing', async () => {
       const { admin, create } = helpers(api);
       for (const k of TAXONOMIES) {

@@ -116,7 +116,14 @@ function filterFields(t: any, hierarchical: boolean) {
         ? 'Leave out categories without published events, but keep an empty category whose descendant has some. Default true; ignored with post/event.'
         : 'Leave out tags without published events. Default true; ignored with post/event.',
     }),
-    ...(hierarchical ? { parent: t.id({ description: 'Only direct children of this category (id or slug; must exist).' }) } : {}),
+    ...(hierarchical
+      ? { parent: t.id({ description: 'Only direct children of this category (id or slug; must exist).' }) }
+      : {
+          offset: t.int({
+            description:
+              'Start after this many tags (of the filtered, ordered list) instead of at (page - 1) × perPage; 0 means no offset. The total is unaffected (WordPress tags). Not negative.',
+          }),
+        }),
     post: t.id({ description: `Only the ${what} of this event (an existing event id).` }),
     event: t.id({ description: 'Alias of post; wins when both are given.' }),
     slug: t.string({ description: `Only the ${hierarchical ? 'category' : 'tag'} with this slug. Not empty.` }),

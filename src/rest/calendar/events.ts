@@ -8,6 +8,7 @@ import { isValidTimezone, toZone } from '../../calendar/dates/zones.js';
 import { formatWall } from '../../calendar/dates/wall-times.js';
 import { parseDateInput } from '../../calendar/dates/strtotime.js';
 import { isStrictFlag } from '../../calendar/dates/schedule.js';
+import { stripTags } from '../../calendar/slugs.js';
 import { isUrlOrEmpty } from '../../calendar/validate.js';
 import {
   isNonEmptyString,
@@ -354,6 +355,24 @@ const unlock = (req: RestRequest) => ({
 const given = (req: RestRequest, name: string, convert: (v: unknown) => unknown = asString) =>
   req.has(name) && req.params[name] !== undefined ? convert(req.params[name]) : undefined;
 
+/** PHP's htmlspecialchars_decode(…, ENT_QUOTES). */
+const decodeHtmlSpecialChars = (text: string) =>
+  text.replace(/&(amp|quot|lt|gt|#0*39|#x0*27);/g, (_all, name: string) => ({ amp: '&', quot: '"', lt: '<', gt: '>' })[name] ?? "'");
+
+/**
+ * TEC's event query (Tribe__Events__Query::getEvents) searches for the request variable
+ * `tribe-bar-search` when it is not PHP-empty, over the `search` arg (which rest_url still shows).
+ * The variable comes from $_REQUEST (a form body over the query) as WordPress slashed it, then
+ * through TEC's sanitising (htmlspecialchars_decode, strip_tags); WP_Query strips the slashes.
+ */
+function barSearch(req: RestRequest): string | undefined {
+  const value = req.sources.body['tribe-bar-search'] ?? req.sources.query['tribe-bar-search'];
+  if (typeof value !== 'string') return undefined;
+  const slashed = value.replace(/[\\'"\0]/g, (char) => (char === '\0' ? '\\0' : `\\${char}`));
+  const sanitized = stripTags(decodeHtmlSpecialChars(slashed));
+  return phpEmpty(sanitized) ? undefined : sanitized;
+}
+
 /** The list's filter: the caller's own values only (GraphQL applies the default date window). */
 function listFilter(req: RestRequest): Record<string, unknown> {
   const ids = (v: unknown) => listToArray(v).map((id) => Math.min(phpIntval(id), INT32_MAX));
@@ -365,7 +384,7 @@ function listFilter(req: RestRequest): Record<string, unknown> {
     endsBefore: given(req, 'ends_before'),
     endsAfter: given(req, 'ends_after'),
     strictDates: isStrictFlag(req.params.strict_dates),
-    search: given(req, 'search'),
+    search: barSearch(req) ?? given(req, 'search'),
     categories: given(req, 'categories', (v) => listToArray(v).map((item) => String(fitId(item)))),
     tags: given(req, 'tags', (v) => listToArray(v).map((item) => String(fitId(item)))),
     venue: given(req, 'venue', ids),

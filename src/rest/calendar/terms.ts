@@ -6,7 +6,16 @@
 // by GraphQL) → permission (which also gives the Allow header) → the GraphQL mutation, whose own
 // errors come last (rest_taxonomy_not_hierarchical, term_exists).
 import { canManageCategories, canManageTags } from '../../calendar/capabilities.js';
-import { isNonEmptyString, isPlainObject, listToArray, phpStrval, restIsBoolean, restSanitizeBoolean } from '../args.js';
+import {
+  isNonEmptyString,
+  isPlainObject,
+  listToArray,
+  phpEmpty,
+  phpIntval,
+  phpStrval,
+  restIsBoolean,
+  restSanitizeBoolean,
+} from '../args.js';
 import {
   CREATABLE,
   DELETABLE,
@@ -35,6 +44,7 @@ import {
   totalHeaders,
   unwrap,
   gqlInt,
+  INT32_MAX,
   type Outcome,
 } from './common.js';
 import { run } from './errors.js';
@@ -216,6 +226,9 @@ function termRoutes(kind: TermKind): Route[] {
       else filter[name] = value;
     }
     if (restIsBoolean(raw.hide_empty)) filter.hideEmpty = restSanitizeBoolean(raw.hide_empty);
+    // Not one of TEC's args, but WP_REST_Terms_Controller reads `offset` from the request for tags
+    // (taxonomies without hierarchy) in place of the page's start, as absint() of whatever came.
+    if (!kind.hierarchical && !phpEmpty(raw.offset)) filter.offset = Math.min(INT32_MAX, Math.abs(phpIntval(raw.offset)));
     return { filter, bad };
   };
 
