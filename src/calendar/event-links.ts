@@ -7,12 +7,12 @@ import { CalendarError } from './errors.js';
 import { createOrReuseLinked, linkedFieldsFromObject, validateLinkedFields, type LinkedPlan } from './linked.js';
 import { existingIdsOfType, type Db, type LinkedType } from './posts.js';
 import { Problems } from './validate.js';
+import { isPlainObject } from '../values.js';
 
 type Entry = { kind: 'id'; id: number } | { kind: 'create'; plan: LinkedPlan };
 /** none: nothing given (or an explicit empty value); entries: what to link; fail: valid but not creatable. */
 export type LinkPlan = { kind: 'empty' } | { kind: 'entries'; entries: Entry[] } | { kind: 'uncreatable' };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNumericId = (v: unknown): boolean =>
   (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) ||
   (typeof v === 'string' && /^\d+$/.test(v.trim()) && Number.isSafeInteger(Number(v)));

@@ -2,6 +2,7 @@
 // publication dates in site-local and UTC wall time, permalinks and global ids.
 import { DateTime } from 'luxon';
 import type { Prisma } from '../db/client.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { nextUniqueSlug } from './slugs.js';
 
 export type PostType = 'event' | 'venue' | 'organizer' | 'attachment';
@@ -61,12 +62,6 @@ export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exc
   const rows: { slug: string }[] = await (db[model] as any).findMany({ where, select: { slug: true } });
   const taken = new Set(rows.map((r) => r.slug));
   return nextUniqueSlug(base, (candidate) => taken.has(candidate));
-}
-
-/** Unique-constraint violation (slug races between concurrent writers). */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === 'P2002' || /unique constraint/i.test(e?.message ?? '');
 }
 
 /** Runs `attempt` again when a concurrent writer took the same unique value first. */

@@ -17,7 +17,7 @@ import {
   type Taxonomy,
   type TermSortKey,
 } from './term-rules.js';
-import { Problems } from './validate.js';
+import { isGiven, isNonEmptyText, isPositiveInteger, Problems } from './validate.js';
 
 /** Lists cap the page size here (TEC's tribe_rest_event_category_max_per_page). */
 export const MAX_TERMS_PER_PAGE = 50;
@@ -60,10 +60,6 @@ interface ListPlan {
   perPage: number;
 }
 
-const given = (value: unknown) => value !== null && value !== undefined;
-const isPositiveInt = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-const isNonEmptyString = (value: unknown) => typeof value === 'string' && value !== '';
-
 /** Every item of a list argument must be an existing term (TEC is_term_of_taxonomy); [] is invalid too. */
 async function termList(db: TermDb, taxonomy: Taxonomy, raw: unknown): Promise<number[] | null> {
   const items = listToArray(raw);
@@ -86,31 +82,31 @@ async function plan(
 ): Promise<ListPlan> {
   const problems = new Problems();
   const out: Partial<ListPlan> = {};
-  if (given(pageInput.page)) problems.check('page', isPositiveInt(pageInput.page));
-  if (given(pageInput.perPage)) problems.check('perPage', isPositiveInt(pageInput.perPage));
-  if (given(filter.search)) problems.check('search', isNonEmptyString(filter.search));
+  if (isGiven(pageInput.page)) problems.check('page', isPositiveInteger(pageInput.page));
+  if (isGiven(pageInput.perPage)) problems.check('perPage', isPositiveInteger(pageInput.perPage));
+  if (isGiven(filter.search)) problems.check('search', isNonEmptyText(filter.search));
   // include and exclude resolve in parallel: each is one or two statements.
   const [exclude, include] = await Promise.all([
-    given(filter.exclude) ? termList(db, taxonomy, filter.exclude) : undefined,
-    given(filter.include) ? termList(db, taxonomy, filter.include) : undefined,
+    isGiven(filter.exclude) ? termList(db, taxonomy, filter.exclude) : undefined,
+    isGiven(filter.include) ? termList(db, taxonomy, filter.include) : undefined,
   ]);
   if (exclude === null) problems.fail('exclude');
   if (include === null) problems.fail('include');
-  if (given(filter.order)) problems.check('order', isNonEmptyString(filter.order));
-  if (given(filter.orderby)) problems.check('orderby', isNonEmptyString(filter.orderby));
-  if (isHierarchical(taxonomy) && given(filter.parent)) {
+  if (isGiven(filter.order)) problems.check('order', isNonEmptyText(filter.order));
+  if (isGiven(filter.orderby)) problems.check('orderby', isNonEmptyText(filter.orderby));
+  if (isHierarchical(taxonomy) && isGiven(filter.parent)) {
     const parents = await termList(db, taxonomy, filter.parent);
     if (parents) out.parentId = parents[0];
     else problems.fail('parent');
   }
   const [post, event] = await Promise.all([
-    given(filter.post) ? isEventId(db, filter.post) : undefined,
-    given(filter.event) ? isEventId(db, filter.event) : undefined,
+    isGiven(filter.post) ? isEventId(db, filter.post) : undefined,
+    isGiven(filter.event) ? isEventId(db, filter.event) : undefined,
   ]);
   if (post === null) problems.fail('post');
   if (event === null) problems.fail('event');
-  if (given(filter.slug)) problems.check('slug', isNonEmptyString(filter.slug));
-  if (!isHierarchical(taxonomy) && given(filter.offset)) problems.check('offset', filter.offset! >= 0);
+  if (isGiven(filter.slug)) problems.check('slug', isNonEmptyText(filter.slug));
+  if (!isHierarchical(taxonomy) && isGiven(filter.offset)) problems.check('offset', filter.offset! >= 0);
   if (problems.any) throw invalidInput(problems.params);
 
   const eventId = event ?? post ?? undefined; // `event` is the alias that wins

@@ -13,7 +13,7 @@ import { isDbId, retryOnConflict } from './posts.js';
 import { sanitizeSlug, uniqueSlugCandidates } from './slugs.js';
 import { caseInsensitiveIn, lockTermWrites, publishedEventCounts, resolveTermRef, type TermDb } from './term-lookup.js';
 import { asId, asciiLower, CATEGORY_TAXONOMY, isHierarchical, TAG_TAXONOMY, sanitizeTermName, type Taxonomy } from './term-rules.js';
-import { INVALID, Problems } from './validate.js';
+import { INVALID, isGiven, isNonEmptyText, Problems } from './validate.js';
 
 export { CATEGORY_TAXONOMY, TAG_TAXONOMY, type Taxonomy } from './term-rules.js';
 export { listTerms, MAX_TERMS_PER_PAGE, type TermListFilter, type TermPage, type TermPageInput } from './term-list.js';
@@ -33,10 +33,6 @@ export interface TermInput {
   /** Parent category: id, slug or name. On tags any value is NOT_HIERARCHICAL. */
   parent?: unknown;
 }
-
-const given = (value: unknown) => value !== null && value !== undefined;
-/** TEC is_string: any non-empty string (" " passes; WordPress trims later). */
-const isString = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 const levelOf = (parentId: number | null | undefined) => parentId || null;
 
@@ -74,7 +70,7 @@ async function existingId(db: TermDb, taxonomy: Taxonomy, raw: unknown): Promise
  * the other taxonomy → INVALID_INPUT on the argument used (REST: 400 rest_invalid_param).
  */
 export async function findTermId(db: TermDb, taxonomy: Taxonomy, ref: { id?: unknown; slug?: unknown }): Promise<number> {
-  if (given(ref.id) || !given(ref.slug)) {
+  if (isGiven(ref.id) || !isGiven(ref.slug)) {
     const id = await existingId(db, taxonomy, ref.id);
     if (id === null) throw invalidInput({ id: INVALID });
     return id;
@@ -91,16 +87,16 @@ export const MAX_TERM_NAME = 200;
 /** Validates the create/update fields (and the parent of a category), in the REST declaration order. */
 async function validateFields(db: TermDb, taxonomy: Taxonomy, input: TermInput, problems: Problems, create: boolean) {
   let parentId: number | undefined;
-  if (create || given(input.name)) {
+  if (create || isGiven(input.name)) {
     // WordPress stores names in a 200-character column: a longer one is refused, not cut or failed on.
     problems.check(
       'name',
-      isString(input.name) && sanitizeTermName(input.name) !== '' && sanitizeTermName(input.name).length <= MAX_TERM_NAME,
+      isNonEmptyText(input.name) && sanitizeTermName(input.name) !== '' && sanitizeTermName(input.name).length <= MAX_TERM_NAME,
     );
   }
-  if (given(input.description)) problems.check('description', isString(input.description));
-  if (given(input.slug)) problems.check('slug', isString(input.slug));
-  if (isHierarchical(taxonomy) && given(input.parent)) {
+  if (isGiven(input.description)) problems.check('description', isNonEmptyText(input.description));
+  if (isGiven(input.slug)) problems.check('slug', isNonEmptyText(input.slug));
+  if (isHierarchical(taxonomy) && isGiven(input.parent)) {
     const id = await resolveTermRef(db, taxonomy, input.parent);
     if (id === null) problems.fail('parent');
     else parentId = id;
@@ -221,7 +217,7 @@ export async function createTerm(ctx: TermWriteContext, taxonomy: Taxonomy, inpu
   const { parentId } = await validateFields(ctx.prisma, taxonomy, input, problems, true);
   if (problems.any) throw invalidInput(problems.params);
   assertCanManage(ctx.viewer, taxonomy);
-  if (!isHierarchical(taxonomy) && given(input.parent)) throw notHierarchical();
+  if (!isHierarchical(taxonomy) && isGiven(input.parent)) throw notHierarchical();
   const term: NewTerm = {
     name: sanitizeTermName(input.name as string),
     slug: input.slug ?? undefined,
@@ -257,14 +253,14 @@ export async function updateTerm(ctx: TermWriteContext, taxonomy: Taxonomy, rawI
   const { parentId } = await validateFields(ctx.prisma, taxonomy, input, problems, false);
   if (problems.any || id === null) throw invalidInput(problems.params);
   assertCanManage(ctx.viewer, taxonomy);
-  if (!isHierarchical(taxonomy) && given(input.parent)) throw notHierarchical();
+  if (!isHierarchical(taxonomy) && isGiven(input.parent)) throw notHierarchical();
   return retryOnConflict(() =>
     ctx.prisma.$transaction(async (tx) => {
       const current = await tx.term.findUnique({ where: { id } });
       if (!current) throw invalidInput({ id: INVALID }); // deleted meanwhile
-      const name = given(input.name) ? sanitizeTermName(input.name as string) : current.name;
+      const name = isGiven(input.name) ? sanitizeTermName(input.name as string) : current.name;
       const parent = parentId !== undefined ? await safeParent(tx, id, parentId) : current.parentId;
-      const requested = given(input.slug) ? sanitizeSlug(input.slug as string) : current.slug;
+      const requested = isGiven(input.slug) ? sanitizeSlug(input.slug as string) : current.slug;
       const emptySlug = requested === '';
       let slug = emptySlug ? sanitizeSlug(name) || String(id) : requested;
       const duplicate = await tx.term.findFirst({ where: { taxonomy, slug, NOT: { id } }, select: { id: true } });
@@ -277,7 +273,12 @@ export async function updateTerm(ctx: TermWriteContext, taxonomy: Taxonomy, rawI
       // updateMany: a delete that commits after the read above leaves nothing to update (no P2025 error).
       const { count } = await tx.term.updateMany({
         where: { id },
-        data: { name, slug, parentId: levelOf(parent), ...(given(input.description) ? { description: input.description as string } : {}) },
+        data: {
+          name,
+          slug,
+          parentId: levelOf(parent),
+          ...(isGiven(input.description) ? { description: input.description as string } : {}),
+        },
       });
       if (!count) throw invalidInput({ id: INVALID }); // deleted meanwhile
       return id;

@@ -4,7 +4,13 @@ import { isPostStatus } from './capabilities.js';
 
 export const INVALID = 'Invalid parameter.';
 
+/** Given at all: GraphQL's null and an absent argument both mean "not given". */
+export const isGiven = (v: unknown): boolean => v !== null && v !== undefined;
+/** TEC's is_string for GraphQL input: any non-empty string (" " passes; WordPress trims later). */
+export const isNonEmptyText = (v: unknown): v is string => typeof v === 'string' && v !== '';
 export const isNonBlankString = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
+/** A positive whole number (page, per page). */
+export const isPositiveInteger = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 export const isStringOrNumber = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
 export const isRegisteredStatus = (v: unknown): boolean => isPostStatus(v);
 

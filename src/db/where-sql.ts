@@ -6,6 +6,7 @@
 // so a raw read and Prisma's answer the same rows. (Id lists go to PostgreSQL as one array
 // parameter, `= ANY($1)`: statements are kept prepared there, one per text, src/db/client.ts.) A
 // shape outside the subset compiles to null and the caller asks Prisma.
+import { isPlainObject } from '../values.js';
 import type { RawArg } from './client.js';
 
 export type SqlDialect = 'sqlite' | 'postgresql';
@@ -45,7 +46,7 @@ class Compiler {
   }
 
   where(where: unknown, model: SqlModel, alias: string): string {
-    if (!isRecord(where)) throw new Unsupported();
+    if (!isPlainObject(where)) throw new Unsupported();
     const parts: string[] = [];
     for (const [key, value] of Object.entries(where)) {
       if (value === undefined) continue;
@@ -68,7 +69,7 @@ class Compiler {
   }
 
   private some(filter: unknown, model: SqlModel, alias: string, relation: { model: SqlModel; key: string }): string {
-    if (!isRecord(filter) || Object.keys(filter).length !== 1 || !('some' in filter)) throw new Unsupported();
+    if (!isPlainObject(filter) || Object.keys(filter).length !== 1 || !('some' in filter)) throw new Unsupported();
     const link = `l${this.args.length}_${relation.model.table}`;
     const inner = this.where(filter.some, relation.model, quote(link));
     return `EXISTS (SELECT 1 FROM ${quote(relation.model.table)} ${quote(link)} WHERE ${quote(link)}.${quote(relation.key)} = ${alias}."id" AND ${inner})`;
@@ -76,7 +77,7 @@ class Compiler {
 
   private column(column: string, filter: unknown): string {
     if (filter === null) return `${column} IS NULL`;
-    if (!isRecord(filter)) return this.compare(column, '=', filter);
+    if (!isPlainObject(filter)) return this.compare(column, '=', filter);
     const parts: string[] = [];
     const insensitive = filter.mode === 'insensitive';
     for (const [op, value] of Object.entries(filter)) {
@@ -126,10 +127,6 @@ class Compiler {
     if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return this.param(value);
     throw new Unsupported();
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);

@@ -28,3 +28,19 @@ export function setUnlock(ctx: GraphQLContext, info: Pick<GraphQLResolveInfo, 'p
 export function unlockOf(ctx: GraphQLContext, info: Pick<GraphQLResolveInfo, 'path'>): Unlock {
   return ctx.unlocks.get(rootKey(info)) ?? {};
 }
+
+/** The arguments of a root field that reads protected records: what unlocks them. */
+export const unlockArgs = (t: any, what: string) => ({
+  password: t.arg.string({ description: `Unlocks password-protected ${what} with this password.` }),
+  editContext: t.arg.boolean({ description: `Unlocks protected ${what} the caller may edit (REST context=edit).` }),
+});
+
+/** Records, for the root field `info` runs under, what its unlockArgs unlock. */
+export function unlockFromArgs(
+  ctx: GraphQLContext,
+  info: Pick<GraphQLResolveInfo, 'path'>,
+  args: { password?: unknown; editContext?: unknown },
+): Unlock {
+  const password = typeof args.password === 'string' ? args.password : undefined;
+  return setUnlock(ctx, info, { password, editContext: typeof args.editContext === 'boolean' ? args.editContext : undefined });
+}

@@ -3,6 +3,7 @@
 // the original's: e.g. "featured is not of type boolean." (rest_validate_value_from_schema).
 import { ArgError } from './errors.js';
 import type { ArgSchema, JsonType } from './route-table.js';
+import { isPlainObject } from '../values.js';
 
 // ---------------------------------------------------------------------------------------------
 // PHP semantics
@@ -13,9 +14,7 @@ const LEADING_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/
 
 type PlainObject = Record<string, unknown>;
 
-export function isPlainObject(value: unknown): value is PlainObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isPlainObject };
 
 /** PHP is_numeric. */
 export function phpIsNumeric(value: unknown): boolean {

@@ -4,6 +4,7 @@
 // and changes only their own, and another user's definition does not exist for the caller.
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../db/client.js';
+import { isUniqueViolation } from '../db/errors.js';
 import type { FunctionTool } from './actions.js';
 import { TaskError } from './errors.js';
 import type { Owner } from './tasks.js';
@@ -95,8 +96,6 @@ function checkDefinition(definition: unknown): FunctionTool {
 
 const nameTaken = (name: string) =>
   new TaskError('conflict', `You already have a saved tool named "${name}"; change that one or choose another name.`);
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === 'P2002';
 
 /** Saves a new definition for the owner. CONFLICT when they already have one of that name. */
 export async function saveTool(prisma: Prisma, owner: Owner, definition: unknown): Promise<SavedToolView> {

@@ -3,6 +3,7 @@
 import { Ajv } from 'ajv';
 import { isBuiltInName, type FunctionTool } from './actions.js';
 import { invalid } from './errors.js';
+import { isPlainObject } from '../values.js';
 
 export const AGENTS = ['BROWSER_AGENT'] as const;
 export const MAX_TASK_LENGTH = 10_000;
@@ -100,10 +101,6 @@ export function validateHttpUrl(value: unknown, field: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(field, 'must be an absolute http or https URL');
   if (value.length > 2048) throw invalid(field, 'must be at most 2048 characters');
   return url.href;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function validateTools(value: unknown): FunctionTool[] {

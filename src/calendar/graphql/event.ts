@@ -5,7 +5,7 @@ import { builder } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
-import { setUnlock, type Unlock } from '../../graphql/unlock.js';
+import { setUnlock, unlockArgs, unlockFromArgs } from '../../graphql/unlock.js';
 import { googleCalendarUrl, icalUrl, outlookUrl, venueLine, type CalendarLinkEvent } from '../add-to-calendar.js';
 import { costValues, formatCost } from '../cost.js';
 import { eventListQuery, eventPageRows, type EventFilter } from '../event-filters.js';
@@ -295,16 +295,6 @@ const EventPage = builder.objectRef<EventPageShape>('EventPage').implement({
   }),
 });
 
-const unlockArgs = (t: any) => ({
-  password: t.arg.string({ description: 'Unlocks password-protected events with this password.' }),
-  editContext: t.arg.boolean({ description: 'Unlock protected events the caller may edit.' }),
-});
-
-const unlockFrom = (args: { password?: unknown; editContext?: unknown }): Unlock => ({
-  password: (args.password as string | null) ?? undefined,
-  editContext: (args.editContext as boolean | null) ?? undefined,
-});
-
 builder.queryFields((t) => ({
   event: t.prismaField({
     type: Event,
@@ -313,10 +303,10 @@ builder.queryFields((t) => ({
     args: {
       id: t.arg.int({ description: 'The event id.' }),
       slug: t.arg.string({ description: 'The event slug.' }),
-      ...unlockArgs(t),
+      ...unlockArgs(t, 'events'),
     },
     resolve: async (query, _root, args, ctx, info) => {
-      const unlock = setUnlock(ctx, info, unlockFrom(args));
+      const unlock = unlockFromArgs(ctx, info, args);
       const id = await assertEventReadable(
         ctx.prisma,
         { id: args.id ?? undefined, slug: args.id == null ? (args.slug ?? '') : undefined },
@@ -333,10 +323,10 @@ builder.queryFields((t) => ({
     args: {
       filter: t.arg({ type: EventFilterInput, description: 'Filters.' }),
       page: t.arg({ type: PageArgs, description: 'Which page.' }),
-      ...unlockArgs(t),
+      ...unlockArgs(t, 'events'),
     },
     resolve: async (_root, args, ctx, info) => {
-      setUnlock(ctx, info, unlockFrom(args));
+      unlockFromArgs(ctx, info, args);
       const { page, perPage, skip } = pageRequest(ctx, args.page);
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       const [items, total] = await Promise.all([
@@ -351,7 +341,7 @@ builder.queryFields((t) => ({
       type: Event,
       cursor: 'id',
       description: 'Events as a Relay connection, for clients that page deeply; same filters and order as `events`.',
-      args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), ...unlockArgs(t) },
+      args: { filter: t.arg({ type: EventFilterInput, description: 'Filters.' }), ...unlockArgs(t, 'events') },
       maxSize: 50,
       defaultSize: 10,
       totalCount: async (_root, args, ctx) => {
@@ -359,7 +349,7 @@ builder.queryFields((t) => ({
         return listTotal(ctx.prisma, 'event', list.where, list.version);
       },
       resolve: async (query, _root, args, ctx, info) => {
-        setUnlock(ctx, info, unlockFrom(args));
+        unlockFromArgs(ctx, info, args);
         const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
         return ctx.prisma.event.findMany({ ...query, where: list.where, orderBy: list.orderBy });
       },

@@ -6,7 +6,7 @@ import { builder } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
-import { setUnlock, type Unlock } from '../../graphql/unlock.js';
+import { setUnlock, unlockArgs, unlockFromArgs } from '../../graphql/unlock.js';
 import { listTotal } from '../list-totals.js';
 import { META_FIELDS, type LinkedFields } from '../linked.js';
 import {
@@ -198,11 +198,6 @@ function fieldsFrom(type: LinkedType, input: Record<string, unknown>): LinkedFie
 const target = (args: { id?: number | null; slug?: string | null }): LinkedTarget =>
   args.id != null ? { id: args.id } : { slug: args.slug ?? '' };
 
-const unlockFrom = (args: { password?: string | null; editContext?: boolean | null }): Unlock => ({
-  password: args.password ?? undefined,
-  editContext: args.editContext ?? undefined,
-});
-
 interface LinkedPageShape {
   items: unknown[];
   total: number;
@@ -264,11 +259,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
     }),
   });
 
-  const unlockArgs = (t: any) => ({
-    password: t.arg.string({ description: `Unlocks password-protected ${plural} (and events) with this password.` }),
-    editContext: t.arg.boolean({ description: 'Unlock protected records the caller may edit (REST context=edit).' }),
-  });
-  const listArgs = (t: any) => ({ filter: t.arg({ type: Filter, description: 'Filters.' }), ...unlockArgs(t) });
+  const listArgs = (t: any) => ({ filter: t.arg({ type: Filter, description: 'Filters.' }), ...unlockArgs(t, `${plural} (and events)`) });
   const listQuery = (ctx: GraphQLContext, filter: unknown) => linkedListQuery(ctx.prisma, type, (filter ?? {}) as LinkedListFilter, ctx);
 
   const [connectionType, edgeType] = connectionTypes(typeName, what);
@@ -280,10 +271,10 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       args: {
         id: t.arg.int({ description: `The ${what} id.` }),
         slug: t.arg.string({ description: `The ${what} slug (when no id); sanitised like a WordPress slug before lookup.` }),
-        ...unlockArgs(t),
+        ...unlockArgs(t, `${plural} (and events)`),
       },
       resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
-        setUnlock(ctx, info, unlockFrom(args));
+        unlockFromArgs(ctx, info, args);
         const id = await assertLinkedReadable(ctx.prisma, type, target(args), ctx.viewer);
         return (ctx.prisma[type] as any).findUniqueOrThrow({ ...query, where: { id } });
       },
@@ -293,7 +284,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       description: `${typeName}s the caller may see, publication date descending, then id descending. Errors: INVALID_INPUT on search, event, status.`,
       args: { ...listArgs(t), page: t.arg({ type: PageArgs, description: 'Which page.' }) },
       resolve: async (_root, args: any, ctx, info) => {
-        setUnlock(ctx, info, unlockFrom(args));
+        unlockFromArgs(ctx, info, args);
         const { page, perPage, skip } = pageRequest(ctx, args.page);
         const list = await listQuery(ctx, args.filter);
         const model = ctx.prisma[type] as any;
@@ -321,7 +312,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
         totalCount: async (_parent: unknown, args: any, ctx: GraphQLContext) =>
           listTotal(ctx.prisma, type, (await listQuery(ctx, args.filter)).where),
         resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
-          setUnlock(ctx, info, unlockFrom(args));
+          unlockFromArgs(ctx, info, args);
           const list = await listQuery(ctx, args.filter);
           return (ctx.prisma[type] as any).findMany({ ...query, where: list.where, orderBy: list.orderBy });
         },
