@@ -156,28 +156,34 @@ function cachedWindow(input: WindowInput): DateWindow {
 }
 
 /**
- * The window's bounds (site-local walls) as conditions on the events' UTC start and end: the
- * original's repository converts each bound to UTC and compares it with the UTC dates it stores, so
- * an event's own time zone never moves it in or out of a window. The list index leads with the
- * local start: a local start lies within a day of the UTC one (offsets run from -12 to +14 hours),
- * so the same bounds widened by a day on it let the index seek without changing the answer.
+ * The window's bounds (site-local walls) as conditions on the events' dates, as the original's
+ * repository (Tribe__Events__Repositories__Event, per-event time zones, its default) compares them:
+ * on a site whose zone is UTC, each bound converted to UTC against the UTC start and end; on any
+ * other site, the bound as it is against the events' own local start and end (so an event's zone
+ * moves it in or out of a window there). The list index leads with the local start: a local start
+ * lies within a day of the UTC one (offsets run from -12 to +14 hours), so on a UTC site the same
+ * bounds widened by a day on it let the index seek without changing the answer.
  */
 function dateConditions(window: DateWindow, siteTimezone: string): Record<string, unknown>[] {
+  const onUtc = siteTimezone === 'UTC';
   // A bound no wall time holds (strtotime reaches years this form cannot write) compares as it is.
-  const utc = (wall: string) => (isWallTime(wall) ? wallToUtc(wall, siteTimezone) : wall);
-  const startUtc: Record<string, string> = {};
-  const endUtc: Record<string, string> = {};
+  const bound = (wall: string) => (onUtc && isWallTime(wall) ? wallToUtc(wall, siteTimezone) : wall);
+  const start: Record<string, string> = {};
+  const end: Record<string, string> = {};
+  if (window.startGte) start.gte = bound(window.startGte);
+  if (window.startGt) start.gt = bound(window.startGt);
+  if (window.startLt) start.lt = bound(window.startLt);
+  if (window.endLte) end.lte = bound(window.endLte);
+  if (window.endLt) end.lt = bound(window.endLt);
+  if (window.endGt) end.gt = bound(window.endGt);
   const startLocal: Record<string, string> = {};
-  if (window.startGte) startUtc.gte = utc(window.startGte);
-  if (window.startGt) startUtc.gt = utc(window.startGt);
-  if (window.startLt) startUtc.lt = utc(window.startLt);
-  if (window.endLte) endUtc.lte = utc(window.endLte);
-  if (window.endLt) endUtc.lt = utc(window.endLt);
-  if (window.endGt) endUtc.gt = utc(window.endGt);
-  const lower = startUtc.gte ?? startUtc.gt;
-  if (lower && isWallTime(lower)) startLocal.gte = addDaysToWall(lower, -1);
-  if (startUtc.lt && isWallTime(startUtc.lt)) startLocal.lt = addDaysToWall(startUtc.lt, 1);
-  return [{ startLocal }, { startUtc }, { endUtc }].filter((condition) => Object.keys(Object.values(condition)[0]).length > 0);
+  if (onUtc) {
+    const lower = start.gte ?? start.gt;
+    if (lower && isWallTime(lower)) startLocal.gte = addDaysToWall(lower, -1);
+    if (start.lt && isWallTime(start.lt)) startLocal.lt = addDaysToWall(start.lt, 1);
+  }
+  const conditions = onUtc ? [{ startLocal }, { startUtc: start }, { endUtc: end }] : [{ startLocal: start }, { endLocal: end }];
+  return conditions.filter((condition) => Object.keys(Object.values(condition)[0]).length > 0);
 }
 
 export async function eventListQuery(
