@@ -397,7 +397,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await saveTool.focus();
       await page.keyboard.press('Enter');
       await poll(() => page.locator('#new-tool-json-error').textContent()).toMatch(/^This is not valid JSON: /);
-      expect(await focused()).toBe('new-tool-json');
+      await poll(focused).toBe('new-tool-json');
       expect(await json.getAttribute('aria-invalid')).toBe('true');
       // The server's rule, as create applies it to tools.
       await json.fill('{"type": "function", "function": {"name": "click"}}');
@@ -440,7 +440,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await page.keyboard.press('Enter');
       await poll(() => page.locator('#tools-status').textContent()).toBe('Deleted "scratch". Tasks created with it keep their copy.');
       expect(await scratch.count()).toBe(0);
-      expect(await focused()).toBe('tool-choice-0');
+      await poll(focused).toBe('tool-choice-0');
       expect((await api('{ savedTools { name } }')).data.savedTools.map((t: any) => t.name)).toEqual(['form_input', 'lookup_order']);
       expect(await lookupBox.isChecked()).toBe(true);
       await shot(page, 'new-task-tools');
@@ -475,7 +475,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await page.keyboard.press('Enter');
       await poll(() => page.locator('#rename-error').textContent()).toBe('name must be at most 120 characters (got 121)');
       expect(await nameInput.getAttribute('aria-invalid')).toBe('true');
-      expect(await focused()).toBe('rename-input');
+      await poll(focused).toBe('rename-input');
       await page.keyboard.press('Escape');
       await poll(focused).toBe('rename-task');
       expect(await page.locator('#rename-form').isHidden()).toBe(true);
@@ -486,7 +486,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await shot(page, 'rename');
       await page.keyboard.press('Enter');
       await poll(() => page.locator('#run-title').textContent()).toBe('Orders, checked');
-      expect(await focused()).toBe('run-title');
+      await poll(focused).toBe('run-title');
       await poll(() => page.getByRole('link', { name: /^Orders, checked/ }).count()).toBe(1);
       expect((await api('query ($id: ID!) { task(id: $id) { name } }', { id: taskId })).data.task.name).toBe('Orders, checked');
       // Renamed elsewhere (another client): the list and the heading follow, live.
@@ -507,7 +507,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await hook.fill('ftp://example.com/hook');
       await page.keyboard.press('Enter');
       await poll(() => page.locator('#key-webhook-url-error').textContent()).toMatch(/http:\/\/ or https:\/\//);
-      expect(await focused()).toBe('key-webhook-url');
+      await poll(focused).toBe('key-webhook-url');
       await hook.fill('https://hooks.example.com/almanac');
       await page.keyboard.press('Enter');
       await poll(() => page.locator('#key-settings-message').textContent()).toBe(
