@@ -38,6 +38,8 @@ export const canDeleteAny = canCreatePosts;
 export const canPublish = (viewer: Viewer): boolean => atLeast(viewer, 'author');
 /** `upload_files` (author+): needed for image URLs. */
 export const canUploadFiles = (viewer: Viewer): boolean => atLeast(viewer, 'author');
+/** `unfiltered_html` (editor+ on a single site): HTML saved as given, not through kses. */
+export const canPostUnfilteredHtml = (viewer: Viewer): boolean => atLeast(viewer, 'editor');
 /** `read_private_posts` / `edit_others_posts` (editor+). */
 export const canReadPrivate = (viewer: Viewer): boolean => atLeast(viewer, 'editor');
 const canActOnOthers = canReadPrivate;

@@ -6,7 +6,16 @@ import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
 import { CalendarError, invalidInput } from './errors.js';
-import { canCreatePosts, canDeletePost, canEditPost, canPublish, canReadPost, scaleBackStatus } from './capabilities.js';
+import {
+  canCreatePosts,
+  canDeletePost,
+  canEditPost,
+  canPostUnfilteredHtml,
+  canPublish,
+  canReadPost,
+  scaleBackStatus,
+} from './capabilities.js';
+import { postHtmlAsSaved } from './kses.js';
 import { detectCurrency, parseCostInput } from './cost.js';
 import { isValidTimezone, timezoneAbbr } from './dates/zones.js';
 import { isValidDateInput } from './dates/strtotime.js';
@@ -167,9 +176,10 @@ async function replaceLinks(tx: Db, eventId: number, plans: Plans, fields: Event
   }
 }
 
-export async function createEvent(context: WriteContext, fields: EventFields): Promise<number> {
+export async function createEvent(context: WriteContext, asGiven: EventFields): Promise<number> {
   const { prisma, viewer, config } = context;
-  const plans = await validate(prisma, fields, true, viewer, outboundPolicy(config));
+  const plans = await validate(prisma, asGiven, true, viewer, outboundPolicy(config));
+  const fields = postHtmlAsSaved(asGiven, 'title', canPostUnfilteredHtml(viewer));
   if (!canCreatePosts(viewer)) throw denied(viewer);
   const timezone = fields.timezone || config.siteTimezone;
   const schedule = eventSchedule({ start: fields.startDate, end: fields.endDate, timezone, allDay: fields.allDay === true });
@@ -246,9 +256,10 @@ async function targetEvent(
   return event;
 }
 
-export async function updateEvent(context: WriteContext, target: { id?: number; slug?: string }, fields: EventFields): Promise<number> {
+export async function updateEvent(context: WriteContext, target: { id?: number; slug?: string }, asGiven: EventFields): Promise<number> {
   const { prisma, viewer, config } = context;
-  const plans = await validate(prisma, fields, false, viewer, outboundPolicy(config));
+  const plans = await validate(prisma, asGiven, false, viewer, outboundPolicy(config));
+  const fields = postHtmlAsSaved(asGiven, 'title', canPostUnfilteredHtml(viewer));
   const event = await targetEvent(prisma, target, viewer, canEditPost, 'not_found');
   const given = (name: keyof EventFields) => fields[name] !== undefined;
   return retryOnConflict(() =>

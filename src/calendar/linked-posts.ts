@@ -15,6 +15,7 @@ import {
   canDeletePost,
   canEditAny,
   canEditPost,
+  canPostUnfilteredHtml,
   canPublish,
   canReadPost,
   canReadPrivate,
@@ -23,6 +24,7 @@ import {
   scaleBackStatus,
 } from './capabilities.js';
 import { applyImagePlan } from './images.js';
+import { postHtmlAsSaved } from './kses.js';
 import {
   createOrReuseLinked,
   deriveStateProvince,
@@ -323,12 +325,13 @@ export async function updateLinkedPost(
   context: LinkedContext,
   type: LinkedType,
   target: LinkedTarget,
-  fields: LinkedFields,
+  asGiven: LinkedFields,
 ): Promise<number> {
   const { prisma, viewer, config } = context;
   const problems = new Problems();
   const row = await resolveTarget(prisma, type, target, problems);
-  const plan = await validateFields(prisma, type, fields, false, context, problems);
+  const plan = await validateFields(prisma, type, asGiven, false, context, problems);
+  const fields = postHtmlAsSaved(asGiven, 'name', canPostUnfilteredHtml(viewer));
   // The right on the record itself, whatever names it (see targetEvent in events.ts).
   if (!(row ? canEditPost(viewer, row) : canEditAny(viewer))) throw denied(viewer);
   const given = (name: string) => fields[name] !== undefined;

@@ -4,7 +4,8 @@
 import type { UrlPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
-import { canPublish, scaleBackStatus } from './capabilities.js';
+import { canPostUnfilteredHtml, canPublish, scaleBackStatus } from './capabilities.js';
+import { postHtmlAsSaved } from './kses.js';
 import { isWallTime, formatWall, utcToWall, wallToUtc } from './dates/wall-times.js';
 import { isValidDateInput, parseDateInput } from './dates/strtotime.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
@@ -132,7 +133,7 @@ export async function createOrReuseLinked(
   plan: LinkedPlan,
   context: { viewer: Viewer | null; config: Config },
 ): Promise<{ id: number; created: boolean }> {
-  const { fields } = plan;
+  const fields = postHtmlAsSaved(plan.fields, 'name', canPostUnfilteredHtml(context.viewer));
   const name = String(fields.name).trim();
   const meta = metaValues(type, fields);
   const model = tx[type] as any;

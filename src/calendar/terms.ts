@@ -13,6 +13,7 @@ import { isDbId, retryOnConflict } from './posts.js';
 import { sanitizeSlug, uniqueSlugCandidates } from './slugs.js';
 import { caseInsensitiveIn, lockTermWrites, publishedEventCounts, resolveTermRef, type TermDb } from './term-lookup.js';
 import { asId, asciiLower, CATEGORY_TAXONOMY, isHierarchical, TAG_TAXONOMY, sanitizeTermName, type Taxonomy } from './term-rules.js';
+import { ksesData } from './kses.js';
 import { INVALID, isGiven, isNonEmptyText, Problems } from './validate.js';
 
 export { CATEGORY_TAXONOMY, TAG_TAXONOMY, type Taxonomy } from './term-rules.js';
@@ -221,7 +222,8 @@ export async function createTerm(ctx: TermWriteContext, taxonomy: Taxonomy, inpu
   const term: NewTerm = {
     name: sanitizeTermName(input.name as string),
     slug: input.slug ?? undefined,
-    description: input.description ?? undefined,
+    // pre_term_description: wp_filter_kses for every role.
+    description: isGiven(input.description) ? ksesData(input.description as string) : undefined,
     parentId,
   };
   return retryOnConflict(() => ctx.prisma.$transaction((tx) => insertTerm(tx, taxonomy, term)));
@@ -277,7 +279,7 @@ export async function updateTerm(ctx: TermWriteContext, taxonomy: Taxonomy, rawI
           name,
           slug,
           parentId: levelOf(parent),
-          ...(isGiven(input.description) ? { description: input.description as string } : {}),
+          ...(isGiven(input.description) ? { description: ksesData(input.description as string) } : {}),
         },
       });
       if (!count) throw invalidInput({ id: INVALID }); // deleted meanwhile
