@@ -102,6 +102,19 @@ export function scaleBackStatus(requested: string | undefined | null, viewer: Vi
   return asked !== '' ? asked : 'draft';
 }
 
+/**
+ * The status a post is stored with (wp_insert_post): the scaled-back status, except that a publish
+ * dated a minute or more ahead is `future`, and a `future` dated less than a minute ahead is
+ * published. `dateUtc` and `nowUtc` are UTC walls ("YYYY-MM-DD HH:MM:SS").
+ */
+export function storedStatus(requested: string | undefined | null, viewer: Viewer, dateUtc: string, nowUtc: string): string {
+  const status = scaleBackStatus(requested, viewer);
+  const ahead = (Date.parse(`${dateUtc.replace(' ', 'T')}Z`) - Date.parse(`${nowUtc.replace(' ', 'T')}Z`)) / 1000;
+  if (status === 'publish' && ahead >= 60) return 'future';
+  if (status === 'future' && !(ahead >= 60)) return 'publish';
+  return status;
+}
+
 /** Default statuses of list endpoints: WP `any` (all but trash/auto-draft) for "edit events" holders. */
 export function listableStatuses(viewer: Viewer): string[] {
   return canEditAny(viewer) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'];

@@ -6,15 +6,7 @@ import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
 import { CalendarError, invalidInput } from './errors.js';
-import {
-  canCreatePosts,
-  canDeletePost,
-  canEditPost,
-  canPostUnfilteredHtml,
-  canPublish,
-  canReadPost,
-  scaleBackStatus,
-} from './capabilities.js';
+import { canCreatePosts, canDeletePost, canEditPost, canPostUnfilteredHtml, canReadPost, storedStatus } from './capabilities.js';
 import { postHtmlAsSaved } from './kses.js';
 import { detectCurrency, parseCostInput } from './cost.js';
 import { isValidTimezone, timezoneAbbr } from './dates/zones.js';
@@ -37,6 +29,7 @@ import {
 } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms } from './terms.js';
+import { tecSanitizeString } from './text.js';
 import { isNonBlankString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
 export interface EventFields {
@@ -119,12 +112,6 @@ function denied(viewer: Viewer | null): CalendarError {
     : new CalendarError('UNAUTHENTICATED', 'Sorry, you are not allowed to do that.');
 }
 
-/** Stored status: scale-back for roles that cannot publish; a publish dated in the future is `future`. */
-function statusFor(requested: string | undefined, viewer: Viewer | null, dateUtc: string, nowUtc: string): string {
-  const status = scaleBackStatus(requested, viewer);
-  return status === 'publish' && dateUtc > nowUtc && canPublish(viewer) ? 'future' : status;
-}
-
 /**
  * The original keeps no occurrence of an event saved with its end before its start: created so, it
  * is never listed; updated so, it keeps the occurrence it had (the change of dates is refused there,
@@ -132,8 +119,10 @@ function statusFor(requested: string | undefined, viewer: Viewer | null, dateUtc
  */
 const hasOccurrence = (schedule: { startUtc: string; endUtc: string }): boolean => schedule.endUtc >= schedule.startUtc;
 
+/** TEC's saveEventMeta passes a single cost (a string) through tec_sanitize_string; a list is stored as given. */
 function costColumns(raw: unknown) {
-  const values = parseCostInput(raw);
+  let values = parseCostInput(raw);
+  if (values.length === 1) values = [tecSanitizeString(values[0])].filter((value) => value.trim() !== '');
   const currency = detectCurrency(values);
   return { cost: JSON.stringify(values), currencySymbol: currency.symbol, currencyPosition: currency.position };
 }
@@ -192,7 +181,7 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
       const dates = publicationDates(fields, config.siteTimezone, instant);
       const id = (await tx.post.create({ data: { type: 'event' }, select: { id: true } })).id;
       const title = String(fields.title).trim();
-      const status = statusFor(fields.status, viewer, dates.dateUtc, now.utc);
+      const status = storedStatus(fields.status, viewer, dates.dateUtc, now.utc);
       await tx.event.create({
         data: {
           id,
@@ -213,7 +202,7 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
           ...schedule,
           ...(fields.cost !== undefined ? costColumns(fields.cost) : {}),
           // Empty values are dropped on create: no website means the permalink is shown.
-          website: fields.website ? fields.website : null,
+          website: fields.website ? tecSanitizeString(fields.website) : null,
           showMap: fields.showMap ?? false,
           showMapLink: fields.showMapLink ?? false,
           hideFromListings: fields.hideFromListings === true,
@@ -278,7 +267,8 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
       // update without one (published, or scaled back for those who may not publish). Elsewhere an
       // omitted status stays as it is (decision 1).
       const restoring = event.status === 'trash' && !given('status');
-      if (given('status') || restoring) data.status = statusFor(fields.status, viewer, (data.dateUtc as string) ?? event.dateUtc, now.utc);
+      if (given('status') || restoring)
+        data.status = storedStatus(fields.status, viewer, (data.dateUtc as string) ?? event.dateUtc, now.utc);
       if (!given('date') && !given('dateUtc')) Object.assign(data, floatingDates(event, data.status as string | undefined, now));
       const status = (data.status as string | undefined) ?? event.status;
       if (status === 'trash' && event.status !== 'trash') {
@@ -309,7 +299,7 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
         });
       }
       if (given('cost')) Object.assign(data, costColumns(fields.cost));
-      if (given('website')) data.website = fields.website ?? '';
+      if (given('website')) data.website = tecSanitizeString(fields.website ?? '');
       if (given('showMap')) data.showMap = fields.showMap;
       if (given('showMapLink')) data.showMapLink = fields.showMapLink;
       if (given('hideFromListings')) data.hideFromListings = fields.hideFromListings;

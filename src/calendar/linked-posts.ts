@@ -16,12 +16,11 @@ import {
   canEditAny,
   canEditPost,
   canPostUnfilteredHtml,
-  canPublish,
   canReadPost,
   canReadPrivate,
   isPostStatus,
   listableStatuses,
-  scaleBackStatus,
+  storedStatus,
 } from './capabilities.js';
 import { applyImagePlan } from './images.js';
 import { postHtmlAsSaved } from './kses.js';
@@ -30,6 +29,7 @@ import {
   deriveStateProvince,
   mapFlag,
   META_FIELDS,
+  metaValue,
   publicationDates,
   validateLinkedFields,
   type LinkedFields,
@@ -254,12 +254,6 @@ async function validateFields(db: Db, type: LinkedType, fields: LinkedFields, cr
   return plan;
 }
 
-/** Stored status: scale-back for roles that cannot publish; a publish dated in the future is `future`. */
-function storedStatus(requested: string, viewer: Viewer | null, dateUtc: string, nowUtc: string): string {
-  const status = scaleBackStatus(requested, viewer);
-  return status === 'publish' && dateUtc > nowUtc && canPublish(viewer) ? 'future' : status;
-}
-
 /**
  * Creates a venue/organizer (contributor and up). A non-trashed record with the same name (and the
  * same description, when one is given) is reused instead: its id comes back, still as a create.
@@ -351,11 +345,10 @@ export async function updateLinkedPost(
       if (given('status')) data.status = storedStatus(String(fields.status), viewer, (data.dateUtc as string) ?? current.dateUtc, now.utc);
       if (!given('date') && !given('dateUtc')) Object.assign(data, floatingDates(current, data.status as string | undefined, now));
       if (given('image')) data.imageId = await applyImagePlan(tx, plan.image);
-      for (const key of META_FIELDS[type])
-        if (key !== 'stateprovince' && given(key)) data[key] = fields[key] == null ? '' : String(fields[key]);
+      for (const key of META_FIELDS[type]) if (key !== 'stateprovince' && given(key)) data[key] = metaValue(fields[key]);
       if (type === 'venue') {
         const stateprovince = stateProvinceUpdate(current, fields);
-        if (stateprovince !== undefined) data.stateprovince = stateprovince;
+        if (stateprovince !== undefined) data.stateprovince = metaValue(stateprovince);
         if (given('showMap')) data.showMap = mapFlag(fields.showMap);
         if (given('showMapLink')) data.showMapLink = mapFlag(fields.showMapLink);
       }

@@ -4,13 +4,14 @@
 import type { UrlPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
-import { canPostUnfilteredHtml, canPublish, scaleBackStatus } from './capabilities.js';
+import { canPostUnfilteredHtml, storedStatus } from './capabilities.js';
 import { postHtmlAsSaved } from './kses.js';
 import { isWallTime, formatWall, utcToWall, wallToUtc } from './dates/wall-times.js';
 import { isValidDateInput, parseDateInput } from './dates/strtotime.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { allocatePostId, insertedDates, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
 import { sanitizeSlug } from './slugs.js';
+import { sanitizeTextField } from './text.js';
 import { isNonBlankString, isRegisteredStatus, isStringOrNumber, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
 export const META_FIELDS: Record<LinkedType, readonly string[]> = {
@@ -113,9 +114,12 @@ export function publicationDates(fields: { date?: unknown; dateUtc?: unknown }, 
   return { date: wall.local, dateUtc: wall.utc };
 }
 
+/** A venue's or organizer's text field as TEC's save_meta stores it (sanitize_text_field); null is "". */
+export const metaValue = (value: unknown): string => (value == null ? '' : sanitizeTextField(String(value)));
+
 function metaValues(type: LinkedType, fields: LinkedFields): Record<string, string> {
   const meta: Record<string, string> = {};
-  for (const key of META_FIELDS[type]) if (fields[key] !== undefined) meta[key] = fields[key] == null ? '' : String(fields[key]);
+  for (const key of META_FIELDS[type]) if (fields[key] !== undefined) meta[key] = metaValue(fields[key]);
   return meta;
 }
 
@@ -152,9 +156,8 @@ export async function createOrReuseLinked(
   const id = await allocatePostId(tx, type);
   const instant = new Date(); // one instant for both, so a second boundary cannot make it `future`
   const dates = publicationDates(fields, context.config.siteTimezone, instant);
-  const status = scaleBackStatus(fields.status, context.viewer);
   const now = wallNow(context.config.siteTimezone, instant);
-  const stored = status === 'publish' && dates.dateUtc > now.utc && canPublish(context.viewer) ? 'future' : status;
+  const stored = storedStatus(fields.status, context.viewer, dates.dateUtc, now.utc);
   const data: Record<string, unknown> = {
     id,
     title: name,

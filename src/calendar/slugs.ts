@@ -3,6 +3,8 @@
  * the lookup sanitisation of get_page_by_path() (§2.4) and wp_unique_post_slug()'s `-2`, `-3`… suffixes.
  */
 
+import { stripTags } from './text.js';
+
 // remove_accents() table of WordPress (default locale). Only these letters are transliterated;
 // anything else non-ASCII is kept and later percent-encoded, exactly as WordPress does.
 const SINGLE_FROM =
@@ -50,11 +52,6 @@ export function removeAccents(text: string): string {
   let out = '';
   for (const ch of text.normalize('NFC')) out += ACCENTS.get(ch) ?? ch;
   return out;
-}
-
-/** PHP strip_tags(), roughly: a `<` followed by a non-space opens a tag that runs to `>` (or the end). */
-export function stripTags(s: string): string {
-  return s.replace(/<!--[\s\S]*?(?:-->|$)/g, '').replace(/<(?=\S)[^>]*(?:>|$)/g, '');
 }
 
 /** utf8_uri_encode(): percent-encode non-ASCII as lowercase UTF-8 octets, stopping before `limit` chars. */

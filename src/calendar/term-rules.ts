@@ -4,6 +4,7 @@
  * WP_Term_Query's order/orderby, and term archive links. No database here.
  */
 import { isDbId } from './posts.js';
+import { sanitizeTextField } from './text.js';
 
 export const CATEGORY_TAXONOMY = 'tribe_events_cat';
 export const TAG_TAXONOMY = 'post_tag';
@@ -49,22 +50,11 @@ export const asciiLower = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.t
 const ENTITY = /&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/iy;
 
 /**
- * The name WordPress stores for a term: sanitize_text_field (tags stripped, whitespace collapsed,
- * trimmed, %xx octets removed), then kses + _wp_specialchars, so `&`, `<`, `>` become entities:
- * "Rock & Roll" is stored (and returned) as "Rock &amp; Roll".
+ * The name WordPress stores for a term: sanitize_text_field, then kses + _wp_specialchars, so `&`,
+ * `<`, `>` become entities: "Rock & Roll" is stored (and returned) as "Rock &amp; Roll".
  */
 export function sanitizeTermName(raw: string): string {
-  let s = String(raw ?? '');
-  if (s.includes('<')) {
-    // wp_pre_kses_less_than: a "<" that never closes is text, not a tag.
-    s = s.replace(/<[^>]*?(?=<|$)/g, (m) => m.replace(/</g, '&lt;'));
-    s = s.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '');
-  }
-  s = s.replace(/[\r\n\t ]+/g, ' ').replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
-  if (/%[a-f0-9]{2}/i.test(s)) {
-    while (/%[a-f0-9]{2}/i.test(s)) s = s.replace(/%[a-f0-9]{2}/gi, '');
-    s = s.replace(/ +/g, ' ').trim();
-  }
+  const s = sanitizeTextField(raw);
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];

@@ -293,3 +293,34 @@ export function plainText(html: string): string {
     .replace(/<[^>]*>/g, '');
   return decodeEntities(stripped).replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * WordPress's sanitize_text_field: an unclosed "<" escaped, tags stripped (a script's or style's
+ * content with them), whitespace runs collapsed to one space, trimmed, %xx octets removed.
+ */
+export function sanitizeTextField(raw: string): string {
+  let s = String(raw ?? '');
+  if (s.includes('<')) {
+    // wp_pre_kses_less_than: a "<" that never closes is text, not a tag.
+    s = s.replace(/<[^>]*?(?=<|$)/g, (m) => m.replace(/</g, '&lt;'));
+    s = s.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '');
+  }
+  s = s.replace(/[\r\n\t ]+/g, ' ').replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+  if (/%[a-f0-9]{2}/i.test(s)) {
+    while (/%[a-f0-9]{2}/i.test(s)) s = s.replace(/%[a-f0-9]{2}/gi, '');
+    s = s.replace(/ +/g, ' ').trim();
+  }
+  return s;
+}
+
+/** PHP strip_tags(), roughly: a `<` followed by a non-space opens a tag that runs to `>` (or the end). */
+export function stripTags(s: string): string {
+  return s.replace(/<!--[\s\S]*?(?:-->|$)/g, '').replace(/<(?=\S)[^>]*(?:>|$)/g, '');
+}
+
+/** PHP's htmlspecialchars_decode(…, ENT_QUOTES). */
+const decodeHtmlSpecialChars = (text: string) =>
+  text.replace(/&(amp|quot|lt|gt|#0*39|#x0*27);/g, (_all, name: string) => ({ amp: '&', quot: '"', lt: '<', gt: '>' })[name] ?? "'");
+
+/** tribe-common's tec_sanitize_string: entities of HTML's special characters decoded, then tags stripped. */
+export const tecSanitizeString = (text: string): string => stripTags(decodeHtmlSpecialChars(text));

@@ -771,6 +771,18 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect(connection).toEqual({ totalCount: 1, edges: [{ node: { title: 'Literal 50% off' } }] });
     });
 
+    it('stores a publish dated a minute or more ahead as future, and a future dated less than that as published (wp_insert_post)', async () => {
+      const dates = { start_date: future(70), end_date: future(70, '12:00:00') };
+      const statusOf = async (body: Record<string, unknown>) => (await create({ title: 'Scheduled', ...dates, ...body })).status;
+      expect(await statusOf({ status: 'future' })).toBe('publish');
+      expect(await statusOf({ status: 'future', date: '+30 seconds' })).toBe('publish');
+      expect(await statusOf({ date: '+30 seconds' })).toBe('publish');
+      expect(await statusOf({ date: '+2 hours' })).toBe('future');
+      expect(await statusOf({ status: 'future', date: '+2 hours' })).toBe('future');
+      const venue = await send('POST', '/venues', { venue: 'Scheduled hall', status: 'future' });
+      expect([venue.status, venue.json.status]).toEqual([201, 'publish']);
+    });
+
     it("reads a search's words as WordPress does: separators, quotes, stopwords, single letters, ten words or more", async () => {
       const day = (n: number) => ({ start_date: `2031-11-0${n} 10:00:00`, end_date: `2031-11-0${n} 12:00:00` });
       await create({ title: 'Jazz Night', ...day(1) });

@@ -51,6 +51,31 @@ describe.each(DATABASE_KINDS)('HTML filtering of writes on %s', (kind) => {
     expect(updated.json.description).not.toContain('onerror');
   });
 
+  it("stores a venue's fields through sanitize_text_field and an event's cost and website through tec_sanitize_string", async () => {
+    const venue = await send(
+      'POST',
+      '/venues',
+      { venue: 'Sanitized hall', address: '<b>1 Main</b>   St\n x %41', city: ' Paris ', phone: '<script>a</script>5', zip: '5 < 6' },
+      'administrator',
+    );
+    expect(venue.status, venue.text).toBe(201);
+    expect([venue.json.address, venue.json.city, venue.json.phone, venue.json.zip]).toEqual(['1 Main St x', 'Paris', '5', '5 &lt; 6']);
+    const updated = await send('POST', `/venues/${venue.json.id}`, { city: '<i>Lyon</i>  ' }, 'administrator');
+    expect(updated.json.city).toBe('Lyon');
+
+    const dates = { start_date: daysFromNow(41), end_date: daysFromNow(41, '12:00:00') };
+    const event = await send(
+      'POST',
+      '/events',
+      { title: 'Costed', cost: 'Free <b>entry</b> &amp; more', website: 'https://example.com/?a=1&amp;b=2', ...dates },
+      'administrator',
+    );
+    expect(event.status, event.text).toBe(201);
+    expect([event.json.cost, event.json.website]).toEqual(['Free entry &amp; more', 'https://example.com/?a=1&b=2']); // the record escapes the cost
+    const listed = await send('POST', '/events', { title: 'Costs', cost: ['<b>5</b>', '10'], ...dates }, 'administrator');
+    expect(listed.json.cost_details.values).toEqual(['5', '10']);
+  });
+
   it("filters a contributor's venue and organizer, and every term description", async () => {
     const venue = await send('POST', '/venues', { venue: TITLE, description: DESCRIPTION }, 'contributor');
     expect(venue.status, venue.text).toBe(201);

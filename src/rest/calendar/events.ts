@@ -8,7 +8,7 @@ import { isValidTimezone, toZone } from '../../calendar/dates/zones.js';
 import { formatWall } from '../../calendar/dates/wall-times.js';
 import { parseDateInput } from '../../calendar/dates/strtotime.js';
 import { isStrictFlag } from '../../calendar/dates/schedule.js';
-import { stripTags } from '../../calendar/slugs.js';
+import { tecSanitizeString } from '../../calendar/text.js';
 import { isUrlOrEmpty } from '../../calendar/validate.js';
 import {
   isNonEmptyString,
@@ -355,10 +355,6 @@ const unlock = (req: RestRequest) => ({
 const given = (req: RestRequest, name: string, convert: (v: unknown) => unknown = asString) =>
   req.has(name) && req.params[name] !== undefined ? convert(req.params[name]) : undefined;
 
-/** PHP's htmlspecialchars_decode(…, ENT_QUOTES). */
-const decodeHtmlSpecialChars = (text: string) =>
-  text.replace(/&(amp|quot|lt|gt|#0*39|#x0*27);/g, (_all, name: string) => ({ amp: '&', quot: '"', lt: '<', gt: '>' })[name] ?? "'");
-
 /**
  * TEC's event query (Tribe__Events__Query::getEvents) searches for the request variable
  * `tribe-bar-search` when it is not PHP-empty, over the `search` arg (which rest_url still shows).
@@ -369,7 +365,7 @@ function barSearch(req: RestRequest): string | undefined {
   const value = req.sources.body['tribe-bar-search'] ?? req.sources.query['tribe-bar-search'];
   if (typeof value !== 'string') return undefined;
   const slashed = value.replace(/[\\'"\0]/g, (char) => (char === '\0' ? '\\0' : `\\${char}`));
-  const sanitized = stripTags(decodeHtmlSpecialChars(slashed));
+  const sanitized = tecSanitizeString(slashed);
   return phpEmpty(sanitized) ? undefined : sanitized;
 }
 
