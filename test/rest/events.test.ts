@@ -783,6 +783,26 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect([venue.status, venue.json.status]).toEqual([201, 'publish']);
     });
 
+    it('lets starts_after replace start_date and ends_before replace end_date (one condition each in TEC), and reads a date 0 as today', async () => {
+      const made = [];
+      for (const day of ['03', '05', '07'])
+        made.push(
+          (await create({ title: `Paired ${day}`, start_date: `2031-05-${day} 10:00:00`, end_date: `2031-05-${day} 12:00:00` })).id,
+        );
+      const ids = async (query: string) => {
+        const response = await get(`/events?search=Paired&${query}`);
+        expect(response.status, response.text).toBe(200);
+        return response.json.events.map((e: any) => e.id);
+      };
+      expect(await ids('start_date=2031-05-04&end_date=2031-05-31')).toEqual(made.slice(1));
+      expect(await ids('start_date=2031-05-04&starts_after=2031-04-01&end_date=2031-05-31')).toEqual(made);
+      expect(await ids('end_date=2031-05-06&starts_after=2031-04-01')).toEqual(made.slice(0, 2));
+      expect(await ids('end_date=2031-05-06&ends_before=2031-06-01&starts_after=2031-04-01')).toEqual(made);
+      const today = daysFromNow(0).slice(0, 10);
+      const zero = await get('/events?start_date=0&end_date=0');
+      expect(zero.json.rest_url).toContain(`start_date=${today}+00%3A00%3A00&end_date=${today}+23%3A59%3A59`);
+    });
+
     it("reads a search's words as WordPress does: separators, quotes, stopwords, single letters, ten words or more", async () => {
       const day = (n: number) => ({ start_date: `2031-11-0${n} 10:00:00`, end_date: `2031-11-0${n} 12:00:00` });
       await create({ title: 'Jazz Night', ...day(1) });

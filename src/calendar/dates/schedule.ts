@@ -162,7 +162,8 @@ export function listDateWindow(input: {
   const bound = (raw: string | undefined, kind: 'start' | 'end'): WallTime | undefined => {
     if (!given(raw)) return undefined;
     if (input.strict) return localize(raw);
-    const dt = inUtc(raw);
+    // tribe_beginning_of_day / tribe_end_of_day take a PHP-empty date ('0') as today.
+    const dt = inUtc(raw === '0' ? 'today' : raw);
     if (!dt) return undefined;
     return kind === 'start' ? beginningOfDay(wallOf(dt), cutoff) : endOfDay(wallOf(dt), cutoff);
   };
@@ -190,9 +191,11 @@ export function listDateWindow(input: {
     endsBefore: bound(input.endsBefore, 'end'),
     endsAfter: bound(input.endsAfter, 'end'),
   };
+  // start_date and starts_after set the same condition of TEC's event query, and so do end_date and
+  // ends_before; the query applies its args in key order, so starts_after and ends_before win.
   return dropUndefined({
-    startGte: effective.startDate,
-    endLte: effective.endDate,
+    startGte: effective.startsAfter === undefined ? effective.startDate : undefined,
+    endLte: effective.endsBefore === undefined ? effective.endDate : undefined,
     startLt: effective.startsBefore,
     startGt: effective.startsAfter,
     endLt: effective.endsBefore,

@@ -240,8 +240,8 @@ export const EventFilterInput = builder.inputType('EventFilter', {
       description: 'Events ending on or before this date (the day at 23:59:59 unless strictDates). Default: 24 months ahead.',
     }),
     startsBefore: t.string({ description: 'Events starting before this date; drops the default window.' }),
-    startsAfter: t.string({ description: 'Events starting after this date; drops the default window.' }),
-    endsBefore: t.string({ description: 'Events ending before this date; drops the default window.' }),
+    startsAfter: t.string({ description: 'Events starting after this date; drops the default window and replaces startDate.' }),
+    endsBefore: t.string({ description: 'Events ending before this date; drops the default window and replaces endDate.' }),
     endsAfter: t.string({ description: 'Events ending after this date; drops the default window.' }),
     strictDates: t.boolean({ description: 'Compare the exact times given instead of whole days.' }),
     search: t.string({
