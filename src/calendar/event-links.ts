@@ -88,7 +88,9 @@ export async function planLinks(
     if (!entry) return null;
     entries.push(entry);
   }
-  if (type === 'venue' && entries.length > 1) return { kind: 'uncreatable' };
+  // TEC's venue insert takes an id or one venue's fields: a list (of ids or of entries, however
+  // short) passes validation, then fails to create a venue from it.
+  if (type === 'venue' && Array.isArray(raw) && entries.length > 0) return { kind: 'uncreatable' };
   if (type === 'organizer' && !Array.isArray(raw)) return { kind: 'uncreatable' };
   return { kind: 'entries', entries };
 }

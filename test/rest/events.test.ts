@@ -594,6 +594,10 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       const venues = error('could-not-create-venue', 'The venue could not be created from the provided data', 400);
       const organizers = error('could-not-create-organizer', 'The organizer could not be created from the provided data', 400);
       expectBody(await send('POST', '/events', { ...base, venue: [{ venue: 'A' }, { venue: 'B' }] }), venues);
+      // A list, however short: TEC's insert takes an id or one venue's fields, not a list of them.
+      expectBody(await send('POST', '/events', { ...base, venue: [fx.venue] }), venues);
+      expectBody(await send('POST', '/events', { ...base, venue: [{ id: fx.venue }] }), venues);
+      expect((await send('POST', '/events', { ...base, venue: { id: fx.venue } })).status).toBe(201);
       expectBody(await send('POST', '/events', { ...base, organizer: { organizer: 'Solo' } }), organizers);
       expectBody(await send('POST', '/events', { ...base, organizer: `${fx.organizer},${fx.organizer}` }), organizers);
     });
