@@ -532,6 +532,10 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
           { status: 'foo', timezone: 'Mars/Olympus', website: 'foo' },
           { status: INVALID, timezone: INVALID, website: INVALID },
         ],
+        // PHP's FILTER_VALIDATE_URL: URL characters only, a valid host name for http(s).
+        ...[' http://example.com', 'http://exämple.com', 'http://-bad-.com', 'http://a_b.com', 'javascript:alert(1)'].map(
+          (website) => [{ website }, { website: INVALID }] as [Record<string, unknown>, Record<string, string>],
+        ),
         [{ image: 'foo bar' }, { image: INVALID }],
         [{ image: true }, { image: INVALID }],
         [

@@ -60,8 +60,13 @@ describe.each(DATABASE_KINDS)('HTML filtering of writes on %s', (kind) => {
     );
     expect(venue.status, venue.text).toBe(201);
     expect([venue.json.address, venue.json.city, venue.json.phone, venue.json.zip]).toEqual(['1 Main St x', 'Paris', '5', '5 &lt; 6']);
-    const updated = await send('POST', `/venues/${venue.json.id}`, { city: '<i>Lyon</i>  ' }, 'administrator');
-    expect(updated.json.city).toBe('Lyon');
+    const updated = await send(
+      'POST',
+      `/venues/${venue.json.id}`,
+      { city: '<i>Lyon</i>  ', website: 'mailto:hall@example.com' },
+      'administrator',
+    );
+    expect([updated.status, updated.json.city, updated.json.website]).toEqual([200, 'Lyon', 'mailto:hall@example.com']); // a URL to PHP
 
     const dates = { start_date: daysFromNow(41), end_date: daysFromNow(41, '12:00:00') };
     const event = await send(
