@@ -4,10 +4,12 @@
 import type { UrlPolicy } from '../http/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
+import type { DateTime } from 'luxon';
 import { canPostUnfilteredHtml, storedStatus } from './capabilities.js';
 import { postHtmlAsSaved } from './kses.js';
 import { isWallTime, formatWall, utcToWall, wallToUtc } from './dates/wall-times.js';
-import { isValidDateInput, parseDateInput } from './dates/strtotime.js';
+import { isValidDateInput, parseDateInput, parseNatural } from './dates/strtotime.js';
+import { toZone } from './dates/zones.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { allocatePostId, insertedDates, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
 import { sanitizeSlug } from './slugs.js';
@@ -94,24 +96,27 @@ export function deriveStateProvince(values: { state?: string; province?: string;
 }
 
 /**
- * Publication date of a new post: the given local or UTC date, else now. A date outside the years a
- * wall time holds ("0000-00-00 00:00:00", which WordPress also reads as "now") counts as not given.
+ * Publication dates of a post as the original stores them: `date` as its wall time reads where it
+ * was written (an offset in it kept, as PHP's DateTime formats it; relative dates in the site's zone),
+ * `dateUtc` moved to UTC, each as given when both are; one alone gives the other through the site's
+ * zone (wp_insert_post); neither is now. A date outside the years a wall time holds
+ * ("0000-00-00 00:00:00", which WordPress also reads as "now") counts as not given.
  */
 export function publicationDates(fields: { date?: unknown; dateUtc?: unknown }, siteTimezone: string, now = new Date()) {
-  if (fields.date !== undefined && fields.date !== '') {
-    const parsed = parseDateInput(fields.date, siteTimezone, now);
-    const local = parsed && formatWall(parsed);
-    const utc = local && isWallTime(local) && wallToUtc(local, siteTimezone);
-    if (local && utc && isWallTime(utc)) return { date: local, dateUtc: utc };
-  }
-  if (fields.dateUtc !== undefined && fields.dateUtc !== '') {
-    const parsed = parseDateInput(fields.dateUtc, 'UTC', now);
-    const utc = parsed && formatWall(parsed);
-    const local = utc && isWallTime(utc) && utcToWall(utc, siteTimezone);
-    if (local && utc && isWallTime(local)) return { date: local, dateUtc: utc };
-  }
-  const wall = wallNow(siteTimezone, now);
-  return { date: wall.local, dateUtc: wall.utc };
+  const wall = (raw: unknown, read: (raw: unknown) => DateTime | null) => {
+    if (raw === undefined || raw === '') return undefined;
+    const parsed = read(raw);
+    const text = parsed && formatWall(parsed);
+    return text && isWallTime(text) ? text : undefined;
+  };
+  const local = wall(fields.date, (raw) => parseNatural(raw, toZone(siteTimezone, 'UTC'), now));
+  const utc = wall(fields.dateUtc, (raw) => parseDateInput(raw, 'UTC', now));
+  const derivedUtc = local && !utc ? wallToUtc(local, siteTimezone) : undefined;
+  const derivedLocal = utc && !local ? utcToWall(utc, siteTimezone) : undefined;
+  if (local && (utc || (derivedUtc && isWallTime(derivedUtc)))) return { date: local, dateUtc: utc ?? derivedUtc! };
+  if (utc && derivedLocal && isWallTime(derivedLocal)) return { date: derivedLocal, dateUtc: utc };
+  const current = wallNow(siteTimezone, now);
+  return { date: current.local, dateUtc: current.utc };
 }
 
 /** A venue's or organizer's text field as TEC's save_meta stores it (sanitize_text_field); null is "". */

@@ -811,6 +811,18 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect(zero.json.rest_url).toContain(`start_date=${today}+00%3A00%3A00&end_date=${today}+23%3A59%3A59`);
     });
 
+    it('stores a publication date as written (its offset kept), and date and date_utc each as given', async () => {
+      const dates = { start_date: future(71), end_date: future(71, '12:00:00') };
+      const offset = await create({ title: 'Dated', date: '2020-01-15T10:00:00+05:00', ...dates });
+      expect([offset.date, offset.date_utc]).toEqual(['2020-01-15 10:00:00', '2020-01-15 10:00:00']);
+      const both = await create({ title: 'Dated twice', date: '2020-01-15 10:00:00', date_utc: '2020-01-15 12:30:00', ...dates });
+      expect([both.date, both.date_utc]).toEqual(['2020-01-15 10:00:00', '2020-01-15 12:30:00']);
+      const utcOnly = await create({ title: 'Dated in UTC', date_utc: '2020-01-15T12:30:00+02:00', ...dates });
+      expect([utcOnly.date, utcOnly.date_utc]).toEqual(['2020-01-15 10:30:00', '2020-01-15 10:30:00']);
+      const venue = await send('POST', '/venues', { venue: 'Dated hall', date: '2020-01-15T10:00:00-03:00' });
+      expect([venue.json.date, venue.json.date_utc]).toEqual(['2020-01-15 10:00:00', '2020-01-15 10:00:00']);
+    });
+
     it("reads a search's words as WordPress does: separators, quotes, stopwords, single letters, ten words or more", async () => {
       const day = (n: number) => ({ start_date: `2031-11-0${n} 10:00:00`, end_date: `2031-11-0${n} 12:00:00` });
       await create({ title: 'Jazz Night', ...day(1) });
