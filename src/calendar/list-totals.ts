@@ -2,7 +2,11 @@
 // the answer only changes when the data does. A total is kept until the calendar's data version
 // moves — database triggers bump it on every committed write to a calendar table, whichever process
 // or tool made it — so a kept total is never stale.
-import type { Prisma } from '../db/client.js';
+import type { Database, Prisma } from '../db/client.js';
+import { EVENT_TABLE, ORGANIZER_TABLE, VENUE_TABLE } from '../db/tables.js';
+import { countSql } from '../db/where-sql.js';
+
+const TABLES = { event: EVENT_TABLE, venue: VENUE_TABLE, organizer: ORGANIZER_TABLE };
 
 const MAX_TOTALS = 2_000; // per database; the oldest go first
 const totalsByDatabase = new WeakMap<object, Map<string, number>>();
@@ -24,18 +28,24 @@ export async function calendarVersion(db: Pick<Prisma, '$queryRaw'>): Promise<nu
  * search matches), so that a write in between is never kept under the newer version.
  */
 export async function listTotal(
-  db: Pick<Prisma, '$queryRaw'>,
+  source: { prisma: Pick<Prisma, '$queryRaw'>; readRows: Database['readRows']; dbKind: 'sqlite' | 'postgresql' },
   model: 'event' | 'venue' | 'organizer',
   where: object,
   version?: number,
 ): Promise<number> {
+  const db = source.prisma;
   let totals = totalsByDatabase.get(db);
   if (!totals) totalsByDatabase.set(db, (totals = new Map()));
   version ??= await calendarVersion(db);
   const key = `${version}|${model}|${JSON.stringify(where)}`;
   const kept = totals.get(key);
   if (kept !== undefined) return kept;
-  const total: number = await (db as unknown as Record<string, { count(args: object): Promise<number> }>)[model].count({ where });
+  // Counted raw where the filter compiles (the engine's own LIKE on SQLite, not the connection's
+  // JavaScript like(), which is several times slower over a table), else by Prisma.
+  const raw = countSql(source.dbKind, TABLES[model], where);
+  const total: number = raw
+    ? Number((await source.readRows<{ total: number | bigint }>(raw.sql, raw.args))[0].total)
+    : await (db as unknown as Record<string, { count(args: object): Promise<number> }>)[model].count({ where });
   if (totals.size >= MAX_TOTALS) totals.delete(totals.keys().next().value!);
   totals.set(key, total);
   return total;

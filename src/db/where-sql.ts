@@ -141,6 +141,26 @@ export function oneOfSql(dialect: SqlDialect, column: string, ids: readonly numb
 export const columnList = (model: SqlModel, alias: string): string =>
   [...model.columns].map((column) => `${alias}.${quote(column)}`).join(', ');
 
+/** The query `build` compiles, or null when it reaches a shape outside the subset. */
+function compiled(build: () => SqlQuery): SqlQuery | null {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof Unsupported) return null;
+    throw error;
+  }
+}
+
+/** `SELECT COUNT(*) AS "total" FROM <model> WHERE <where>`, or null when `where` leaves the subset. */
+export function countSql(dialect: SqlDialect, model: SqlModel, where: object): SqlQuery | null {
+  const compiler = new Compiler(dialect);
+  const table = quote(model.table);
+  return compiled(() => ({
+    sql: `SELECT COUNT(*) AS "total" FROM ${table} WHERE ${compiler.where(where, model, table)}`,
+    args: compiler.args,
+  }));
+}
+
 /**
  * `SELECT <every column> FROM <model> WHERE <where> ORDER BY <orderBy> LIMIT <take> OFFSET <skip>`, or null when
  * `where` or `orderBy` leaves the subset this compiles.
@@ -154,7 +174,7 @@ export function selectSql(
   if (!Number.isSafeInteger(query.skip) || !Number.isSafeInteger(query.take)) return null;
   const compiler = new Compiler(dialect);
   const table = quote(model.table);
-  try {
+  return compiled(() => {
     const where = compiler.where(query.where, model, table);
     const order = query.orderBy.map((term) => {
       const entries = Object.entries(term);
@@ -166,8 +186,5 @@ export function selectSql(
       sql: `SELECT ${columnList(model, table)} FROM ${table} WHERE ${where}${order.length ? ` ORDER BY ${order.join(', ')}` : ''} ${limit}`,
       args: compiler.args,
     };
-  } catch (error) {
-    if (error instanceof Unsupported) return null;
-    throw error;
-  }
+  });
 }

@@ -8,7 +8,7 @@ import { eventListQuery, eventPageRows, type EventFilter } from '../../src/calen
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { EVENT_TABLE } from '../../src/db/tables.js';
-import { selectSql } from '../../src/db/where-sql.js';
+import { countSql, selectSql } from '../../src/db/where-sql.js';
 import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
 
 const ADMIN: Viewer = { userId: 1, role: 'administrator' } as Viewer;
@@ -34,6 +34,10 @@ describe.each(DATABASE_KINDS)('event pages read raw on %s', (kind) => {
   async function compare(filter: EventFilter, viewer: Viewer | null = null) {
     const list = await eventListQuery(db.prisma, filter, { viewer, config, dbKind: db.kind });
     expect(selectSql(db.kind, EVENT_TABLE, { ...list, skip: 0, take: 1 }), JSON.stringify(list.where)).not.toBeNull();
+    // The list's total, counted raw, is Prisma's count.
+    const counted = countSql(db.kind, EVENT_TABLE, list.where)!;
+    const [{ total }] = await db.readRows<{ total: number | bigint }>(counted.sql, counted.args);
+    expect(Number(total), JSON.stringify(filter)).toBe(await db.prisma.event.count({ where: list.where as any }));
     const pages = [];
     for (const page of [
       { skip: 0, take: 50 },

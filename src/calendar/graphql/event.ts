@@ -331,7 +331,7 @@ builder.queryFields((t) => ({
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       const [items, total] = await Promise.all([
         eventPageRows(ctx, list, { skip, take: perPage }, queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] })),
-        listTotal(ctx.prisma, 'event', list.where, list.version),
+        listTotal(ctx, 'event', list.where, list.version),
       ]);
       return { items, total, page, perPage, dates: list.window.effective, statuses: list.statuses };
     },
@@ -346,7 +346,7 @@ builder.queryFields((t) => ({
       defaultSize: 10,
       totalCount: async (_root, args, ctx) => {
         const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
-        return listTotal(ctx.prisma, 'event', list.where, list.version);
+        return listTotal(ctx, 'event', list.where, list.version);
       },
       resolve: async (query, _root, args, ctx, info) => {
         unlockFromArgs(ctx, info, args);

@@ -296,7 +296,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
             skip,
             take: perPage,
           }),
-          listTotal(ctx.prisma, type, list.where),
+          listTotal(ctx, type, list.where),
         ]);
         return { items, total, page, perPage, statuses: list.statuses };
       },
@@ -310,7 +310,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
         maxSize: 50,
         defaultSize: 10,
         totalCount: async (_parent: unknown, args: any, ctx: GraphQLContext) =>
-          listTotal(ctx.prisma, type, (await listQuery(ctx, args.filter)).where),
+          listTotal(ctx, type, (await listQuery(ctx, args.filter)).where),
         resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
           unlockFromArgs(ctx, info, args);
           const list = await listQuery(ctx, args.filter);
