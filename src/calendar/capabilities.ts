@@ -120,6 +120,17 @@ export function listableStatuses(viewer: Viewer): string[] {
   return canEditAny(viewer) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'];
 }
 
+/**
+ * Statuses a list shows (spec §2.1): absent → the caller's default; present → only `publish` for
+ * callers who cannot edit, any registered statuses for those who can. Null when invalid.
+ */
+export function listStatuses(viewer: Viewer, asked: string[] | null | undefined): string[] | null {
+  if (asked == null) return listableStatuses(viewer);
+  const clean = asked.map((s) => s.trim()).filter(Boolean);
+  const ok = canEditAny(viewer) ? clean.length > 0 && clean.every(isPostStatus) : clean.length === 1 && clean[0] === 'publish';
+  return ok ? clean : null;
+}
+
 const TRUTHY_STRINGS = ['1', 'enable', 'enabled', 'on', 'y', 'yes', 'true'];
 
 /** TEC tribe_is_truthy: booleans as is; strings only from the list (case-insensitive); else PHP bool cast. */

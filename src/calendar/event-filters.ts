@@ -7,7 +7,7 @@ import { EVENT_TABLE } from '../db/tables.js';
 import { containsText } from '../db/like.js';
 import { selectSql } from '../db/where-sql.js';
 import { invalidInput } from './errors.js';
-import { canEditAny, isPostStatus, listableStatuses } from './capabilities.js';
+import { listableStatuses, listStatuses } from './capabilities.js';
 import { addDaysToWall, isWallTime, wallToUtc } from './dates/wall-times.js';
 import { isValidDateInput } from './dates/strtotime.js';
 import { listDateWindow, type DateWindow } from './dates/schedule.js';
@@ -211,13 +211,9 @@ export async function eventListQuery(
     const found = await existingIdsOfType(db, ids, name);
     problems.check(name, ids.length > 0 && ids.every((id) => found.has(id)));
   }
-  let statuses = listableStatuses(viewer);
-  if (filter.status != null) {
-    const asked = filter.status.map((s) => s.trim()).filter(Boolean);
-    const ok = canEditAny(viewer) ? asked.length > 0 && asked.every(isPostStatus) : asked.length === 1 && asked[0] === 'publish';
-    problems.check('status', ok);
-    if (ok) statuses = asked;
-  }
+  const asked = listStatuses(viewer, filter.status);
+  if (!asked) problems.fail('status');
+  const statuses = asked ?? listableStatuses(viewer);
   if (filter.include != null)
     problems.check('include', filter.include.length > 0 && filter.include.every((id) => Number.isSafeInteger(id) && id > 0));
   if (filter.postParent != null) problems.check('postParent', (await postTypeOf(db, filter.postParent)) === 'event');

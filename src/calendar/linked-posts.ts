@@ -18,8 +18,8 @@ import {
   canPostUnfilteredHtml,
   canReadPost,
   canReadPrivate,
-  isPostStatus,
   listableStatuses,
+  listStatuses,
   storedStatus,
 } from './capabilities.js';
 import { applyImagePlan } from './images.js';
@@ -130,17 +130,6 @@ async function firstUpcomingPage(db: Db, config: Config, where: Record<string, u
   // The select's keys are computed, so Prisma cannot type the rows.
   const rows = page as unknown as ({ id: number } & Record<string, Record<string, number>[]>)[];
   return rows.map((event) => ({ id: event.id, linkedIds: event[link].map((row) => row[`${type}Id`]) }));
-}
-
-/**
- * Statuses a list shows, as for events (spec §2.1): absent → the caller's default; present → only
- * `publish` for callers who cannot edit, any registered statuses for those who can. Null when invalid.
- */
-export function listStatuses(viewer: Viewer | null, asked: string[] | null | undefined): string[] | null {
-  if (asked == null) return listableStatuses(viewer);
-  const clean = asked.map((s) => s.trim()).filter(Boolean);
-  const ok = canEditAny(viewer) ? clean.length > 0 && clean.every(isPostStatus) : clean.length === 1 && clean[0] === 'publish';
-  return ok ? clean : null;
 }
 
 /**
