@@ -7,7 +7,8 @@ import { EVENT_TABLE } from '../db/tables.js';
 import { containsText } from '../db/like.js';
 import { selectSql } from '../db/where-sql.js';
 import { invalidInput } from './errors.js';
-import { listableStatuses, listStatuses } from './capabilities.js';
+import { listStatuses } from './capabilities.js';
+import { phpTrim } from './text.js';
 import { addDaysToWall, isWallTime, wallToUtc } from './dates/wall-times.js';
 import { isValidDateInput } from './dates/strtotime.js';
 import { listDateWindow, type DateWindow } from './dates/schedule.js';
@@ -58,13 +59,6 @@ function stripslashes(text: string): string {
   return text.replace(/\\([\s\S]?)/g, (_all, next: string) => (next === '0' ? '\0' : next));
 }
 
-const trimChars = (text: string, chars: string) => {
-  let [start, end] = [0, text.length];
-  while (start < end && chars.includes(text[start])) start++;
-  while (end > start && chars.includes(text[end - 1])) end--;
-  return text.slice(start, end);
-};
-
 /**
  * A search's terms as WordPress reads them (WP_Query::parse_search, parse_search_terms): backslashes
  * stripped; words split at tabs, spaces, quotes, commas and "+", a "quoted phrase" (or an unclosed
@@ -79,7 +73,7 @@ export function searchTerms(search: string): { term: string; exclude: boolean }[
   if (words.length) {
     const kept = [];
     for (const word of words) {
-      const term = /^".+"$/.test(word) ? trimChars(word, `"'`) : trimChars(word, `"' `);
+      const term = phpTrim(word, /^".+"$/.test(word) ? `"'` : `"' `);
       if (!term || /^[a-z-]$/i.test(term) || SEARCH_STOPWORDS.has(term.toLowerCase())) continue;
       kept.push(term);
     }
@@ -211,9 +205,8 @@ export async function eventListQuery(
     const found = await existingIdsOfType(db, ids, name);
     problems.check(name, ids.length > 0 && ids.every((id) => found.has(id)));
   }
-  const asked = listStatuses(viewer, filter.status);
-  if (!asked) problems.fail('status');
-  const statuses = asked ?? listableStatuses(viewer);
+  const statuses = listStatuses(viewer, filter.status);
+  if (!statuses) problems.fail('status');
   if (filter.include != null)
     problems.check('include', filter.include.length > 0 && filter.include.every((id) => Number.isSafeInteger(id) && id > 0));
   if (filter.postParent != null) problems.check('postParent', (await postTypeOf(db, filter.postParent)) === 'event');
@@ -251,11 +244,11 @@ export async function eventListQuery(
 
   return {
     // Only events with an occurrence (Event.listed; the list index carries it, so this costs no table visit).
-    where: { status: { in: statuses }, hideFromListings: false, listed: true, AND: and },
+    where: { status: { in: statuses! }, hideFromListings: false, listed: true, AND: and },
     // With include: publication date, then id; otherwise start date (ties in insertion order).
     orderBy: filter.include != null ? [{ dateUtc: 'asc' }, { id: 'asc' }] : [{ startLocal: 'asc' }, { id: 'asc' }],
     window,
-    statuses,
+    statuses: statuses!,
     version,
   };
 }

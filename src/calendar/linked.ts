@@ -111,10 +111,9 @@ export function publicationDates(fields: { date?: unknown; dateUtc?: unknown }, 
   };
   const local = wall(fields.date, (raw) => parseNatural(raw, toZone(siteTimezone, 'UTC'), now));
   const utc = wall(fields.dateUtc, (raw) => parseDateInput(raw, 'UTC', now));
-  const derivedUtc = local && !utc ? wallToUtc(local, siteTimezone) : undefined;
-  const derivedLocal = utc && !local ? utcToWall(utc, siteTimezone) : undefined;
-  if (local && (utc || (derivedUtc && isWallTime(derivedUtc)))) return { date: local, dateUtc: utc ?? derivedUtc! };
-  if (utc && derivedLocal && isWallTime(derivedLocal)) return { date: derivedLocal, dateUtc: utc };
+  const dateUtc = utc ?? (local && wallToUtc(local, siteTimezone));
+  const date = local ?? (utc && utcToWall(utc, siteTimezone));
+  if (date && dateUtc && isWallTime(date) && isWallTime(dateUtc)) return { date, dateUtc };
   const current = wallNow(siteTimezone, now);
   return { date: current.local, dateUtc: current.utc };
 }

@@ -6,9 +6,12 @@
  */
 import { autop } from '@wordpress/autop';
 
-/** PHP trim(): only " \t\n\r\0\x0B" — unlike String#trim it keeps non-breaking spaces. */
-export function phpTrim(s: string): string {
-  return s.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+/** PHP trim(): by default only " \t\n\r\0\x0B" — unlike String#trim it keeps non-breaking spaces. */
+export function phpTrim(s: string, characters = ' \t\n\r\0\x0B'): string {
+  let [start, end] = [0, s.length];
+  while (start < end && characters.includes(s[start])) start++;
+  while (end > start && characters.includes(s[end - 1])) end--;
+  return s.slice(start, end);
 }
 
 // wp_spaces_regexp(): whitespace, a raw NBSP or its entity.
@@ -305,7 +308,7 @@ export function sanitizeTextField(raw: string): string {
     s = s.replace(/<[^>]*?(?=<|$)/g, (m) => m.replace(/</g, '&lt;'));
     s = s.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '');
   }
-  s = s.replace(/[\r\n\t ]+/g, ' ').replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+  s = phpTrim(s.replace(/[\r\n\t ]+/g, ' '));
   if (/%[a-f0-9]{2}/i.test(s)) {
     while (/%[a-f0-9]{2}/i.test(s)) s = s.replace(/%[a-f0-9]{2}/gi, '');
     s = s.replace(/ +/g, ' ').trim();
