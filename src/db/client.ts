@@ -316,6 +316,8 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
     observers.add(listener);
     return () => void observers.delete(listener);
   };
+  // PostgreSQL: the adapter hands rows over as arrays, made objects by a compiled builder as on SQLite.
+  const pgBuilders = new Map<string, { columns: string; build: RowBuilder }>();
   const readRows = async <T>(sql: string, args: readonly RawArg[]): Promise<T[]> => {
     if (!connectedAdapter) await prisma.$connect();
     const started = performance.now();
@@ -329,14 +331,19 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
     );
     const result = await connectedAdapter!.queryRaw({ sql, args: [...args], argTypes });
     ran(sql, () => JSON.stringify(args), performance.now() - started);
-    const { columnNames, columnTypes } = result;
-    // SQLite hands booleans over as 0/1.
-    const booleans = columnTypes.map((type) => type === ColumnTypeEnum.Boolean);
-    return result.rows.map((row) => {
-      const record: Record<string, unknown> = {};
-      for (let i = 0; i < row.length; i++) record[columnNames[i]] = booleans[i] && typeof row[i] === 'number' ? row[i] !== 0 : row[i];
-      return record as T;
-    });
+    // Kept per SQL text and checked against the columns (a migration may change what a text returns).
+    const columns = result.columnNames.join('\0');
+    let kept = pgBuilders.get(sql);
+    if (kept?.columns !== columns) {
+      const types = result.columnTypes;
+      kept = {
+        columns,
+        build: rowBuilder(result.columnNames.map((name, i) => ({ name, type: types[i] === ColumnTypeEnum.Boolean ? 'BOOLEAN' : null }))),
+      };
+      pgBuilders.set(sql, kept);
+      if (pgBuilders.size > STATEMENT_CACHE_SIZE) pgBuilders.delete(pgBuilders.keys().next().value!);
+    }
+    return result.rows.map(kept.build) as T[];
   };
   return { prisma, kind, statements, observe, readRows, close: () => prisma.$disconnect() };
 }
