@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Database, Prisma } from '../db/client.js';
 import type { Viewer } from '../auth/viewer.js';
+import { AppError } from './errors.js';
 import type { Unlock } from './unlock.js';
 
 /** What every resolver sees. Built once per request (HTTP or in-process REST execution). */
@@ -37,4 +38,13 @@ export interface OperationOptions {
 
 export function createContext(db: Pick<Database, 'prisma' | 'kind' | 'readRows'>, config: Config, viewer: Viewer | null): GraphQLContext {
   return { prisma: db.prisma, readRows: db.readRows, config, dbKind: db.kind, viewer, cache: new Map(), unlocks: new Map() };
+}
+
+/**
+ * The caller of a field that needs an API key, whatever the key may do (that is the domain's rule);
+ * `need` says what needs one, as the UNAUTHENTICATED error tells the client.
+ */
+export function requireViewer(ctx: GraphQLContext, need: string): Viewer {
+  if (!ctx.viewer) throw new AppError('UNAUTHENTICATED', `${need} (header x-api-key).`);
+  return ctx.viewer;
 }

@@ -1,7 +1,7 @@
 // API keys in GraphQL: the ApiKey type with its queries and mutations. A user manages their own
 // keys; an administrator anyone's (`userId`). The key itself appears once, in the answer that made it.
 import { builder } from '../../graphql/builder.js';
-import type { GraphQLContext } from '../../graphql/context.js';
+import { requireViewer, type GraphQLContext } from '../../graphql/context.js';
 import { AppError, translateDomainErrors } from '../../graphql/errors.js';
 import {
   createKey,
@@ -54,10 +54,7 @@ const NewApiKey = builder.objectRef<{ key: string; record: ApiKeyRecord }>('NewA
   }),
 });
 
-function caller(ctx: GraphQLContext): Viewer {
-  if (!ctx.viewer) throw new AppError('UNAUTHENTICATED', 'Managing API keys needs an API key (header x-api-key).');
-  return ctx.viewer;
-}
+const caller = (ctx: GraphQLContext): Viewer => requireViewer(ctx, 'Managing API keys needs an API key');
 
 const KEY_CODES = {
   unauthenticated: 'UNAUTHENTICATED',

@@ -1,8 +1,8 @@
 // Imports in GraphQL (administrators): start one from a The Events Calendar site or an iCalendar
 // URL, watch its progress (importJob), resume one that stopped.
 import { builder } from '../../graphql/builder.js';
-import type { GraphQLContext } from '../../graphql/context.js';
-import { AppError, translateDomainErrors, type ErrorCode } from '../../graphql/errors.js';
+import { requireViewer, type GraphQLContext } from '../../graphql/context.js';
+import { translateDomainErrors, type ErrorCode } from '../../graphql/errors.js';
 import { intId, NodeInterface, nodeIdField, nodeSource } from '../../graphql/node.js';
 import { runImportInBackground } from '../import/background.js';
 import { ImportError, type ImportErrorCode } from '../import/errors.js';
@@ -32,10 +32,7 @@ translateDomainErrors(ImportError, (error) => ({
 }));
 
 /** Imports need a key (which one may import is the domain's rule). */
-function importer(ctx: GraphQLContext) {
-  if (!ctx.viewer) throw new AppError('UNAUTHENTICATED', 'Importing needs an administrator API key (header x-api-key).');
-  return ctx.viewer;
-}
+const importer = (ctx: GraphQLContext) => requireViewer(ctx, 'Importing needs an administrator API key');
 
 const ImportKind = builder.enumType('ImportKind', {
   description: 'What an import reads.',

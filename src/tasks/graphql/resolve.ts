@@ -1,13 +1,13 @@
 // Glue between the task domain and GraphQL: who the caller is, and domain errors as GraphQL errors.
-import { AppError, translateDomainErrors } from '../../graphql/errors.js';
-import type { GraphQLContext } from '../../graphql/context.js';
+import { translateDomainErrors } from '../../graphql/errors.js';
+import { requireViewer, type GraphQLContext } from '../../graphql/context.js';
 import { TaskError } from '../errors.js';
 import type { Owner } from '../tasks.js';
 
 /** The caller as a task owner; browser tasks always need an API key. */
 export function ownerOf(ctx: GraphQLContext): Owner {
-  if (!ctx.viewer) throw new AppError('UNAUTHENTICATED', 'Browser tasks need an API key (header x-api-key).');
-  return { userId: ctx.viewer.userId, keyId: ctx.viewer.keyId };
+  const { userId, keyId } = requireViewer(ctx, 'Browser tasks need an API key');
+  return { userId, keyId };
 }
 
 const TASK_CODES = {
