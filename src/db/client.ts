@@ -3,13 +3,7 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { createHash } from 'node:crypto';
-import {
-  ColumnTypeEnum,
-  type SqlDriverAdapter,
-  type SqlDriverAdapterFactory,
-  type SqlQuery,
-  type SqlQueryable,
-} from '@prisma/driver-adapter-utils';
+import { type SqlDriverAdapter, type SqlDriverAdapterFactory, type SqlQuery, type SqlQueryable } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3Database from 'better-sqlite3';
 import type { PrismaClient } from '../generated/sqlite/client.js';
 import { likeWithBackslashEscape } from './like.js';
@@ -150,7 +144,8 @@ function sqliteConnection(factory: PrismaBetterSqlite3, onReader: (read: SqliteR
       let build = builders.get(statement);
       if (!build) builders.set(statement, (build = rowBuilder(statement.columns() as SqliteColumn[])));
       // The adapter reads integers as BigInt (then makes numbers of them); the calendar has no column
-      // beyond 2^53, so this read takes plain numbers, and hands the statement back as it was.
+      // beyond 2^53, so this read takes plain numbers, then gives the statement back its BigInts
+      // (Prisma's own reads set raw mode themselves).
       try {
         return (statement.safeIntegers(false).raw(true).all(args) as unknown[][]).map(build);
       } finally {
@@ -331,15 +326,12 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
     );
     const result = await connectedAdapter!.queryRaw({ sql, args: [...args], argTypes });
     ran(sql, () => JSON.stringify(args), performance.now() - started);
-    // Kept per SQL text and checked against the columns (a migration may change what a text returns).
+    // Kept per SQL text, checked against the column names (a migration may change what a text
+    // returns). pg hands booleans over as booleans: the builder needs the names only.
     const columns = result.columnNames.join('\0');
     let kept = pgBuilders.get(sql);
     if (kept?.columns !== columns) {
-      const types = result.columnTypes;
-      kept = {
-        columns,
-        build: rowBuilder(result.columnNames.map((name, i) => ({ name, type: types[i] === ColumnTypeEnum.Boolean ? 'BOOLEAN' : null }))),
-      };
+      kept = { columns, build: rowBuilder(result.columnNames.map((name) => ({ name, type: null }))) };
       pgBuilders.set(sql, kept);
       if (pgBuilders.size > STATEMENT_CACHE_SIZE) pgBuilders.delete(pgBuilders.keys().next().value!);
     }
