@@ -14,8 +14,6 @@ const LEADING_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/
 
 type PlainObject = Record<string, unknown>;
 
-export { isPlainObject };
-
 /** PHP is_numeric. */
 export function phpIsNumeric(value: unknown): boolean {
   if (typeof value === 'number') return !Number.isNaN(value);

@@ -6,7 +6,8 @@ import qs from 'qs';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { OperationOptions } from '../graphql/context.js';
-import { isPlainObject, phpStrval, phpUrldecode, phpUrlencode } from './args.js';
+import { isPlainObject } from '../values.js';
+import { phpStrval, phpUrldecode, phpUrlencode } from './args.js';
 import { invalidJson, payloadTooLarge, type RestError } from './errors.js';
 import type { Args, Endpoint, ParamSources, RestRequest, Route } from './route-table.js';
 

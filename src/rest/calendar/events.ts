@@ -12,7 +12,6 @@ import { tecSanitizeString } from '../../calendar/text.js';
 import { isUrlOrEmpty } from '../../calendar/validate.js';
 import {
   isNonEmptyString,
-  isPlainObject,
   isPositiveInt,
   isTruthy,
   listToArray,
@@ -22,6 +21,7 @@ import {
   phpIntval,
   phpIsNumeric,
 } from '../args.js';
+import { isPlainObject } from '../../values.js';
 import { ArgError, RestError, forbidden } from '../errors.js';
 import {
   CREATABLE,

@@ -6,16 +6,8 @@
 // by GraphQL) → permission (which also gives the Allow header) → the GraphQL mutation, whose own
 // errors come last (rest_taxonomy_not_hierarchical, term_exists).
 import { canManageCategories, canManageTags } from '../../calendar/capabilities.js';
-import {
-  isNonEmptyString,
-  isPlainObject,
-  listToArray,
-  phpEmpty,
-  phpIntval,
-  phpStrval,
-  restIsBoolean,
-  restSanitizeBoolean,
-} from '../args.js';
+import { isNonEmptyString, listToArray, phpEmpty, phpIntval, phpStrval, restIsBoolean, restSanitizeBoolean } from '../args.js';
+import { isPlainObject } from '../../values.js';
 import {
   CREATABLE,
   DELETABLE,
