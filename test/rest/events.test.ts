@@ -992,6 +992,18 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
           { ticketed: 'Event Tickets plugin is not activated.' },
           { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
         ],
+        // WordPress runs the validate callbacks before the type check: TEC's supports_ticketed lets
+        // a falsy "no" (tribe_is_truthy) through, then "no" is not a REST boolean.
+        [
+          'ticketed=no',
+          { ticketed: 'ticketed is not of type boolean.' },
+          { ticketed: { code: 'rest_invalid_type', message: 'ticketed is not of type boolean.', data: { param: 'ticketed' } } },
+        ],
+        [
+          'ticketed=yes',
+          { ticketed: 'Event Tickets plugin is not activated.' },
+          { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
+        ],
       ];
       for (const [query, params, details] of cases) expectBody(await get(`/events?${query}`), invalid(params, details ?? []));
       expectBody(await get('/events?status=foo', api.keys.administrator), invalid({ status: INVALID }));
@@ -1107,6 +1119,19 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
         '2026-12-06 19:00:00',
         '2026-12-06 18:00:00',
         'CET',
+      ]);
+      // A unix timestamp is read as PHP's DateTime('@…') reads it (tribe-common's build_date_object):
+      // in UTC whatever the timezone, and that wall time is the event's time in its own zone.
+      const stamped = await send('POST', `/events/${event.id}`, {
+        start_date: String(Date.UTC(2026, 11, 7, 19) / 1000),
+        end_date: String(Date.UTC(2026, 11, 7, 21) / 1000),
+        timezone: 'Europe/Paris',
+      });
+      expect([stamped.json.start_date, stamped.json.utc_start_date, stamped.json.end_date, stamped.json.timezone]).toEqual([
+        '2026-12-07 19:00:00',
+        '2026-12-07 18:00:00',
+        '2026-12-07 21:00:00',
+        'Europe/Paris',
       ]);
       await send('DELETE', `/events/${event.id}`, undefined);
     });
