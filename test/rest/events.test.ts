@@ -954,6 +954,17 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       });
     });
 
+    /** The params and details of a boolean arg given a value that is not a REST boolean. */
+    const notBoolean = (name: string): [Record<string, string>, unknown] => [
+      { [name]: `${name} is not of type boolean.` },
+      { [name]: { code: 'rest_invalid_type', message: `${name} is not of type boolean.`, data: { param: name } } },
+    ];
+    /** supports_ticketed's refusal of a truthy `ticketed` without Event Tickets. */
+    const TICKETS_INACTIVE: [Record<string, string>, unknown] = [
+      { ticketed: 'Event Tickets plugin is not activated.' },
+      { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
+    ];
+
     it('validates every filter (400 rest_invalid_param), existence included', async () => {
       const cases: Array<[string, Record<string, string>, unknown?]> = [
         ['per_page=0', { per_page: INVALID }],
@@ -977,33 +988,13 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
         ['include[]=foo-bar&include[]=23', { include: INVALID }],
         ['post_parent=foo-bar', { post_parent: INVALID }],
         ['post_parent=999999', { post_parent: INVALID }],
-        [
-          'featured=maybe',
-          { featured: 'featured is not of type boolean.' },
-          { featured: { code: 'rest_invalid_type', message: 'featured is not of type boolean.', data: { param: 'featured' } } },
-        ],
-        [
-          'geoloc=maybe',
-          { geoloc: 'geoloc is not of type boolean.' },
-          { geoloc: { code: 'rest_invalid_type', message: 'geoloc is not of type boolean.', data: { param: 'geoloc' } } },
-        ],
-        [
-          'ticketed=1',
-          { ticketed: 'Event Tickets plugin is not activated.' },
-          { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
-        ],
+        ['featured=maybe', ...notBoolean('featured')],
+        ['geoloc=maybe', ...notBoolean('geoloc')],
+        ['ticketed=1', ...TICKETS_INACTIVE],
         // WordPress runs the validate callbacks before the type check: TEC's supports_ticketed lets
         // a falsy "no" (tribe_is_truthy) through, then "no" is not a REST boolean.
-        [
-          'ticketed=no',
-          { ticketed: 'ticketed is not of type boolean.' },
-          { ticketed: { code: 'rest_invalid_type', message: 'ticketed is not of type boolean.', data: { param: 'ticketed' } } },
-        ],
-        [
-          'ticketed=yes',
-          { ticketed: 'Event Tickets plugin is not activated.' },
-          { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
-        ],
+        ['ticketed=no', ...notBoolean('ticketed')],
+        ['ticketed=yes', ...TICKETS_INACTIVE],
       ];
       for (const [query, params, details] of cases) expectBody(await get(`/events?${query}`), invalid(params, details ?? []));
       expectBody(await get('/events?status=foo', api.keys.administrator), invalid({ status: INVALID }));
