@@ -11,17 +11,74 @@ function unicodeEscape(char: string): string {
 }
 
 /**
- * The body's bytes. Slashes (~4,000 in a 50-event page, its URLs) are escaped by the engine's own
- * replaceAll; non-ASCII units by a regular-expression pass, run only when the text has any (a
- * native byte count tells). The escaped text is pure ASCII, so latin1 writes it as bytes without a
- * UTF-8 encoding pass. For an ASCII 185 kB page: ~0.65 ms against ~1.05 ms for one regular
- * expression calling back for every slash.
+ * JSON.stringify's text made PHP's: slashes by the engine's own replaceAll, non-ASCII units by a
+ * regular-expression pass run only when the text has any (a native byte count tells). The result
+ * is pure ASCII.
+ */
+function phpEscaped(json: string): string {
+  const slashed = json.replaceAll('/', '\\/');
+  return Buffer.byteLength(json, 'utf8') === json.length ? slashed : slashed.replace(/[\u0080-\uffff]/g, unicodeEscape);
+}
+
+/** Objects and arrays whose members are written one by one: JSON.stringify would give the same text. */
+const isUnrollable = (value: unknown): value is Record<string, unknown> | unknown[] => {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+};
+
+/**
+ * Appends `value`'s PHP JSON to `pieces`, the top `depth` levels member by member. Returns false
+ * (appending nothing) where JSON.stringify would give undefined (an undefined or function value),
+ * which an object skips and an array writes as null, as JSON.stringify does.
+ */
+function appendPieces(value: unknown, pieces: string[], depth: number): boolean {
+  if (depth === 0 || !isUnrollable(value)) {
+    const json = JSON.stringify(value) as string | undefined;
+    if (json === undefined) return false;
+    pieces.push(phpEscaped(json));
+    return true;
+  }
+  if (Array.isArray(value)) {
+    pieces.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) pieces.push(',');
+      if (!appendPieces(value[i], pieces, depth - 1)) pieces.push('null');
+    }
+    pieces.push(']');
+    return true;
+  }
+  pieces.push('{');
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const start = pieces.length;
+    pieces.push(`${first ? '' : ','}${phpEscaped(JSON.stringify(key))}:`);
+    if (appendPieces(value[key], pieces, depth - 1)) first = false;
+    else pieces.length = start;
+  }
+  pieces.push('}');
+  return true;
+}
+
+/**
+ * The body's bytes. A list page is serialized record by record: one JSON.stringify of the whole
+ * 185 kB page builds a rope that V8 must flatten into a fresh large-object string before any
+ * native code reads it, which cost ~0.9 ms of the page's ~2.3 ms; records' texts are small and
+ * flat. The escaped pieces are ASCII, so latin1 writes them as bytes without a UTF-8 pass
+ * (micro-benchmark, 50-event page: 2.3 → 0.8 ms).
  */
 export function encodePhpJsonBytes(value: unknown, pretty = false): Buffer {
-  const json = JSON.stringify(value === undefined ? null : value, null, pretty ? 4 : undefined);
-  const slashed = json.replaceAll('/', '\\/');
-  const ascii = Buffer.byteLength(json, 'utf8') === json.length;
-  return Buffer.from(ascii ? slashed : slashed.replace(/[\u0080-\uffff]/g, unicodeEscape), 'latin1');
+  if (value === undefined) value = null;
+  if (pretty) return Buffer.from(phpEscaped(JSON.stringify(value, null, 4)), 'latin1');
+  const pieces: string[] = [];
+  if (!appendPieces(value, pieces, 2)) pieces.push('null');
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const bytes = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const piece of pieces) at += bytes.write(piece, at, 'latin1');
+  return bytes;
 }
 
 /** The same text as a string (ASCII only, so latin1 reads it back unchanged). */

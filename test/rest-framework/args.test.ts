@@ -201,4 +201,25 @@ describe('PHP-style JSON', () => {
     expect(encodePhpJson({ mixed })).toBe(`{"mixed":${expected(mixed)}}`);
     expect(encodePhpJson('\uffff\u0080\u007f')).toBe('"\\uffff\\u0080\u007f"');
   });
+
+  it('writes what JSON.stringify writes, whatever the values at the levels written member by member', () => {
+    const php = (s: string) =>
+      s.replace(/\//g, '\\/').replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+    const bare = Object.assign(Object.create(null), { 'k/é': 1 });
+    const withToJson = { toJSON: () => ({ replaced: true }), hidden: 1 };
+    const values: unknown[] = [
+      { skipped: undefined, fn: () => 1, kept: 0, 'a/b': 'é', nested: { deep: [undefined, () => 1, 'x/y'] } },
+      [undefined, () => 1, null, new Date(0), withToJson, [1, [2, [3]]], , 'end'], // eslint-disable-line no-sparse-arrays
+      { only: undefined },
+      { events: [{ id: 1, when: new Date(86_400_000) }, bare, withToJson, new String('boxed'), new Number(2)] },
+      withToJson,
+      bare,
+      [],
+      {},
+      'plain/string',
+      42,
+      null,
+    ];
+    for (const value of values) expect(encodePhpJson(value)).toBe(php(JSON.stringify(value)));
+  });
 });
