@@ -206,7 +206,7 @@ async function insertTerm(tx: TermDb, taxonomy: Taxonomy, term: NewTerm): Promis
  * Terms are deleted for good: one that a concurrent delete took after it was found is INVALID_INPUT
  * on `id`, as an unknown id is (it was a 500; found by the hostile suite, hostile/fuzz.test.ts).
  */
-export async function termForAnswer(db: Prisma, query: object, id: number): Promise<unknown> {
+export async function termForAnswer(db: Prisma, query: object, id: number) {
   const term = await db.term.findUnique({ ...query, where: { id } } as Parameters<Prisma['term']['findUnique']>[0]);
   if (!term) throw invalidInput({ id: INVALID });
   return term;

@@ -1,5 +1,5 @@
 // The one Pothos builder. Types register themselves on it from their own files (src/**/graphql/*.ts).
-import SchemaBuilder from '@pothos/core';
+import SchemaBuilder, { type ArgBuilder } from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import type PrismaTypes from '../generated/pothos-types.js';
@@ -54,6 +54,15 @@ export const builder = new SchemaBuilder<{
     beforeArgOptions: { description: 'Return items before this cursor.' },
   },
 });
+
+/** The schema types the builder was made with, for helpers that take one of its field builders. */
+export type AlmanacTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+/** What an input type's `fields: (t) => …` receives. */
+export type InputFields = PothosSchemaTypes.InputFieldBuilder<AlmanacTypes, 'InputObject'>;
+/** Any field builder, as far as a helper that declares arguments (`t.arg…`) needs. */
+export type ArgsOf = { arg: ArgBuilder<AlmanacTypes> };
+export type QueryFields = PothosSchemaTypes.QueryFieldBuilder<AlmanacTypes, AlmanacTypes['Root']>;
+export type MutationFields = PothosSchemaTypes.MutationFieldBuilder<AlmanacTypes, AlmanacTypes['Root']>;
 
 builder.queryType({ description: 'Read Almanac: calendar events, venues, organizers, categories and tags.' });
 

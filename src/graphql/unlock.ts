@@ -3,6 +3,7 @@
 // `{ a: event(id: 1, password: "pw") { … } b: events { … } }` unmasks only `a`. Kept per request,
 // under the response key of the root field.
 import type { GraphQLResolveInfo } from 'graphql';
+import type { ArgsOf } from './builder.js';
 import type { GraphQLContext } from './context.js';
 
 export interface Unlock {
@@ -30,7 +31,7 @@ export function unlockOf(ctx: GraphQLContext, info: Pick<GraphQLResolveInfo, 'pa
 }
 
 /** The arguments of a root field that reads protected records: what unlocks them. */
-export const unlockArgs = (t: any, what: string) => ({
+export const unlockArgs = (t: ArgsOf, what: string) => ({
   password: t.arg.string({ description: `Unlocks password-protected ${what} with this password.` }),
   editContext: t.arg.boolean({ description: `Unlocks protected ${what} the caller may edit (REST context=edit).` }),
 });

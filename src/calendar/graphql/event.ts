@@ -1,7 +1,7 @@
 // Event: the type's fields, its queries (one, page, connection) and its mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { appearsInJsonLd } from '../capabilities.js';
-import { builder } from '../../graphql/builder.js';
+import { builder, type InputFields } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
@@ -384,7 +384,7 @@ async function readableLinks<T extends { status: string; authorId: number }>(
   return all ? rows : rows.filter((row) => isLinkedReadable(row, ctx.viewer));
 }
 
-const eventInputFields = (t: any, create: boolean) => ({
+const eventInputFields = (t: InputFields, create: boolean) => ({
   title: t.string({ required: create, description: 'Title (required on create; not empty).' }),
   startDate: t.string({
     required: create,

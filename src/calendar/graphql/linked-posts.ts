@@ -2,7 +2,7 @@
 // the list filter, page type, root queries and mutations. venue.ts and organizer.ts add their own
 // fields and call `defineLinkedApi` once each, so the two APIs cannot drift apart.
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { builder } from '../../graphql/builder.js';
+import { builder, type ArgsOf, type InputFields } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
@@ -24,8 +24,8 @@ import { globalId, permalink, wallNow } from '../posts.js';
 import { listableStatuses } from '../capabilities.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, nestedFirstArg, nestedTake, PageArgs, pageRequest } from './pagination.js';
-import { Event } from './refs.js';
-import { imageById } from './loaders.js';
+import { Event, type Organizer, type Venue } from './refs.js';
+import { imageById, type OrganizerRow, type VenueRow } from './loaders.js';
 import { Image, isMasked, PostStatus } from './shared.js';
 
 type Row = { id: number; password: string; status: string; authorId: number; [column: string]: any };
@@ -154,7 +154,7 @@ function linkedEventsWhere(ctx: GraphQLContext, upcoming: boolean) {
 }
 
 /** Input fields of create and update shared by both types; `create` makes the name required. */
-export function linkedInputFields(type: LinkedType, t: any, create: boolean) {
+export function linkedInputFields(type: LinkedType, t: InputFields, create: boolean) {
   const what = type === 'venue' ? 'venue' : 'organizer';
   return {
     name: t.string({
@@ -198,8 +198,20 @@ function fieldsFrom(type: LinkedType, input: Record<string, unknown>): LinkedFie
 const target = (args: { id?: number | null; slug?: string | null }): LinkedTarget =>
   args.id != null ? { id: args.id } : { slug: args.slug ?? '' };
 
+type LinkedRow = VenueRow | OrganizerRow;
+
+/**
+ * Venue and organizer delegates as this module uses them. TypeScript cannot call a method on the
+ * union of the two Prisma delegates, so the one cast lives here.
+ */
+interface LinkedDelegate {
+  findMany(args: object): Promise<LinkedRow[]>;
+  findUniqueOrThrow(args: object): Promise<LinkedRow>;
+}
+const linkedModel = (ctx: GraphQLContext, type: LinkedType) => ctx.prisma[type] as unknown as LinkedDelegate;
+
 interface LinkedPageShape {
-  items: unknown[];
+  items: LinkedRow[];
   total: number;
   page: number;
   perPage: number;
@@ -209,13 +221,13 @@ interface LinkedPageShape {
 export interface LinkedApiSpec {
   type: LinkedType;
   /** The Prisma object ref (Venue or Organizer from refs.ts). */
-  ref: any;
+  ref: typeof Venue | typeof Organizer;
   /** "Venue" / "Organizer": the GraphQL type name, and the stem of every other name. */
   typeName: 'Venue' | 'Organizer';
   /** Which fields `search` looks in, for the filter's description. */
   searchedFields: string;
   /** Type-specific input fields (both create and update). */
-  ownInputFields: (t: any) => Record<string, unknown>;
+  ownInputFields: (t: InputFields) => Record<string, unknown>;
 }
 
 /** Registers the filter, page, queries and mutations of one linked type. */
@@ -250,7 +262,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
   const Page = builder.objectRef<LinkedPageShape>(`${typeName}Page`).implement({
     description: `One page of ${plural}, newest publication first.`,
     fields: (t) => ({
-      items: t.field({ type: [ref], description: `The ${plural} on this page.`, resolve: (p) => p.items as any }),
+      items: t.field({ type: [ref], description: `The ${plural} on this page.`, resolve: (p) => p.items }),
       total: t.exposeInt('total', { description: 'How many match, over all pages.' }),
       totalPages: t.int({ description: 'ceil(total / perPage); 0 when nothing matches.', resolve: (p) => Math.ceil(p.total / p.perPage) }),
       page: t.exposeInt('page', { description: 'This page, from 1. A page past the end is empty (REST answers it with 404).' }),
@@ -259,7 +271,10 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
     }),
   });
 
-  const listArgs = (t: any) => ({ filter: t.arg({ type: Filter, description: 'Filters.' }), ...unlockArgs(t, `${plural} (and events)`) });
+  const listArgs = (t: ArgsOf) => ({
+    filter: t.arg({ type: Filter, description: 'Filters.' }),
+    ...unlockArgs(t, `${plural} (and events)`),
+  });
   const listQuery = (ctx: GraphQLContext, filter: unknown) => linkedListQuery(ctx.prisma, type, (filter ?? {}) as LinkedListFilter, ctx);
 
   const [connectionType, edgeType] = connectionTypes(typeName, what);
@@ -273,21 +288,21 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
         slug: t.arg.string({ description: `The ${what} slug (when no id); sanitised like a WordPress slug before lookup.` }),
         ...unlockArgs(t, `${plural} (and events)`),
       },
-      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+      resolve: async (query, _root, args, ctx, info) => {
         unlockFromArgs(ctx, info, args);
         const id = await assertLinkedReadable(ctx.prisma, type, target(args), ctx.viewer);
-        return (ctx.prisma[type] as any).findUniqueOrThrow({ ...query, where: { id } });
+        return linkedModel(ctx, type).findUniqueOrThrow({ ...query, where: { id } });
       },
     }),
     [plural]: t.field({
       type: Page,
       description: `${typeName}s the caller may see, publication date descending, then id descending. Errors: INVALID_INPUT on search, event, status.`,
       args: { ...listArgs(t), page: t.arg({ type: PageArgs, description: 'Which page.' }) },
-      resolve: async (_root, args: any, ctx, info) => {
+      resolve: async (_root, args, ctx, info) => {
         unlockFromArgs(ctx, info, args);
         const { page, perPage, skip } = pageRequest(ctx, args.page);
         const list = await listQuery(ctx, args.filter);
-        const model = ctx.prisma[type] as any;
+        const model = linkedModel(ctx, type);
         const [items, total] = await Promise.all([
           model.findMany({
             ...queryFromInfo({ context: ctx, info, typeName, path: ['items'] }),
@@ -309,14 +324,13 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
         args: listArgs(t),
         maxSize: 50,
         defaultSize: 10,
-        totalCount: async (_parent: unknown, args: any, ctx: GraphQLContext) =>
-          listTotal(ctx, type, (await listQuery(ctx, args.filter)).where),
-        resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+        totalCount: async (_parent, args, ctx) => listTotal(ctx, type, (await listQuery(ctx, args.filter)).where),
+        resolve: async (query, _root, args, ctx, info) => {
           unlockFromArgs(ctx, info, args);
           const list = await listQuery(ctx, args.filter);
-          return (ctx.prisma[type] as any).findMany({ ...query, where: list.where, orderBy: list.orderBy });
+          return linkedModel(ctx, type).findMany({ ...query, where: list.where, orderBy: list.orderBy });
         },
-      } as any,
+      },
       connectionType,
       edgeType,
     ),
@@ -329,25 +343,25 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
     parseId: intId,
     prisma: true,
     load: async (ctx, ids, query) =>
-      ((await (ctx.prisma[type] as any).findMany({ ...query, where: { id: { in: ids } } })) as Row[]).filter((row) =>
+      ((await linkedModel(ctx, type).findMany({ ...query, where: { id: { in: ids } } })) as Row[]).filter((row) =>
         isLinkedReadable(row, ctx.viewer),
       ),
   });
 
-  const inputFields = (t: any, create: boolean) => ({ ...linkedInputFields(type, t, create), ...spec.ownInputFields(t) });
+  const inputFields = (t: InputFields, create: boolean) => ({ ...linkedInputFields(type, t, create), ...spec.ownInputFields(t) });
   const CreateInput = builder.inputType(`Create${typeName}Input`, { description: `A new ${what}.`, fields: (t) => inputFields(t, true) });
   const UpdateInput = builder.inputType(`Update${typeName}Input`, {
     description: `Changes to a ${what}: only the fields given change; "" clears an address or contact field.`,
     fields: (t) => inputFields(t, false),
   });
-  const targetArgs = (t: any) => ({
+  const targetArgs = (t: ArgsOf) => ({
     id: t.arg.int({ description: `The ${what} id (ownership is checked).` }),
     slug: t.arg.string({ description: `The ${what} slug, when no id (ownership is checked too).` }),
   });
   // Write results are the caller's own work: never masked.
   const reread = (ctx: GraphQLContext, info: GraphQLResolveInfo, query: object, id: number) => {
     setUnlock(ctx, info, { showAll: true });
-    return (ctx.prisma[type] as any).findUniqueOrThrow({ ...query, where: { id } });
+    return linkedModel(ctx, type).findUniqueOrThrow({ ...query, where: { id } });
   };
 
   builder.mutationFields((t) => ({
@@ -355,7 +369,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       type: ref,
       description: `Creates a ${what} (contributor and up), or reuses a duplicate (see input.name) and returns it. Errors, in this order: INVALID_INPUT (params per field), UNAUTHENTICATED, FORBIDDEN.`,
       args: { input: t.arg({ type: CreateInput, required: true, description: `The ${what}.` }) },
-      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+      resolve: async (query, _root, args, ctx, info) => {
         const { id } = await createLinkedPost(ctx, type, fieldsFrom(type, args.input));
         return reread(ctx, info, query, id);
       },
@@ -364,7 +378,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       type: ref,
       description: `Updates a ${what} by id or slug; only given fields change. Errors, in this order: INVALID_INPUT (unknown id/slug, bad fields), UNAUTHENTICATED, FORBIDDEN (contributors: own drafts; authors: own; editors: any).`,
       args: { ...targetArgs(t), input: t.arg({ type: UpdateInput, required: true, description: 'The changes.' }) },
-      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+      resolve: async (query, _root, args, ctx, info) => {
         const id = await updateLinkedPost(ctx, type, target(args), fieldsFrom(type, args.input));
         return reread(ctx, info, query, id);
       },
@@ -373,7 +387,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       type: ref,
       description: `Moves a ${what} to the trash and returns it. As in The Events Calendar, the first page (posts per page) of upcoming published events linked to it lose all their ${what}s; other events keep it, trashed. Errors, in this order: INVALID_INPUT (unknown id/slug), UNAUTHENTICATED, FORBIDDEN, ALREADY_TRASHED (a second delete: gone).`,
       args: targetArgs(t),
-      resolve: async (query: object, _root: unknown, args: any, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+      resolve: async (query, _root, args, ctx, info) => {
         const id = await trashLinkedPost(ctx, type, target(args));
         return reread(ctx, info, query, id);
       },

@@ -1,5 +1,6 @@
 // Offset pagination shared by every list: page/perPage in, items/total/totalPages out.
-import { builder } from '../../graphql/builder.js';
+import type { ObjectRef } from '@pothos/core';
+import { builder, type AlmanacTypes, type ArgsOf } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 
 export const MAX_PER_PAGE = 50;
@@ -32,11 +33,11 @@ export interface PageShape<T> {
 }
 
 /** A `<Name>Page` object type over a Prisma object type. */
-export function pageType<T extends object>(name: string, itemType: any, what: string) {
+export function pageType<T extends object>(name: string, itemType: ObjectRef<AlmanacTypes, T>, what: string) {
   return builder.objectRef<PageShape<T>>(name).implement({
     description: `One page of ${what}.`,
     fields: (t) => ({
-      items: t.field({ type: [itemType], description: `The ${what} on this page.`, resolve: (p) => p.items as any }),
+      items: t.field({ type: [itemType], description: `The ${what} on this page.`, resolve: (p) => p.items }),
       total: t.exposeInt('total', { description: 'How many match, over all pages.' }),
       totalPages: t.int({ description: 'ceil(total / perPage); 0 when nothing matches.', resolve: (p) => Math.ceil(p.total / p.perPage) }),
       page: t.exposeInt('page', { description: 'This page, from 1.' }),
@@ -67,5 +68,5 @@ export function connectionTypes(typeName: string, what: string) {
 export const NESTED_DEFAULT = 50;
 export const NESTED_MAX = 100;
 export const nestedTake = (first: number | null | undefined): number => Math.min(Math.max(first ?? NESTED_DEFAULT, 0), NESTED_MAX);
-export const nestedFirstArg = (t: any) =>
+export const nestedFirstArg = (t: ArgsOf) =>
   t.arg.int({ description: `At most this many (default ${NESTED_DEFAULT}, at most ${NESTED_MAX}).` });

@@ -3,7 +3,8 @@
 // `count` (published events per term) and category `url`s are loaded once per request for every
 // term in the response, never per row.
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { builder } from '../../graphql/builder.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import { builder, type InputFields, type MutationFields, type QueryFields } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
 import {
@@ -26,8 +27,9 @@ import { slugPath, termUrl } from '../term-rules.js';
 import { listableStatuses } from '../capabilities.js';
 import { nestedFirstArg, nestedTake, PageArgs, pageType } from './pagination.js';
 import { Event, EventCategory, Tag } from './refs.js';
+import type { TermRow } from './loaders.js';
 
-type TermRow = { id: number; slug: string; parentId: number | null };
+type TermPlace = { id: number; slug: string; parentId: number | null };
 
 function categories(ctx: GraphQLContext): Promise<CategoryTree> {
   let tree = ctx.cache.get('terms:categoryTree') as Promise<CategoryTree> | undefined;
@@ -38,7 +40,7 @@ function categories(ctx: GraphQLContext): Promise<CategoryTree> {
   return tree;
 }
 
-async function archiveUrl(term: TermRow, taxonomy: Taxonomy, ctx: GraphQLContext): Promise<string> {
+async function archiveUrl(term: TermPlace, taxonomy: Taxonomy, ctx: GraphQLContext): Promise<string> {
   const path = taxonomy === CATEGORY_TAXONOMY ? slugPath(await categories(ctx), term) : [term.slug];
   return termUrl(ctx.config.siteUrl, taxonomy, path);
 }
@@ -59,7 +61,7 @@ function termFields(t: any, taxonomy: Taxonomy, what: string) {
         taxonomy === CATEGORY_TAXONOMY
           ? 'The category archive page: <site>/events/category/<ancestor slugs…>/<slug>/.'
           : 'The tag archive page: <site>/tag/<slug>/.',
-      resolve: (term: TermRow, _args: unknown, ctx: GraphQLContext) => archiveUrl(term, taxonomy, ctx),
+      resolve: (term: TermPlace, _args: unknown, ctx: GraphQLContext) => archiveUrl(term, taxonomy, ctx),
     }),
     events: t.field({
       type: [Event],
@@ -99,7 +101,7 @@ const EventCategoryPage = pageType('EventCategoryPage', EventCategory, 'event ca
 const TagPage = pageType('TagPage', Tag, 'tags');
 
 /** The list filters of GET /categories and /tags (§2.7), same names in camelCase. */
-function filterFields(t: any, hierarchical: boolean) {
+function filterFields(t: InputFields, hierarchical: boolean) {
   const what = hierarchical ? 'categories' : 'tags';
   return {
     search: t.string({ description: `Only ${what} whose name or slug contains this text (any case). Not empty.` }),
@@ -139,7 +141,7 @@ const TagFilter = builder.inputType('TagFilter', {
   fields: (t) => filterFields(t, false),
 });
 
-function inputFields(t: any, create: boolean, hierarchical: boolean) {
+function inputFields(t: InputFields, create: boolean, hierarchical: boolean) {
   const what = hierarchical ? 'category' : 'tag';
   return {
     name: t.string({
@@ -212,7 +214,7 @@ const TAG_API: TermApi = {
 
 const roles = (api: TermApi) => (api.taxonomy === CATEGORY_TAXONOMY ? 'author, editor and administrator' : 'editor and administrator');
 
-function oneQuery(t: any, api: TermApi) {
+function oneQuery(t: QueryFields, api: TermApi) {
   return t.prismaField({
     type: api.ref,
     description: `One ${api.what} by id or slug. An unknown id or slug (or one of the other taxonomy) is INVALID_INPUT on that argument.`,
@@ -227,7 +229,7 @@ function oneQuery(t: any, api: TermApi) {
   });
 }
 
-function listQuery(t: any, api: TermApi) {
+function listQuery(t: QueryFields, api: TermApi) {
   return t.field({
     type: api.page,
     description: `${api.what === 'tag' ? 'Tags' : 'Event categories'} with the filters, order and paging of the REST list (by name by default; perPage at most ${MAX_TERMS_PER_PAGE}). A page past the end is empty. Invalid arguments (page, perPage and the filter fields) fail together with INVALID_INPUT.`,
@@ -239,9 +241,9 @@ function listQuery(t: any, api: TermApi) {
       _root: unknown,
       args: { filter?: TermListFilter | null; page?: { page?: number | null; perPage?: number | null } | null },
       ctx: GraphQLContext,
-      info: any,
+      info: GraphQLResolveInfo,
     ) =>
-      listTerms(ctx.prisma, api.taxonomy, args.filter ?? {}, args.page ?? {}, {
+      listTerms<TermRow>(ctx.prisma, api.taxonomy, args.filter ?? {}, args.page ?? {}, {
         defaultPerPage: ctx.config.postsPerPage,
         query: queryFromInfo({ context: ctx, info, typeName: api.typeName, path: ['items'] }),
       }),
@@ -251,7 +253,7 @@ function listQuery(t: any, api: TermApi) {
 /** Term writes change slugs and parents: later fields of the same request must not reuse the tree. */
 const forgetTree = (ctx: GraphQLContext) => ctx.cache.delete('terms:categoryTree');
 
-function mutations(t: any, api: TermApi) {
+function mutations(t: MutationFields, api: TermApi) {
   const errors = `INVALID_INPUT (a reason per field in extensions.params; checked before anything else), UNAUTHENTICATED (no API key), FORBIDDEN (only ${roles(api)} may)`;
   const flat = api.taxonomy === TAG_TAXONOMY ? 'NOT_HIERARCHICAL (a parent was given), ' : '';
   return {
@@ -284,7 +286,7 @@ function mutations(t: any, api: TermApi) {
       args: { id: t.arg.int({ required: true, description: `The ${api.what} id.` }) },
       resolve: async (query: object, _root: unknown, args: { id: number }, ctx: GraphQLContext) => {
         // Loaded (count included) before the delete: the record as it was.
-        const { term } = await deleteTerm<{ id: number }>(ctx, api.taxonomy, args.id, query);
+        const { term } = await deleteTerm<TermRow>(ctx, api.taxonomy, args.id, query);
         forgetTree(ctx);
         return term;
       },
