@@ -456,6 +456,17 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       expect(await ids()).toEqual([turned.id, born.id]);
     });
 
+    it("reads dates in PHP strtotime's rarer forms (ISO week days, weekday of the month), as the original does", async () => {
+      const event = await create({ title: 'Spring Fair', start_date: '2031-W10-2 10:00', end_date: 'first friday of march 2031 noon' });
+      expect([event.start_date, event.end_date]).toEqual(['2031-03-04 10:00:00', '2031-03-07 12:00:00']);
+      const listed = await api.request(
+        'GET',
+        `${NS}/events?start_date=${encodeURIComponent('first monday of march 2031')}&end_date=2031-03-31&search=Spring`,
+      );
+      expect(listed.json.events.map((e: { id: number }) => e.id)).toEqual([event.id]);
+      expect(listed.json.rest_url).toContain('start_date=2031-03-03+00%3A00%3A00');
+    });
+
     it('makes all-day events whole days, defaults the website to the permalink, ignores output-only fields', async () => {
       const event = await create({
         title: 'Holiday Market',

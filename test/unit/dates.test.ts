@@ -168,9 +168,29 @@ describe('parseDateInput — PHP strtotime compatibility', () => {
     ['tomorrow foo'],
     ['16:00 +5 +3 +2'],
     [''],
-    ['+1 weekday'], // business days: not supported (PHP accepts it)
   ])('rejects %j', (input) => {
     expect(parseDateInput(input, 'UTC', NOW)).toBeNull();
+  });
+
+  // NOW is Wednesday 2026-11-25 14:30:15 UTC.
+  it.each([
+    ['+3 weekdays', '2026-11-30 14:30:15'], // over the weekend, keeping the time
+    ['-3 weekdays', '2026-11-20 14:30:15'],
+    ['3 weekdays ago', '2026-11-20 14:30:15'],
+    ['next weekday', '2026-11-26 00:00:00'],
+    ['first monday of next month', '2026-12-07 00:00:00'],
+    ['last friday of this month', '2026-11-27 00:00:00'],
+    ['second tuesday of january 2027', '2027-01-12 00:00:00'],
+    ['2026-W48-3', '2026-11-25 00:00:00'],
+    ['2026W48', '2026-11-23 00:00:00'],
+    ['2026-330', '2026-11-26 00:00:00'],
+    ['back of 7pm', '2026-11-25 19:15:00'],
+    ['front of 7pm', '2026-11-25 18:45:00'],
+    ['5 IX 2026', '2026-09-05 00:00:00'],
+    ['25/Dec/2026:10:00:00 +0100', '2026-12-25 09:00:00'],
+    ['2026:12:25 10:00:00', '2026-12-25 10:00:00'],
+  ])('reads %j as PHP does', (input, wall) => {
+    expect(wallIn(input, 'UTC', NOW)).toBe(wall);
   });
 
   it('treats whitespace alone as now, like PHP', () => {

@@ -6,16 +6,16 @@
  * Pure domain code: no HTTP, no GraphQL, no storage. Everything takes an explicit `now` so callers
  * (and tests) control the clock.
  *
- * Deliberate simplification: rarely used forms are left out — business days (`+1 weekday`),
- * `first monday of …`, ISO weeks (`2018-W01`), day-of-year (`2018-130`), `back of`/`front of`,
- * roman-numeral months, the compact xmlrpc/soap/clf/exif formats, and zone abbreviations beyond
- * the common ones. They parse as null (→ 400).
+ * Every form of PHP's grammar is read, business days (`+3 weekdays`), `first monday of …`, ISO
+ * weeks (`2018-W01-3`), days of the year (`2018-130`), `back of 7pm`, roman-numeral months and
+ * Apache's log format included; only zone abbreviations beyond the common ones are left out (they
+ * parse as null, → 400).
  *
  * test/unit/strtotime-corpus.test.ts runs the port over PHP 8.2's own results for ~3,000 strings
  * at fixed clocks in five zones (test/unit/fixtures/strtotime-corpus.json, written by
- * scripts/strtotime-corpus.php). Outside the forms above, the results agree, but for a few known
- * differences the test lists with their reasons (e.g. an ambiguous wall time at a DST fall-back
- * east of UTC, where PHP takes the later occurrence).
+ * scripts/strtotime-corpus.php). The results agree, but for a few known differences the test
+ * lists with their reasons (e.g. an ambiguous wall time at a DST fall-back east of UTC, where PHP
+ * takes the later occurrence).
  */
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import { toZone, UTC } from './zones.js';
@@ -58,6 +58,11 @@ interface ParseState {
   weekday: number | null;
   behavior: number;
   firstLast: 'first' | 'last' | null;
+  /**
+   * timelib's relative.special: business days ("+3 weekdays", applied last), or the n-th / last
+   * weekday of a month ("first monday of", "last friday of", applied first).
+   */
+  special: { type: 'weekday' | 'weekdayInMonth' | 'lastWeekdayInMonth'; amount: number } | null;
 }
 
 /**
@@ -74,11 +79,16 @@ function ci(words: string): string {
 const MONTHS = ci(
   'january|february|march|april|may|june|july|august|september|october|november|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec',
 );
+/** timelib's monthtext: names, and upper-case roman numerals ("5 IX 2018"), which only date rules read. */
+const ROMAN_MONTHS = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII'];
+const MONTH_TEXT = `${MONTHS}|${[...ROMAN_MONTHS].sort((a, b) => b.length - a.length).join('|')}`;
 const MONTH_ABBR = ci('sept|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec');
 const DAYS = ci(
   'sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tue|wed|thu|fri|sat',
 );
-const UNITS = `${ci('(?:msec|millisecond|µsec|microsecond|usec|sec|second|min|minute|hour|day|fortnight|forthnight|month|year)s?|ms|µs|weeks')}|${DAYS}`;
+/** dayspecial: business days as a unit ("+3 weekdays"); alone, timelib reads it as Monday. */
+const WEEKDAY_SPECIAL = ci('weekdays|weekday');
+const UNITS = `${ci('(?:msec|millisecond|µsec|microsecond|usec|sec|second|min|minute|hour|day|fortnight|forthnight|month|year)s?|ms|µs|weeks')}|${WEEKDAY_SPECIAL}|${DAYS}`;
 const REL_TEXT = ci('next|last|previous|this');
 const REL_NUMBER = ci('first|second|third|fourth|fifth|sixth|seventh|eighth|eight|ninth|tenth|eleventh|twelfth');
 const WORD_END = '(?![a-zA-Z])';
@@ -98,7 +108,7 @@ const MERIDIAN = '([aApP])\\.?[mM]\\.?(?=$|[ \\t])';
 /** timeshort12 | timelong12 (minutes required) — 4 groups: h, m, s, meridian. */
 const TIME12_MINUTES = `${HOUR12}[:.]${MINUTE_LZ}(?:[:.]${SECOND_LZ})?[ \\t]*${MERIDIAN}`;
 /** datenoyear's prefix: month name and day, then separators — 2 groups. */
-const DATE_NO_YEAR_SEP = `(${MONTHS})${WORD_END}[ .\\t-]*${DAY}[,.stndrh\\t ]+`;
+const DATE_NO_YEAR_SEP = `(${MONTH_TEXT})${WORD_END}[ .\\t-]*${DAY}[,.stndrh\\t ]+`;
 /** A signed UTC offset: +5, +05, +0530, +05:30, +053000, +05:30:00 — 2 groups. */
 const TZ_CORRECTION = '(?:GMT)?([+-])((?:2[0-4]|[01]\\d):?[0-5]\\d:?(?:60|[0-5]\\d)|(?:2[0-4]|[01]?\\d)(?::?[0-5]?\\d)?)';
 /** A zone name: tz identifier as timelib spells it ("America/New_York"; not "europe/berlin", and "Etc/GMT+5" is "Etc/GMT" then an offset) or abbreviation ("EST", "(UTC)") — 2 groups. */
@@ -191,8 +201,9 @@ const TZ_ABBR_OFFSET: Record<string, number> = {
   z: 0,
 };
 
-const monthOf = (name: string): number => MONTH_INDEX[name.slice(0, 3).toLowerCase()]!;
-const dayOf = (name: string): number => DAY_INDEX[name.slice(0, 3).toLowerCase()]!;
+const monthOf = (name: string): number => MONTH_INDEX[name.slice(0, 3).toLowerCase()] ?? ROMAN_MONTHS.indexOf(name) + 1;
+/** A day name's number; "weekday(s)" is 1, the multiplier timelib's lookup table gives it. */
+const dayOf = (name: string): number => DAY_INDEX[name.slice(0, 3).toLowerCase()] ?? 1;
 
 /** timelib's TIMELIB_PROCESS_YEAR: a year written with fewer than 4 digits: 0–69 → 20xx, 70–99 → 19xx. */
 function fullYear(digits: string): number {
@@ -273,6 +284,12 @@ const WEEKDAY_UNIT = new RegExp(`^(?:${DAYS})$`);
 /** timelib_set_relative: "+N unit", "next unit", "last <weekday>"… */
 function addRelative(st: ParseState, amount: number, unitText: string, behavior: number, keepTime: boolean): boolean {
   const unit = unitText.toLowerCase();
+  if (unit.startsWith('weekday')) {
+    // TIMELIB_SPECIAL: the amount is assigned, not added; business days apply after everything else.
+    st.special = { type: 'weekday', amount };
+    if (!keepTime) unsetTime(st);
+    return true;
+  }
   if (WEEKDAY_UNIT.test(unit)) {
     st.rel.d += (amount > 0 ? amount - 1 : amount) * 7;
     st.weekday = dayOf(unit);
@@ -336,6 +353,24 @@ const RULES: Rule[] = [
     st.firstLast = g[1]!.toLowerCase() === 'first' ? 'first' : 'last';
     return true;
   }),
+  // backof | frontof: "back of 7pm" is 19:15, "front of 7pm" 18:45 (the hour less one, then the
+  // meridian read against that hour, as timelib does)
+  rule(`${ci('(back|front) of ')}${HOUR24}(?:[ \\t]*${MERIDIAN})?`, (g, st) => {
+    unsetTime(st);
+    st.haveTime = 1;
+    const back = g[1]!.toLowerCase() === 'back';
+    let h = Number(g[2]) - (back ? 0 : 1);
+    if (g[3] !== undefined) h += g[3].toLowerCase() === 'a' ? (h === 12 ? -12 : 0) : h !== 12 ? 12 : 0;
+    Object.assign(st, { h, i: back ? 15 : 45, s: 0 });
+    return true;
+  }),
+  // weekdayof: "first monday of", "last friday of" (then the month, else this month); time 00:00
+  rule(`(${REL_NUMBER}|${REL_TEXT})[ \\t]+(${DAYS})[ \\t]+${ci('of')}`, (g, st) => {
+    const word = g[1]!.toLowerCase();
+    const amount = REL_TEXT_AMOUNT[word]!;
+    st.special = { type: amount > 0 ? 'weekdayInMonth' : 'lastWeekdayInMonth', amount };
+    return addRelative(st, amount, g[2]!, amount > 0 ? 1 : word === 'this' ? 1 : 0, false);
+  }),
   // timetiny12 | timeshort12 | timelong12: 4pm, 4 pm, 4:30pm, 4:30:15 p.m.
   rule(`${HOUR12}(?:[:.]${MINUTE_LZ}|[:.]${MINUTE}[:.]${SECOND_LZ})?[ \\t]*${MERIDIAN}`, (g, st) =>
     setTime(st, hour12(g[1]!, g[5]!), num(g[2] ?? g[3]), num(g[4])),
@@ -373,28 +408,54 @@ const RULES: Rule[] = [
   // gnudateshort: 2018-1-5, 18-01-05
   rule(`(\\d{1,4})-${MONTH_NUM}-${DAY}`, (g, st) => setDate(st, fullYear(g[1]!), Number(g[2]), Number(g[3]))),
   // datefull: 5 January 2018, 05-Jan-2018 (no time-combined form: PHP rejects "5 January 10:00")
-  rule(`${DAY}[ \\t.-]*(${MONTHS})${WORD_END}[ \\t.-]*(\\d{1,4})`, (g, st) => setDate(st, fullYear(g[3]!), monthOf(g[2]!), Number(g[1]))),
+  rule(`${DAY}[ \\t.-]*(${MONTH_TEXT})${WORD_END}[ \\t.-]*(\\d{1,4})`, (g, st) =>
+    setDate(st, fullYear(g[3]!), monthOf(g[2]!), Number(g[1])),
+  ),
   // pointeddate4 | pointeddate2: 25-12-2026, 25.12.2026, 25.12.26
   rule(`${DAY}[.\\t-]${MONTH_NUM}[.-](\\d{4})`, (g, st) => setDate(st, Number(g[3]), Number(g[2]), Number(g[1]))),
   rule(`${DAY}[.\\t]${MONTH_NUM}\\.(\\d{2})`, (g, st) => setDate(st, fullYear(g[3]!), Number(g[2]), Number(g[1]))),
   // datenoday: January 2018 (day 1)
-  rule(`(${MONTHS})${WORD_END}[ .\\t-]*(\\d{4})`, (g, st) => setDate(st, Number(g[2]), monthOf(g[1]!), 1)),
+  rule(`(${MONTH_TEXT})${WORD_END}[ .\\t-]*(\\d{4})`, (g, st) => setDate(st, Number(g[2]), monthOf(g[1]!), 1)),
   // datenodayrev: 2018 January (day 1)
-  rule(`(\\d{4})[ .\\t-]*(${MONTHS})${WORD_END}`, (g, st) => setDate(st, Number(g[1]), monthOf(g[2]!), 1)),
+  rule(`(\\d{4})[ .\\t-]*(${MONTH_TEXT})${WORD_END}`, (g, st) => setDate(st, Number(g[1]), monthOf(g[2]!), 1)),
   // datetextual: January 5 2018, Jan 5th, 2018
-  rule(`(${MONTHS})${WORD_END}[ .\\t-]*${DAY}[,.stndrh\\t ]+(\\d{1,4})`, (g, st) =>
+  rule(`(${MONTH_TEXT})${WORD_END}[ .\\t-]*${DAY}[,.stndrh\\t ]+(\\d{1,4})`, (g, st) =>
     setDate(st, fullYear(g[3]!), monthOf(g[1]!), Number(g[2])),
   ),
   // datenoyear: January 5 — the day must end the string or be followed by [,.stndrh\t ], which
   // greedily eat letters of a following word: PHP rejects "Jan 5 sunday" and "Jan 5 noon".
-  rule(`(${MONTHS})${WORD_END}[ .\\t-]*${DAY}(?:[,.stndrh\\t ]+|$)`, (g, st) => setDate(st, null, monthOf(g[1]!), Number(g[2]))),
+  rule(`(${MONTH_TEXT})${WORD_END}[ .\\t-]*${DAY}(?:[,.stndrh\\t ]+|$)`, (g, st) => setDate(st, null, monthOf(g[1]!), Number(g[2]))),
   // datenoyearrev: 5 January
-  rule(`${DAY}[ .\\t-]*(${MONTHS})${WORD_END}`, (g, st) => setDate(st, null, monthOf(g[2]!), Number(g[1]))),
+  rule(`${DAY}[ .\\t-]*(${MONTH_TEXT})${WORD_END}`, (g, st) => setDate(st, null, monthOf(g[2]!), Number(g[1]))),
   // datenocolon: 20181231
   rule(`(\\d{4})${MONTH_LZ}${DAY_LZ}`, (g, st) => setDate(st, Number(g[1]), Number(g[2]), Number(g[3]))),
+  // exif: 2018:01:05 14:30:00
+  rule(
+    `(\\d{4}):${MONTH_LZ}:${DAY_LZ} ${HOUR24_LZ}:${MINUTE_LZ}:${SECOND_LZ}`,
+    (g, st) => setDate(st, Number(g[1]), Number(g[2]), Number(g[3])) && setTime(st, Number(g[4]), Number(g[5]), Number(g[6])),
+  ),
+  // pgydotd: 2018-130, 2018.130, 2018130 (day 130 of 2018)
+  rule('(\\d{4})[.-]?(00[1-9]|0[1-9]\\d|[12]\\d\\d|3[0-5]\\d|36[0-6])', (g, st) => setDate(st, Number(g[1]), 1, Number(g[2]))),
+  // isoweekday | isoweek: 2018-W01-3, 2018W013 (Wednesday of ISO week 1), 2018-W01 (its Monday)
+  rule('(\\d{4})-?W(0[1-9]|[1-4]\\d|5[0-3])(?:-?([0-7]))?', (g, st) => {
+    if (!setDate(st, Number(g[1]), 1, 1)) return false;
+    st.rel.d = isoWeekDayNumber(Number(g[1]), Number(g[2]), num(g[3] ?? '1')); // assigned, as in timelib
+    return true;
+  }),
   // pgtextshort | pgtextreverse: jan-05-2018, 2018-jan-05
   rule(`(${MONTH_ABBR})-${DAY_LZ}-(\\d{1,4})`, (g, st) => setDate(st, fullYear(g[3]!), monthOf(g[1]!), Number(g[2]))),
   rule(`(\\d{1,4})-(${MONTH_ABBR})-${DAY_LZ}`, (g, st) => setDate(st, fullYear(g[1]!), monthOf(g[2]!), Number(g[3]))),
+  // clf: 05/Jan/2018:14:30:00 +0100 (Apache's log format)
+  rule(
+    `${DAY}/(${MONTH_ABBR})/(\\d{4}):${HOUR24_LZ}:${MINUTE_LZ}:${SECOND_LZ}[ \\t]+${TZ_CORRECTION}`,
+    (g, st) =>
+      setDate(st, Number(g[3]), monthOf(g[2]!), Number(g[1])) &&
+      setTime(st, Number(g[4]), Number(g[5]), Number(g[6])) &&
+      setZone(st, () => {
+        const minutes = tzCorrectionMinutes(g[7]!, g[8]!);
+        return minutes === null ? null : offsetZone(minutes);
+      }),
+  ),
   // year4: a lone year ("June 5 16:00 1999")
   rule('(\\d{4})', (g, st) => {
     st.y = Number(g[1]);
@@ -404,10 +465,11 @@ const RULES: Rule[] = [
     const r = st.rel;
     st.rel = { y: -r.y, m: -r.m, d: -r.d, h: -r.h, i: -r.i, s: -r.s, us: r.us }; // timelib leaves microseconds as they are
     if (st.weekday !== null) st.weekday = st.weekday === 0 ? -7 : -st.weekday;
+    if (st.special?.type === 'weekday') st.special.amount = -st.special.amount;
     return true;
   }),
   // daytext: a bare weekday is today if it is that day, else the next one; time reset to 00:00
-  rule(`(${DAYS})${WORD_END}`, (g, st) => {
+  rule(`(${WEEKDAY_SPECIAL}|${DAYS})${WORD_END}`, (g, st) => {
     unsetTime(st);
     st.weekday = dayOf(g[1]!);
     if (st.behavior !== 2) st.behavior = 1;
@@ -485,6 +547,7 @@ function scan(input: string): ParseState | null {
     weekday: null,
     behavior: 0,
     firstLast: null,
+    special: null,
   };
   const text = input.trim(); // PHP trims surrounding whitespace
   let pos = 0;
@@ -520,6 +583,37 @@ function adjustWeekday(w: Wall, weekday: number, behavior: number, relDays: numb
   return { ...w, d: weekday >= 0 ? w.d + diff : w.d - (7 - (Math.abs(weekday) - dow)) };
 }
 
+/** timelib_daynr_from_weeknr: days from January 1 to day `d` (1 Monday … 7 Sunday, 0 the Sunday before) of ISO week `w`. */
+function isoWeekDayNumber(y: number, w: number, d: number): number {
+  const dow = new Date(Date.UTC(y, 0, 1)).getUTCDay();
+  return -(dow > 4 ? dow - 7 : dow) + (w - 1) * 7 + d;
+}
+
+/** do_adjust_special_early: "first monday of next month" starts from day 1 of that month ("last …" of the month after). */
+function applyWeekdayInMonth(w: Wall, st: ParseState): Wall {
+  const type = st.special?.type;
+  if (type !== 'weekdayInMonth' && type !== 'lastWeekdayInMonth') return w;
+  const months = st.rel.m + (type === 'lastWeekdayInMonth' ? 1 : 0);
+  st.rel.m = 0;
+  return { ...w, d: 1, m: w.m + months };
+}
+
+/** do_adjust_special_weekday: move `count` business days, skipping Saturdays and Sundays. */
+function addBusinessDays(w: Wall, count: number): Wall {
+  const dow = new Date(wallAsUtcMillis(w)).getUTCDay();
+  let d = w.d + Math.trunc(count / 5) * 7; // whole weeks keep the day of the week
+  const rem = count % 5;
+  if (count > 0) {
+    if (rem === 0)
+      d -= dow === 0 ? 2 : dow === 6 ? 1 : 0; // back to Friday when stopping on a weekend
+    else if (dow === 6) d += 1;
+    else if (dow + rem > 5) d += 2; // past Friday: over the weekend
+  } else if (rem === 0) d += dow === 6 ? 2 : dow === 0 ? 1 : 0;
+  else if (dow === 0) d -= 1;
+  else if (dow + rem < 1) d -= 2;
+  return { ...w, d: d + rem };
+}
+
 /** "first day of" → day 1; "last day of" → day 0 of the next month. */
 function applyFirstLast(w: Wall, firstLast: ParseState['firstLast']): Wall {
   if (firstLast === 'first') return { ...w, d: 1 };
@@ -549,12 +643,13 @@ function strtotime(input: string, zone: Zone, now: Date): DateTime | null {
     i: dateOnly ? 0 : (st.i ?? nowLocal.minute),
     s: dateOnly ? 0 : (st.s ?? nowLocal.second),
   };
-  // timelib_update_ts: do_adjust_special_early, then do_adjust_relative.
-  w = normalizeWall(applyFirstLast(w, st.firstLast));
+  // timelib_update_ts: do_adjust_special_early, do_adjust_relative, then do_adjust_special.
+  w = normalizeWall(applyFirstLast(applyWeekdayInMonth(w, st), st.firstLast));
   if (st.weekday !== null) w = normalizeWall(adjustWeekday(w, st.weekday, st.behavior, st.rel.d));
   const r = st.rel;
   w = { y: w.y + r.y, m: w.m + r.m, d: w.d + r.d, h: w.h + r.h, i: w.i + r.i, s: w.s + r.s + Math.floor(r.us / 1e6) };
   w = normalizeWall(applyFirstLast(w, st.firstLast));
+  if (st.special?.type === 'weekday') w = normalizeWall(addBusinessDays(w, st.special.amount));
   return wallToDateTime(w, st.zone ?? zone);
 }
 
