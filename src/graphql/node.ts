@@ -10,7 +10,7 @@ import { brandWithType } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
-import { builder } from './builder.js';
+import { builder, type AlmanacTypes } from './builder.js';
 import type { GraphQLContext } from './context.js';
 import { AppError } from './errors.js';
 
@@ -26,7 +26,7 @@ export interface NodeSource {
   /** The GraphQL type name, the "Type" of its global ids. */
   typeName: string;
   /** The type's ref: loaded records are branded with it, so the interface resolves to it. */
-  ref: any;
+  ref: Parameters<typeof brandWithType>[1];
   /** The database id a global id's id part names, or null when it cannot name one. */
   parseId: (raw: string) => Key | null;
   /** A Prisma type: the field's selection under this type (relations…) is loaded with the records. */
@@ -62,7 +62,10 @@ export function decodeNodeId(nodeId: string): { source: NodeSource; id: Key } | 
 }
 
 /** The `nodeId` field of a Node type (`t` is its field builder). */
-export function nodeIdField(t: any, typeName: string) {
+export function nodeIdField<Shape extends { id: Key }>(
+  t: Pick<PothosSchemaTypes.ObjectFieldBuilder<AlmanacTypes, Shape>, 'globalID'>,
+  typeName: string,
+) {
   return t.globalID({
     description: 'Opaque global id of the record: pass it to node(nodeId) or nodes(nodeIds). Not the database id.',
     resolve: (row: { id: Key }) => ({ type: typeName, id: row.id }),
