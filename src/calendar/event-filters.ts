@@ -253,7 +253,7 @@ export async function eventListQuery(
   };
 }
 
-type EventRow = Awaited<ReturnType<Prisma['event']['findMany']>>[number];
+export type EventRow = Awaited<ReturnType<Prisma['event']['findMany']>>[number];
 
 /**
  * One page of the list's events. Read raw (one statement through the driver) when the filter is in

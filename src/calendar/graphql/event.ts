@@ -1,6 +1,6 @@
 // Event: the type's fields, its queries (one, page, connection) and its mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { appearsInJsonLd } from '../capabilities.js';
+import { appearsInJsonLd, type PostStatus as PostStatusName } from '../capabilities.js';
 import { builder, type InputFields } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
@@ -8,7 +8,7 @@ import { intId, nodeSource } from '../../graphql/node.js';
 import { setUnlock, unlockArgs, unlockFromArgs } from '../../graphql/unlock.js';
 import { googleCalendarUrl, icalUrl, outlookUrl, venueLine, type CalendarLinkEvent } from '../add-to-calendar.js';
 import { costValues, formatCost } from '../cost.js';
-import { eventListQuery, eventPageRows, type EventFilter } from '../event-filters.js';
+import { eventListQuery, eventPageRows, type EventFilter, type EventRow as EventPageRow } from '../event-filters.js';
 import { assertEventReadable, createEvent, isEventReadable, trashEvent, updateEvent, type EventFields } from '../events.js';
 import { eventJsonLd } from '../jsonld.js';
 import { listTotal } from '../list-totals.js';
@@ -47,7 +47,7 @@ builder.prismaObjectFields(Event, (t) => ({
     resolve: (e, _a, ctx) => [globalId(ctx.config.siteUrl, e.id)],
   }),
   author: t.exposeInt('authorId', { description: 'Id of the user who owns the event (0: none).' }),
-  status: t.field({ type: PostStatus, description: 'Publication status.', resolve: (e) => e.status as any }),
+  status: t.field({ type: PostStatus, description: 'Publication status.', resolve: (e) => e.status as PostStatusName }),
   date: t.exposeString('date', { description: 'Publication date, site-local "YYYY-MM-DD HH:MM:SS".' }),
   dateUtc: t.exposeString('dateUtc', { description: 'Publication date in UTC.' }),
   modified: t.exposeString('modified', { description: 'Last modification, site-local.' }),
@@ -274,7 +274,7 @@ const EventDates = builder.objectRef<Record<string, string | undefined>>('EventL
 });
 
 interface EventPageShape {
-  items: any[];
+  items: EventPageRow[];
   total: number;
   page: number;
   perPage: number;

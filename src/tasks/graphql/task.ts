@@ -15,13 +15,13 @@ import {
 } from '../tasks.js';
 import { MAX_TASK_NAME, readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
-import type { WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
+import type { Task as TaskRow, TaskRun as RunRow, WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
 import { AppError } from '../../graphql/errors.js';
 import { NodeInterface, nodeIdField, nodeSource, stringId } from '../../graphql/node.js';
 import { batchLoader, ownerOf } from './resolve.js';
 import { DeliveryStatusEnum, PAGE_ARGS_DOC, Task, TaskRun, TaskStatusEnum, type ListShape } from './refs.js';
 
-const TaskRunPage = builder.objectRef<ListShape<any>>('TaskRunPage').implement({
+const TaskRunPage = builder.objectRef<ListShape<RunRow>>('TaskRunPage').implement({
   description: "One page of a task's runs, newest first.",
   fields: (t) => ({
     items: t.field({ type: [TaskRun], description: 'The runs on this page.', resolve: (p) => p.items }),
@@ -31,7 +31,7 @@ const TaskRunPage = builder.objectRef<ListShape<any>>('TaskRunPage').implement({
   }),
 });
 
-const TaskPage = builder.objectRef<ListShape<any>>('TaskPage').implement({
+const TaskPage = builder.objectRef<ListShape<TaskRow>>('TaskPage').implement({
   description: "One page of the caller's tasks, newest first.",
   fields: (t) => ({
     items: t.field({ type: [Task], description: 'The tasks on this page.', resolve: (p) => p.items }),
