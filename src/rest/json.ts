@@ -20,22 +20,37 @@ function phpEscaped(json: string): string {
   return Buffer.byteLength(json, 'utf8') === json.length ? slashed : slashed.replace(/[\u0080-\uffff]/g, unicodeEscape);
 }
 
-/** Objects and arrays whose members are written one by one: JSON.stringify would give the same text. */
+const hasToJson = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';
+
+/** Arrays and plain objects whose members are written one by one: JSON.stringify would give the same text. */
 const isUnrollable = (value: unknown): value is Record<string, unknown> | unknown[] => {
-  if (typeof value !== 'object' || value === null) return false;
+  if (typeof value !== 'object' || value === null || hasToJson(value)) return false;
   if (Array.isArray(value)) return true;
   const proto = Object.getPrototypeOf(value);
-  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+  return proto === Object.prototype || proto === null;
 };
+
+/**
+ * JSON.stringify's text of `value` as the member `key` of an object or array. A toJSON method is
+ * called with that key, as JSON.stringify calls it, by serializing a one-member holder.
+ */
+function memberJson(value: unknown, key: string | number): string | undefined {
+  if (!hasToJson(value)) return JSON.stringify(value) as string | undefined;
+  // In an array, a toJSON answering undefined is written null, which is what the caller writes too.
+  if (typeof key === 'number') return JSON.stringify([value]).slice(1, -1);
+  const json = JSON.stringify({ [key]: value });
+  return json === '{}' ? undefined : json.slice(JSON.stringify(key).length + 2, -1);
+}
 
 /**
  * Appends `value`'s PHP JSON to `pieces`, the top `depth` levels member by member. Returns false
  * (appending nothing) where JSON.stringify would give undefined (an undefined or function value),
  * which an object skips and an array writes as null, as JSON.stringify does.
  */
-function appendPieces(value: unknown, pieces: string[], depth: number): boolean {
+function appendPieces(value: unknown, pieces: string[], depth: number, key: string | number = ''): boolean {
   if (depth === 0 || !isUnrollable(value)) {
-    const json = JSON.stringify(value) as string | undefined;
+    const json = memberJson(value, key);
     if (json === undefined) return false;
     pieces.push(phpEscaped(json));
     return true;
@@ -44,7 +59,7 @@ function appendPieces(value: unknown, pieces: string[], depth: number): boolean 
     pieces.push('[');
     for (let i = 0; i < value.length; i++) {
       if (i > 0) pieces.push(',');
-      if (!appendPieces(value[i], pieces, depth - 1)) pieces.push('null');
+      if (!appendPieces(value[i], pieces, depth - 1, i)) pieces.push('null');
     }
     pieces.push(']');
     return true;
@@ -54,7 +69,7 @@ function appendPieces(value: unknown, pieces: string[], depth: number): boolean 
   for (const key of Object.keys(value)) {
     const start = pieces.length;
     pieces.push(`${first ? '' : ','}${phpEscaped(JSON.stringify(key))}:`);
-    if (appendPieces(value[key], pieces, depth - 1)) first = false;
+    if (appendPieces(value[key], pieces, depth - 1, key)) first = false;
     else pieces.length = start;
   }
   pieces.push('}');
@@ -70,7 +85,7 @@ function appendPieces(value: unknown, pieces: string[], depth: number): boolean 
  */
 export function encodePhpJsonBytes(value: unknown, pretty = false): Buffer {
   if (value === undefined) value = null;
-  if (pretty) return Buffer.from(phpEscaped(JSON.stringify(value, null, 4)), 'latin1');
+  if (pretty) return Buffer.from(phpEscaped(JSON.stringify(value, null, 4) ?? 'null'), 'latin1');
   const pieces: string[] = [];
   if (!appendPieces(value, pieces, 2)) pieces.push('null');
   let length = 0;

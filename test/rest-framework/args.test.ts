@@ -219,6 +219,11 @@ describe('PHP-style JSON', () => {
       'plain/string',
       42,
       null,
+      Object.assign([1, 2], { toJSON: () => 'array/toJSON' }),
+      { arr: Object.assign([1], { toJSON: () => 'x' }), keyed: { toJSON: (key: string) => `key:${key}` } },
+      [{ toJSON: (key: string) => `index:${key}` }, { toJSON: () => undefined }],
+      { gone: { toJSON: () => undefined }, kept: 1 },
+      { toJSON: (key: string) => ({ top: key }) },
     ];
     for (const value of values) expect(encodePhpJson(value)).toBe(php(JSON.stringify(value)));
   });

@@ -189,6 +189,9 @@ describe('parseDateInput — PHP strtotime compatibility', () => {
     ['5 IX 2026', '2026-09-05 00:00:00'],
     ['25/Dec/2026:10:00:00 +0100', '2026-12-25 09:00:00'],
     ['2026:12:25 10:00:00', '2026-12-25 10:00:00'],
+    ['Back of 7pm', '2026-11-25 18:45:00'], // timelib tests for a lower-case "b": capitalised, it is "front of"
+    ['25/Dec/2026:10:00:00 +0100 EST', '2026-12-25 15:00:00'], // the log form's zone does not count: a later one wins
+    ['1:30:00.123pm', '2026-11-25 13:30:00'],
   ])('reads %j as PHP does', (input, wall) => {
     expect(wallIn(input, 'UTC', NOW)).toBe(wall);
   });

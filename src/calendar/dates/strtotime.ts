@@ -6,7 +6,7 @@
  * Pure domain code: no HTTP, no GraphQL, no storage. Everything takes an explicit `now` so callers
  * (and tests) control the clock.
  *
- * Every form of PHP's grammar is read, business days (`+3 weekdays`), `first monday of …`, ISO
+ * The forms of PHP's grammar are read, business days (`+3 weekdays`), `first monday of …`, ISO
  * weeks (`2018-W01-3`), days of the year (`2018-130`), `back of 7pm`, roman-numeral months and
  * Apache's log format included; only zone abbreviations beyond the common ones are left out (they
  * parse as null, → 400).
@@ -354,11 +354,11 @@ const RULES: Rule[] = [
     return true;
   }),
   // backof | frontof: "back of 7pm" is 19:15, "front of 7pm" 18:45 (the hour less one, then the
-  // meridian read against that hour, as timelib does)
+  // meridian read against that hour, as timelib does; "Back of" capitalised reads as front of)
   rule(`${ci('(back|front) of ')}${HOUR24}(?:[ \\t]*${MERIDIAN})?`, (g, st) => {
     unsetTime(st);
     st.haveTime = 1;
-    const back = g[1]!.toLowerCase() === 'back';
+    const back = g[1]![0] === 'b'; // timelib tests the first letter in lower case: "Back of 7" is front of 7
     let h = Number(g[2]) - (back ? 0 : 1);
     if (g[3] !== undefined) h += g[3].toLowerCase() === 'a' ? (h === 12 ? -12 : 0) : h !== 12 ? 12 : 0;
     Object.assign(st, { h, i: back ? 15 : 45, s: 0 });
@@ -375,6 +375,8 @@ const RULES: Rule[] = [
   rule(`${HOUR12}(?:[:.]${MINUTE_LZ}|[:.]${MINUTE}[:.]${SECOND_LZ})?[ \\t]*${MERIDIAN}`, (g, st) =>
     setTime(st, hour12(g[1]!, g[5]!), num(g[2] ?? g[3]), num(g[4])),
   ),
+  // mssqltime: 1:30:00.123pm (SQL Server's form)
+  rule(`${HOUR12}:${MINUTE_LZ}:${SECOND_LZ}[:.]\\d+${MERIDIAN}`, (g, st) => setTime(st, hour12(g[1]!, g[4]!), Number(g[2]), Number(g[3]))),
   // timetiny24: t16
   rule(`[tT]${HOUR24}(?![:.\\d])`, (g, st) => setTime(st, Number(g[1]), 0, 0)),
   // timeshort24 | timelong24 | iso8601long: 16:00, T16:00:00, 16:00:00.123
@@ -399,6 +401,8 @@ const RULES: Rule[] = [
   rule(`${MONTH_NUM}/${DAY}(?:/(\\d{1,4}))?`, (g, st) =>
     setDate(st, g[3] !== undefined ? fullYear(g[3]) : null, Number(g[1]), Number(g[2])),
   ),
+  // iso8601datex: years of five digits or more, signed (+10000-01-01)
+  rule(`([+-]\\d{5,19})-${MONTH_LZ}-${DAY_LZ}`, (g, st) => setDate(st, Number(g[1]), Number(g[2]), Number(g[3]))),
   // iso8601date4 | iso8601dateslash | dateslash: 2018-01-05, 2018/01/05, 2018/1/5
   rule(`([+-]?\\d{4})-${MONTH_LZ}-${DAY_LZ}`, (g, st) => setDate(st, Number(g[1]), Number(g[2]), Number(g[3]))),
   rule(`(\\d{4})/${MONTH_LZ}/${DAY_LZ}/?`, (g, st) => setDate(st, Number(g[1]), Number(g[2]), Number(g[3]))),
@@ -446,16 +450,13 @@ const RULES: Rule[] = [
   rule(`(${MONTH_ABBR})-${DAY_LZ}-(\\d{1,4})`, (g, st) => setDate(st, fullYear(g[3]!), monthOf(g[1]!), Number(g[2]))),
   rule(`(\\d{1,4})-(${MONTH_ABBR})-${DAY_LZ}`, (g, st) => setDate(st, fullYear(g[1]!), monthOf(g[2]!), Number(g[3]))),
   // clf: 05/Jan/2018:14:30:00 +0100 (Apache's log format)
-  rule(
-    `${DAY}/(${MONTH_ABBR})/(\\d{4}):${HOUR24_LZ}:${MINUTE_LZ}:${SECOND_LZ}[ \\t]+${TZ_CORRECTION}`,
-    (g, st) =>
-      setDate(st, Number(g[3]), monthOf(g[2]!), Number(g[1])) &&
-      setTime(st, Number(g[4]), Number(g[5]), Number(g[6])) &&
-      setZone(st, () => {
-        const minutes = tzCorrectionMinutes(g[7]!, g[8]!);
-        return minutes === null ? null : offsetZone(minutes);
-      }),
-  ),
+  rule(`${DAY}/(${MONTH_ABBR})/(\\d{4}):${HOUR24_LZ}:${MINUTE_LZ}:${SECOND_LZ}[ \\t]+${TZ_CORRECTION}`, (g, st) => {
+    if (!setDate(st, Number(g[3]), monthOf(g[2]!), Number(g[1])) || !setTime(st, Number(g[4]), Number(g[5]), Number(g[6]))) return false;
+    // Set without counting as a zone (timelib's clf has no TIMELIB_HAVE_TZ): a later zone still wins.
+    const minutes = tzCorrectionMinutes(g[7]!, g[8]!);
+    st.zone = minutes === null ? null : offsetZone(minutes);
+    return st.zone !== null;
+  }),
   // year4: a lone year ("June 5 16:00 1999")
   rule('(\\d{4})', (g, st) => {
     st.y = Number(g[1]);
@@ -585,7 +586,7 @@ function adjustWeekday(w: Wall, weekday: number, behavior: number, relDays: numb
 
 /** timelib_daynr_from_weeknr: days from January 1 to day `d` (1 Monday … 7 Sunday, 0 the Sunday before) of ISO week `w`. */
 function isoWeekDayNumber(y: number, w: number, d: number): number {
-  const dow = new Date(Date.UTC(y, 0, 1)).getUTCDay();
+  const dow = new Date(wallAsUtcMillis({ y, m: 1, d: 1, h: 0, i: 0, s: 0 })).getUTCDay();
   return -(dow > 4 ? dow - 7 : dow) + (w - 1) * 7 + d;
 }
 
