@@ -192,6 +192,8 @@ describe('parseDateInput — PHP strtotime compatibility', () => {
     ['Back of 7pm', '2026-11-25 18:45:00'], // timelib tests for a lower-case "b": capitalised, it is "front of"
     ['25/Dec/2026:10:00:00 +0100 EST', '2026-12-25 15:00:00'], // the log form's zone does not count: a later one wins
     ['1:30:00.123pm', '2026-11-25 13:30:00'],
+    ['0050-W01', '0050-01-03 00:00:00'], // a two-digit year's week, not 1950's
+    ['tomorrowT10:00:00', '2026-11-26 10:00:00'], // a word may run into the T of a time
   ])('reads %j as PHP does', (input, wall) => {
     expect(wallIn(input, 'UTC', NOW)).toBe(wall);
   });

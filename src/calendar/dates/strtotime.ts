@@ -91,7 +91,11 @@ const WEEKDAY_SPECIAL = ci('weekdays|weekday');
 const UNITS = `${ci('(?:msec|millisecond|µsec|microsecond|usec|sec|second|min|minute|hour|day|fortnight|forthnight|month|year)s?|ms|µs|weeks')}|${WEEKDAY_SPECIAL}|${DAYS}`;
 const REL_TEXT = ci('next|last|previous|this');
 const REL_NUMBER = ci('first|second|third|fourth|fifth|sixth|seventh|eighth|eight|ninth|tenth|eleventh|twelfth');
-const WORD_END = '(?![a-zA-Z])';
+/**
+ * The end of a word: no letter follows, except the "T" of a time ("tomorrowT14:30:00" is tomorrow,
+ * then T14:30:00, as timelib's longest-match scanner reads it).
+ */
+const WORD_END = '(?![a-su-zA-SU-Z]|[tT](?!\\d))';
 const DAY = '(3[01]|[0-2]?\\d)(?:st|nd|rd|th)?'; // one group
 const DAY_LZ = '(3[01]|[12]\\d|0\\d)';
 const MONTH_NUM = '(1[0-2]|0?\\d)';
