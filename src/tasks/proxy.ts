@@ -47,32 +47,46 @@ export async function startPolicyProxy(policy: UrlPolicy): Promise<PolicyProxy> 
     }
     const headers = { ...req.headers };
     for (const name of HOP_BY_HOP) delete headers[name];
-    const upstream = http.request(
-      {
-        host: verdict.address ?? target.hostname,
-        port: target.port || 80,
-        method: req.method,
-        path: target.pathname + target.search,
-        headers,
-        agent,
-        setHost: false,
-      },
-      (response) => {
-        // The refusal header is the proxy's alone: a site sending it must not pass for a refusal.
-        const dropped = (name: string) => HOP_BY_HOP.includes(name.toLowerCase()) || name.toLowerCase() === BLOCKED_HEADER;
-        res.writeHead(
-          response.statusCode ?? 502,
-          response.rawHeaders.filter((_, i, all) => !dropped(all[i - (i % 2)])),
-        );
-        response.pipe(res);
-      },
-    );
-    res.on('close', () => upstream.destroy()); // the browser gave up: so does the upstream request
-    upstream.on('error', (error) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`Almanac proxy: ${error.message}`);
-    });
-    req.pipe(upstream);
+    // A request without a body is sent again, once, when the upstream closed the kept-alive socket
+    // it went out on just as it was reused (ECONNRESET on a reused socket, the race Node's docs
+    // describe): the site never saw it, and the page should not fail for it.
+    const bodyless = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
+    const send = (retried: boolean) => {
+      const upstream = http.request(
+        {
+          host: verdict.address ?? target.hostname,
+          port: target.port || 80,
+          method: req.method,
+          path: target.pathname + target.search,
+          headers,
+          agent,
+          setHost: false,
+        },
+        (response) => {
+          // The refusal header is the proxy's alone: a site sending it must not pass for a refusal.
+          const dropped = (name: string) => HOP_BY_HOP.includes(name.toLowerCase()) || name.toLowerCase() === BLOCKED_HEADER;
+          res.writeHead(
+            response.statusCode ?? 502,
+            response.rawHeaders.filter((_, i, all) => !dropped(all[i - (i % 2)])),
+          );
+          response.pipe(res);
+        },
+      );
+      const abandon = () => upstream.destroy(); // the browser gave up: so does the upstream request
+      res.once('close', abandon);
+      upstream.on('error', (error: NodeJS.ErrnoException) => {
+        res.off('close', abandon);
+        if (bodyless && !retried && upstream.reusedSocket && error.code === 'ECONNRESET' && !res.headersSent && !res.destroyed)
+          return send(true);
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`Almanac proxy: ${error.message}`);
+      });
+      if (bodyless) {
+        req.resume(); // nothing to forward
+        upstream.end();
+      } else req.pipe(upstream);
+    };
+    send(false);
   });
 
   // HTTPS and WebSocket tunnels: the host is checked, then bytes pass through untouched.

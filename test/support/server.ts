@@ -65,7 +65,7 @@ export function useTestServer(kind: DatabaseKind, env: Record<string, string> = 
         body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      const response = await fetch(server.url + path, { method, headers, body });
+      const response = await fetchOnce(server.url + path, { method, headers, body });
       const text = await response.text();
       let json: any;
       try {
@@ -85,4 +85,19 @@ export function useTestServer(kind: DatabaseKind, env: Record<string, string> = 
     await database?.drop();
   });
   return handle;
+}
+
+/**
+ * fetch, sent again once when a GET or HEAD meets a connection reset: a kept-alive connection the
+ * server closed (its 5 s idle timeout) just as a busy test process reused it. Other methods are
+ * never repeated.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if ((init.method === 'GET' || init.method === 'HEAD') && (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')) return fetch(url, init);
+    throw error;
+  }
 }
