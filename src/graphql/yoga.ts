@@ -6,6 +6,7 @@ import { createInMemoryCache, useResponseCache } from '@graphql-yoga/plugin-resp
 import { createGraphQLError, createYoga, isAsyncIterable, maskError, type Plugin } from 'graphql-yoga';
 import { calendarVersion } from '../calendar/list-totals.js';
 import type { Config } from '../config.js';
+import { compiledOnRepeat } from './compiled.js';
 import type { GraphQLContext } from './context.js';
 import { asApiError } from './errors.js';
 import { externalizeGraphiQL } from './graphiql.js';
@@ -74,6 +75,7 @@ export function createGraphQLServer(config: Config) {
         blockFieldSuggestion: { enabled: false },
       }),
       unreadableRequestsAre400,
+      compiledOnRepeat(),
       ...(config.responseCache ? [serializeOnce, responseCache()] : []),
     ],
   });

@@ -1,0 +1,89 @@
+// Operations over HTTP run interpreted the first time and compiled (graphql-jit) from the second on:
+// a repeated operation must answer exactly as its first run did — data, errors, their paths and
+// codes — with and without the response cache.
+import { describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { useTestServer, type TestServer } from '../support/server.js';
+
+const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10) + ' 10:00:00';
+
+const PAGE = `query Page($perPage: Int) { events(page: { perPage: $perPage }) { total items { id title startDate
+  venue { name events(first: 2) { id title } } organizers { name } categories { name } tags { name } } } }`;
+const NODE = `query Node($id: ID!) { node(nodeId: $id) { __typename nodeId ... on Event { title } ... on Venue { name } } }`;
+
+/** Each operation twice; both answers (status and body) must be equal. */
+async function twice(api: TestServer, query: string, variables: Record<string, unknown> = {}, key?: string) {
+  const run = () => api.request('POST', '/graphql', { body: { query, variables }, key });
+  const first = await run();
+  const second = await run();
+  expect({ status: second.status, body: second.json }).toEqual({ status: first.status, body: first.json });
+  return first;
+}
+
+describe.each(DATABASE_KINDS)('repeated (compiled) GraphQL operations on %s', (kind) => {
+  for (const responseCache of ['true', 'false']) {
+    describe(`RESPONSE_CACHE=${responseCache}`, () => {
+      const api = useTestServer(kind, { RESPONSE_CACHE: responseCache });
+      let venueNodeId = '';
+
+      it('answers a nested page and a node lookup as the first run did', async () => {
+        const venue = await api.graphql(
+          `mutation { createVenue(input: { name: "Hall ${responseCache}" }) { id nodeId } }`,
+          {},
+          api.keys.administrator,
+        );
+        expect(venue.errors).toBeUndefined();
+        venueNodeId = venue.data.createVenue.nodeId;
+        for (const day of [3, 4]) {
+          const created = await api.graphql(
+            `mutation($input: CreateEventInput!) { createEvent(input: $input) { id } }`,
+            {
+              input: {
+                title: `Gig ${day}`,
+                startDate: future(day),
+                endDate: future(day),
+                venue: venue.data.createVenue.id,
+                categories: ['Rock'],
+                tags: ['loud'],
+              },
+            },
+            api.keys.administrator,
+          );
+          expect(created.errors).toBeUndefined();
+        }
+        const page = await twice(api, PAGE, { perPage: 5 });
+        expect(page.json.data.events.total).toBe(2);
+        expect(page.json.data.events.items[0].venue.events).toHaveLength(2);
+        expect(page.json.data.events.items[0].venue).toMatchObject({ name: `Hall ${responseCache}` });
+        expect(page.json.data.events.items[0].categories).toEqual([{ name: 'Rock' }]);
+        const node = await twice(api, NODE, { id: venueNodeId });
+        expect(node.json.data.node).toMatchObject({ __typename: 'Venue', name: `Hall ${responseCache}` });
+      });
+
+      it('reports the same errors: bad variables, a missing record, a refused write', async () => {
+        const badVariable = await twice(api, PAGE, { perPage: 'many' });
+        expect(badVariable.json.errors[0].message).toContain('$perPage');
+        const missingVariable = await twice(api, NODE, {});
+        expect(missingVariable.json.errors[0].message).toContain('$id');
+        // Over several lines (\r\n and \n): the error's location is where the first run put it.
+        const missing = await twice(api, 'query($id: Int) {\r\n  # the second line\n  two: event(id: $id) { title }\n}', {
+          id: 999_999,
+        });
+        expect(missing.json.errors).toHaveLength(1);
+        expect(missing.json.errors[0]).toMatchObject({
+          extensions: { code: 'NOT_FOUND' },
+          path: ['two'],
+          locations: [{ line: 3, column: 3 }],
+        });
+        const refused = await twice(
+          api,
+          `mutation($input: CreateVenueInput!) { createVenue(input: $input) { id } }`,
+          { input: { name: 'Not yours' } },
+          api.keys.subscriber,
+        );
+        expect(refused.json.errors[0]).toMatchObject({ path: ['createVenue'], extensions: { code: 'FORBIDDEN' } });
+        expect(refused.json.data).toBeNull();
+      });
+    });
+  }
+});
