@@ -1,45 +1,65 @@
 // Operations over HTTP run compiled (graphql-jit, as the REST layer's do: src/graphql/execute.ts)
 // from their second run on: the benchmark's nested events page gained 15-40% (100k events, SQLite
-// and PostgreSQL). Compiling costs more than one interpreted run, so a document is compiled only
-// when it comes again: a client sending ever new documents pays no more than interpretation.
-// Documents are the objects yoga's parse cache keeps (bounded); a compiled query lives as long as
-// its document. A compiled run answers as an interpreted one: where graphql-jit's answers differ,
-// it is not used (variables that do not coerce) or its errors are mended (locations).
-import { useGraphQlJit } from '@envelop/graphql-jit';
-import { GraphQLError, getOperationAST, getVariableValues, type DocumentNode, type Source, type SourceLocation } from 'graphql';
-import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+// and PostgreSQL). Compiling costs more than one interpreted run (~1 ms for that page), so a
+// document is compiled when it comes again. graphql-jit keeps ~0.13 MB for every distinct document
+// it compiles for the rest of the process, whatever becomes of the compiled query, so a process
+// compiles at most MAX_COMPILED operations: a client sending ever new documents cannot grow the
+// heap, and later documents run interpreted, as before.
+// The document compiled is the one executed, after other plugins' changes (the response cache adds
+// type names to it). A compiled run answers as an interpreted one: where graphql-jit's answers
+// differ, it is not used (variables that do not coerce) or its errors are mended (locations).
+import {
+  GraphQLError,
+  getOperationAST,
+  getVariableValues,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type Source,
+  type SourceLocation,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { Plugin } from 'graphql-yoga';
+
+/** How many operations (a document and an operation name) a process compiles at most. */
+export const MAX_COMPILED = 50;
 
 export function compiledOnRepeat(): Plugin {
   const seen = new WeakSet<DocumentNode>();
-  const compiled = new WeakSet<DocumentNode>();
-  const jit = useGraphQlJit(
-    {},
-    {
-      enableIf: ({ schema, document, variableValues, operationName }) => {
-        if (!seen.has(document)) return (void seen.add(document), false);
-        // graphql-jit words a variable's coercion error its own way (and yoga then answers 200, not
-        // 400): requests whose variables do not coerce, or that name no runnable operation, run interpreted.
-        const definitions = getOperationAST(document, operationName)?.variableDefinitions;
-        if (!definitions) return false;
-        const runs = !definitions.length || !('errors' in getVariableValues(schema, definitions, variableValues ?? {}));
-        if (runs) compiled.add(document);
-        return runs;
-      },
-    },
-  );
+  /** By executed document, then operation name: the compiled query, or null when it did not compile. */
+  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+  let compiles = 0;
+
+  const compiledFor = ({ schema, document, variableValues, operationName }: ExecutionArgs): CompiledQuery | null => {
+    if (!seen.has(document)) return (seen.add(document), null);
+    let byName = compiled.get(document);
+    if (!byName) compiled.set(document, (byName = new Map()));
+    let query = byName.get(operationName ?? '');
+    if (query === undefined) {
+      if (compiles >= MAX_COMPILED) return null;
+      compiles++;
+      const result = compileQuery(schema, document, operationName ?? undefined);
+      byName.set(operationName ?? '', (query = isCompiledQuery(result) ? result : null));
+    }
+    if (!query) return null;
+    // graphql-jit words a variable's coercion error its own way (and yoga then answers 200, not 400).
+    const definitions = getOperationAST(document, operationName)?.variableDefinitions;
+    if (definitions?.length && 'errors' in getVariableValues(schema, definitions, variableValues ?? {})) return null;
+    return query;
+  };
+
   return {
-    onExecute(payload) {
-      jit.onExecute!(payload as never);
-      const source = payload.args.document.loc?.source;
-      if (!source || !compiled.has(payload.args.document)) return;
-      return {
-        onExecuteDone: ({ result, setResult }) => {
-          if (isAsyncIterable(result) || !result.errors?.length) return;
-          setResult({ ...result, errors: result.errors.map((error) => located(error, source)) });
-        },
-      };
+    onExecute({ executeFn, setExecuteFn }) {
+      setExecuteFn((run: ExecutionArgs) => {
+        const source = run.document.loc?.source;
+        const query = source ? compiledFor(run) : null;
+        if (!query || !source) return executeFn(run);
+        const relocate = (result: ExecutionResult) =>
+          result.errors?.length ? { ...result, errors: result.errors.map((error) => located(error, source)) } : result;
+        const result = query.query(run.rootValue, run.contextValue, run.variableValues ?? {});
+        return result instanceof Promise ? result.then(relocate) : relocate(result);
+      });
     },
-    onSubscribe: jit.onSubscribe,
   };
 }
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
+import { MAX_COMPILED } from '../../src/graphql/compiled.js';
 
 const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10) + ' 10:00:00';
 
@@ -12,8 +13,8 @@ const PAGE = `query Page($perPage: Int) { events(page: { perPage: $perPage }) { 
 const NODE = `query Node($id: ID!) { node(nodeId: $id) { __typename nodeId ... on Event { title } ... on Venue { name } } }`;
 
 /** Each operation twice; both answers (status and body) must be equal. */
-async function twice(api: TestServer, query: string, variables: Record<string, unknown> = {}, key?: string) {
-  const run = () => api.request('POST', '/graphql', { body: { query, variables }, key });
+async function twice(api: TestServer, query: string, variables: Record<string, unknown> = {}, key?: string, operationName?: string) {
+  const run = () => api.request('POST', '/graphql', { body: { query, variables, operationName }, key });
   const first = await run();
   const second = await run();
   expect({ status: second.status, body: second.json }).toEqual({ status: first.status, body: first.json });
@@ -58,6 +59,18 @@ describe.each(DATABASE_KINDS)('repeated (compiled) GraphQL operations on %s', (k
         expect(page.json.data.events.items[0].categories).toEqual([{ name: 'Rock' }]);
         const node = await twice(api, NODE, { id: venueNodeId });
         expect(node.json.data.node).toMatchObject({ __typename: 'Venue', name: `Hall ${responseCache}` });
+        // One document, two operations: each answers as its own first run, whichever ran before.
+        const both = `query Count { events { total } } query Titles { events { items { title } } }`;
+        for (const operationName of ['Count', 'Titles', 'Count']) await twice(api, both, {}, undefined, operationName);
+        const titles = await twice(api, both, {}, undefined, 'Titles');
+        expect(titles.json.data.events.items.map((event: { title: string }) => event.title)).toEqual(['Gig 3', 'Gig 4']);
+      });
+
+      it('answers as before once the process has compiled as many documents as it will', async () => {
+        for (let n = 0; n <= MAX_COMPILED; n++) {
+          const answer = await twice(api, `query Count${n} { events { total } }`);
+          expect(answer.json).toEqual({ data: { events: { total: 2 } } });
+        }
       });
 
       it('reports the same errors: bad variables, a missing record, a refused write', async () => {
