@@ -37,6 +37,7 @@ import {
 import {
   floatingDates,
   isDbId,
+  linkedTable,
   postTypeOf,
   retryOnConflict,
   trashedSlug,
@@ -69,9 +70,7 @@ export interface LinkedRow {
   [column: string]: unknown;
 }
 
-// Prisma's venue and organizer delegates have different static types but the same shape for
-// everything used here; one loose handle keeps a single code path for both.
-const table = (db: Db, type: LinkedType): any => db[type];
+const table = (db: Db, type: LinkedType) => linkedTable<LinkedRow>(db, type);
 
 // ---------------------------------------------------------------------------------------------
 // Lists (spec §2.5)

@@ -11,7 +11,7 @@ import { isWallTime, formatWall, utcToWall, wallToUtc } from './dates/wall-times
 import { isValidDateInput, parseDateInput, parseNatural } from './dates/strtotime.js';
 import { toZone } from './dates/zones.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
-import { allocatePostId, insertedDates, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
+import { allocatePostId, insertedDates, linkedTable, uniquePostSlug, wallNow, type Db, type LinkedType } from './posts.js';
 import { sanitizeSlug } from './slugs.js';
 import { sanitizeTextField } from './text.js';
 import { isNonBlankString, isRegisteredStatus, isStringOrNumber, isUrlOrEmpty, Problems, userExists } from './validate.js';
@@ -144,8 +144,8 @@ export async function createOrReuseLinked(
   const fields = postHtmlAsSaved(plan.fields, 'name', canPostUnfilteredHtml(context.viewer));
   const name = String(fields.name).trim();
   const meta = metaValues(type, fields);
-  const model = tx[type] as any;
-  const candidates: { id: number; title: string; content: string }[] = await model.findMany({
+  const model = linkedTable(tx, type);
+  const candidates = await model.findMany<{ id: number; title: string; content: string }>({
     where: { status: { not: 'trash' } },
     select: { id: true, title: true, content: true },
     orderBy: { id: 'asc' },

@@ -13,6 +13,21 @@ export type Db = Pick<
   'post' | 'event' | 'venue' | 'organizer' | 'attachment' | 'term' | 'eventTerm' | 'eventVenue' | 'eventOrganizer' | 'user'
 >;
 
+/**
+ * The venue or the organizer table. TypeScript cannot call a method on the union of the two Prisma
+ * delegates (their argument types differ; their rows share every column the calendar's rules read),
+ * so the one cast lives here and callers say what rows they read.
+ */
+export interface LinkedTable<Row> {
+  findMany<Selected = Row>(args: object): Promise<Selected[]>;
+  findUnique(args: object): Promise<Row | null>;
+  findUniqueOrThrow(args: object): Promise<Row>;
+  create(args: object): Promise<Row>;
+  update(args: object): Promise<Row>;
+  updateMany(args: object): Promise<{ count: number }>;
+}
+export const linkedTable = <Row>(db: Db, type: LinkedType): LinkedTable<Row> => db[type] as unknown as LinkedTable<Row>;
+
 export const PERMALINK_BASE: Record<'event' | 'venue' | 'organizer', string> = { event: 'event', venue: 'venue', organizer: 'organizer' };
 
 /** Ids are 32-bit integers in the database: a larger number names nothing (and must not reach SQL). */

@@ -373,7 +373,7 @@ const RULES: Rule[] = [
     const word = g[1]!.toLowerCase();
     const amount = REL_TEXT_AMOUNT[word]!;
     st.special = { type: amount > 0 ? 'weekdayInMonth' : 'lastWeekdayInMonth', amount };
-    return addRelative(st, amount, g[2]!, amount > 0 ? 1 : word === 'this' ? 1 : 0, false);
+    return addRelative(st, amount, g[2]!, amount > 0 || word === 'this' ? 1 : 0, false);
   }),
   // timetiny12 | timeshort12 | timelong12: 4pm, 4 pm, 4:30pm, 4:30:15 p.m.
   rule(`${HOUR12}(?:[:.]${MINUTE_LZ}|[:.]${MINUTE}[:.]${SECOND_LZ})?[ \\t]*${MERIDIAN}`, (g, st) =>

@@ -20,7 +20,7 @@ import {
   type LinkedTarget,
   type LinkedType,
 } from '../linked-posts.js';
-import { globalId, permalink, wallNow } from '../posts.js';
+import { globalId, linkedTable, permalink, wallNow } from '../posts.js';
 import { listableStatuses } from '../capabilities.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, nestedFirstArg, nestedTake, PageArgs, pageRequest } from './pagination.js';
@@ -200,15 +200,7 @@ const target = (args: { id?: number | null; slug?: string | null }): LinkedTarge
 
 type LinkedRow = VenueRow | OrganizerRow;
 
-/**
- * Venue and organizer delegates as this module uses them. TypeScript cannot call a method on the
- * union of the two Prisma delegates, so the one cast lives here.
- */
-interface LinkedDelegate {
-  findMany(args: object): Promise<LinkedRow[]>;
-  findUniqueOrThrow(args: object): Promise<LinkedRow>;
-}
-const linkedModel = (ctx: GraphQLContext, type: LinkedType) => ctx.prisma[type] as unknown as LinkedDelegate;
+const linkedModel = (ctx: GraphQLContext, type: LinkedType) => linkedTable<LinkedRow>(ctx.prisma, type);
 
 interface LinkedPageShape {
   items: LinkedRow[];
@@ -343,9 +335,7 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
     parseId: intId,
     prisma: true,
     load: async (ctx, ids, query) =>
-      ((await linkedModel(ctx, type).findMany({ ...query, where: { id: { in: ids } } })) as Row[]).filter((row) =>
-        isLinkedReadable(row, ctx.viewer),
-      ),
+      (await linkedModel(ctx, type).findMany({ ...query, where: { id: { in: ids } } })).filter((row) => isLinkedReadable(row, ctx.viewer)),
   });
 
   const inputFields = (t: InputFields, create: boolean) => ({ ...linkedInputFields(type, t, create), ...spec.ownInputFields(t) });
