@@ -186,6 +186,8 @@ describe('parseDateInput — PHP strtotime compatibility', () => {
     ['2026-330', '2026-11-26 00:00:00'],
     ['back of 7pm', '2026-11-25 19:15:00'],
     ['front of 7pm', '2026-11-25 18:45:00'],
+    ['back of 12am', '2026-11-25 00:15:00'],
+    ['front of 0am', '2026-11-24 23:45:00'], // the meridian does not fold the hour (timelib): -1 is the day before
     ['5 IX 2026', '2026-09-05 00:00:00'],
     ['25/Dec/2026:10:00:00 +0100', '2026-12-25 09:00:00'],
     ['2026:12:25 10:00:00', '2026-12-25 10:00:00'],

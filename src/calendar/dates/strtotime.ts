@@ -283,6 +283,14 @@ function hour12(h: string, meridian: string): number {
   return (Number(h) % 12) + (meridian.toLowerCase() === 'p' ? 12 : 0);
 }
 
+/**
+ * What timelib's meridian adds to an hour where the back/front-of rule applies it: unlike hour12 it
+ * does not fold hours outside 1-12 ("front of 0am" is 23:45 the day before).
+ */
+function meridianShift(h: number, meridian: string): number {
+  return meridian.toLowerCase() === 'a' ? (h === 12 ? -12 : 0) : h !== 12 ? 12 : 0;
+}
+
 const WEEKDAY_UNIT = new RegExp(`^(?:${DAYS})$`);
 
 /** timelib_set_relative: "+N unit", "next unit", "last <weekday>"… */
@@ -364,7 +372,7 @@ const RULES: Rule[] = [
     st.haveTime = 1;
     const back = g[1]![0] === 'b'; // timelib tests the first letter in lower case: "Back of 7" is front of 7
     let h = Number(g[2]) - (back ? 0 : 1);
-    if (g[3] !== undefined) h += g[3].toLowerCase() === 'a' ? (h === 12 ? -12 : 0) : h !== 12 ? 12 : 0;
+    if (g[3] !== undefined) h += meridianShift(h, g[3]);
     Object.assign(st, { h, i: back ? 15 : 45, s: 0 });
     return true;
   }),
