@@ -3,15 +3,23 @@
 // and PostgreSQL). Compiling costs more than one interpreted run (~1 ms for that page), so a
 // document is compiled when it comes again. graphql-jit keeps ~0.13 MB for every distinct document
 // it compiles for the rest of the process, whatever becomes of the compiled query, so a process
-// compiles at most MAX_COMPILED operations: a client sending ever new documents cannot grow the
-// heap, and later documents run interpreted, as before.
-// The document compiled is the one executed, after other plugins' changes (the response cache adds
-// type names to it). A compiled run answers as an interpreted one: where graphql-jit's answers
-// differ, it is not used (variables that do not coerce) or its errors are mended (locations).
+// compiles at most MAX_COMPILED distinct operations and keeps them: a client sending ever new
+// documents cannot grow the heap, and later documents run interpreted, as before. Operations are
+// known by their printed document (the one executed, after other plugins' changes: the response
+// cache adds type names) and operation name, so a document yoga's parse cache drops and parses again
+// is not compiled again.
+// A compiled run answers as an interpreted one, but for the order of errors (graphql-jit lists a
+// non-null field's errors last). Where graphql-jit would answer otherwise it is not used: variables
+// that do not coerce (it words the error its own way, and yoga then answers 200, not 400) and
+// declared variables left out without a default (it reads them as null inside input objects, where
+// graphql-js leaves the field out: an update would clear what it was not given). Its errors are
+// mended: located by positions (yoga drops bare locations) and, when they are its own (a null in a
+// non-null field, a scalar that cannot be written), masked as graphql-js's are.
 import {
   GraphQLError,
   getOperationAST,
   getVariableValues,
+  print,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
@@ -21,30 +29,31 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 
-/** How many operations (a document and an operation name) a process compiles at most. */
+/** How many distinct operations (a printed document and an operation name) a process compiles at most. */
 export const MAX_COMPILED = 50;
 
 export function compiledOnRepeat(): Plugin {
   const seen = new WeakSet<DocumentNode>();
-  /** By executed document, then operation name: the compiled query, or null when it did not compile. */
-  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
-  let compiles = 0;
+  const printed = new WeakMap<DocumentNode, string>();
+  /** By operation name and printed document: the compiled query, or null when it did not compile. */
+  const compiled = new Map<string, CompiledQuery | null>();
 
   const compiledFor = ({ schema, document, variableValues, operationName }: ExecutionArgs): CompiledQuery | null => {
     if (!seen.has(document)) return (seen.add(document), null);
-    let byName = compiled.get(document);
-    if (!byName) compiled.set(document, (byName = new Map()));
-    let query = byName.get(operationName ?? '');
+    let text = printed.get(document);
+    if (text === undefined) printed.set(document, (text = print(document)));
+    const key = `${operationName ?? ''}\n${text}`;
+    let query = compiled.get(key);
     if (query === undefined) {
-      if (compiles >= MAX_COMPILED) return null;
-      compiles++;
+      if (compiled.size >= MAX_COMPILED) return null;
       const result = compileQuery(schema, document, operationName ?? undefined);
-      byName.set(operationName ?? '', (query = isCompiledQuery(result) ? result : null));
+      compiled.set(key, (query = isCompiledQuery(result) ? result : null));
     }
     if (!query) return null;
-    // graphql-jit words a variable's coercion error its own way (and yoga then answers 200, not 400).
-    const definitions = getOperationAST(document, operationName)?.variableDefinitions;
-    if (definitions?.length && 'errors' in getVariableValues(schema, definitions, variableValues ?? {})) return null;
+    const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
+    const given = variableValues ?? {};
+    if (definitions.some((definition) => !definition.defaultValue && !Object.hasOwn(given, definition.variable.name.value))) return null;
+    if (definitions.length && 'errors' in getVariableValues(schema, definitions, given)) return null;
     return query;
   };
 
@@ -54,24 +63,28 @@ export function compiledOnRepeat(): Plugin {
         const source = run.document.loc?.source;
         const query = source ? compiledFor(run) : null;
         if (!query || !source) return executeFn(run);
-        const relocate = (result: ExecutionResult) =>
-          result.errors?.length ? { ...result, errors: result.errors.map((error) => located(error, source)) } : result;
+        const mend = (result: ExecutionResult) =>
+          result.errors?.length ? { ...result, errors: result.errors.map((error) => asInterpreted(error, source)) } : result;
         const result = query.query(run.rootValue, run.contextValue, run.variableValues ?? {});
-        return result instanceof Promise ? result.then(relocate) : relocate(result);
+        return result instanceof Promise ? result.then(mend) : mend(result);
       });
     },
   };
 }
 
 /**
- * graphql-jit's errors carry `locations` but not the nodes or positions they came from, which is
- * what yoga rebuilds an error from when it writes it: the same error, located by positions.
+ * A graphql-jit error as graphql-js reports it. graphql-jit's errors carry `locations` but not the
+ * nodes or positions they came from, which is what yoga rebuilds an error from when it writes it:
+ * the same error, located by positions. Errors it raises itself (no original error, no code) get an
+ * original error, as graphql-js's do, so that yoga masks them.
  */
-function located(error: GraphQLError, source: Source): GraphQLError {
-  if (error.nodes || error.positions || !error.locations) return error;
-  const { message, path, originalError, extensions } = error;
-  const positions = error.locations.map((location) => offsetOf(source.body, location));
-  return new GraphQLError(message, { source, positions, path, originalError, extensions });
+function asInterpreted(error: GraphQLError, source: Source): GraphQLError {
+  const own = !error.originalError && error.extensions?.code === undefined;
+  if (!own && (error.nodes || error.positions || !error.locations)) return error;
+  const { message, path, extensions } = error;
+  const positions = error.locations?.map((location) => offsetOf(source.body, location));
+  const originalError = error.originalError ?? new Error(message);
+  return new GraphQLError(message, { source: positions ? source : undefined, positions, path, originalError, extensions });
 }
 
 /** The offset of a line and column (both from 1) in a GraphQL source (lines end at \r\n, \n or \r). */
