@@ -11,15 +11,19 @@
 // A compiled run answers as an interpreted one, but for the order of errors (graphql-jit lists a
 // non-null field's errors last). Where graphql-jit would answer otherwise it is not used: variables
 // that do not coerce (it words the error its own way, and yoga then answers 200, not 400) and
-// declared variables left out without a default (it reads them as null inside input objects, where
-// graphql-js leaves the field out: an update would clear what it was not given). Its errors are
+// variables written inside an input-object literal and left out without a default (it reads them
+// as null there, where graphql-js leaves the field out: an update would clear what it was not
+// given; as an argument's whole value or in a list it reads them as graphql-js does). Its errors are
 // mended: located by positions (yoga drops bare locations) and, when they are its own (a null in a
 // non-null field, a scalar that cannot be written), masked as graphql-js's are.
 import {
   GraphQLError,
+  Kind,
   getOperationAST,
   getVariableValues,
   print,
+  visit,
+  type ASTNode,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
@@ -36,25 +40,28 @@ export function compiledOnRepeat(): Plugin {
   const seen = new WeakSet<DocumentNode>();
   const printed = new WeakMap<DocumentNode, string>();
   /** By operation name and printed document: the compiled query, or null when it did not compile. */
-  const compiled = new Map<string, CompiledQuery | null>();
+  const compiled = new Map<string, Compiled | null>();
 
   const compiledFor = ({ schema, document, variableValues, operationName }: ExecutionArgs): CompiledQuery | null => {
     if (!seen.has(document)) return (seen.add(document), null);
     let text = printed.get(document);
     if (text === undefined) printed.set(document, (text = print(document)));
     const key = `${operationName ?? ''}\n${text}`;
-    let query = compiled.get(key);
-    if (query === undefined) {
+    let kept = compiled.get(key);
+    if (kept === undefined) {
       if (compiled.size >= MAX_COMPILED) return null;
       const result = compileQuery(schema, document, operationName ?? undefined);
-      compiled.set(key, (query = isCompiledQuery(result) ? result : null));
+      kept = isCompiledQuery(result) ? { query: result, inObjects: variablesInObjects(document) } : null;
+      compiled.set(key, kept);
     }
-    if (!query) return null;
+    if (!kept) return null;
     const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
     const given = variableValues ?? {};
-    if (definitions.some((definition) => !definition.defaultValue && !Object.hasOwn(given, definition.variable.name.value))) return null;
+    const leftOut = (name: string) =>
+      !Object.hasOwn(given, name) && !definitions.some((d) => d.variable.name.value === name && d.defaultValue);
+    if (kept.inObjects.some(leftOut)) return null;
     if (definitions.length && 'errors' in getVariableValues(schema, definitions, given)) return null;
-    return query;
+    return kept.query;
   };
 
   return {
@@ -70,6 +77,22 @@ export function compiledOnRepeat(): Plugin {
       });
     },
   };
+}
+
+interface Compiled {
+  query: CompiledQuery;
+  /** The variables written somewhere inside an input-object literal. */
+  inObjects: string[];
+}
+
+function variablesInObjects(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  visit(document, {
+    Variable(node, _key, _parent, _path, ancestors) {
+      if (ancestors.some((ancestor) => (ancestor as ASTNode).kind === Kind.OBJECT)) names.add(node.name.value);
+    },
+  });
+  return [...names];
 }
 
 /**

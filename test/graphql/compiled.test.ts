@@ -145,12 +145,13 @@ describe.each(DATABASE_KINDS)('repeated (compiled) GraphQL operations on %s', (k
   }
 });
 
-// Faults the calendar's schema does not have, on a schema of their own: graphql-jit's own errors are
-// masked as graphql-js's are, and located the same way.
-describe('repeated operations whose fields fail', () => {
+// Cases the calendar's schema does not show, on a schema of their own: graphql-jit's own errors are
+// masked as graphql-js's are, and a variable left out inside an input object is left out there.
+describe('repeated operations on a schema of their own', () => {
   const yoga = createYoga({
     schema: createSchema({
-      typeDefs: 'scalar Odd\ntype Query { hello: String! must: String! odd: Odd! }',
+      typeDefs:
+        'scalar Odd\ninput I { a: String b: String = "b" }\ntype Query { hello: String! must: String! odd: Odd! given(i: I, a: String): String! }',
       resolvers: {
         Odd: new GraphQLScalarType({
           name: 'Odd',
@@ -158,7 +159,7 @@ describe('repeated operations whose fields fail', () => {
             throw new Error('cannot write this');
           },
         }),
-        Query: { hello: () => 'hi', must: () => null, odd: () => 1 },
+        Query: { hello: () => 'hi', must: () => null, odd: () => 1, given: (_: unknown, args: object) => JSON.stringify(args) },
       },
     }),
     plugins: [compiledOnRepeat()],
@@ -172,6 +173,15 @@ describe('repeated operations whose fields fail', () => {
     });
     return { status: response.status, body: await response.json() };
   };
+
+  // A variable left out: graphql-js leaves the field out of the input object (keeping its default).
+  for (const query of ['query($x: String) { given(i: { a: $x }) }', 'query($x: String) { given(a: $x, i: { b: "c" }) }']) {
+    it(`answers ${JSON.stringify(query)} without $x the second time as the first`, async () => {
+      const first = await run(query);
+      expect(first.body.data.given).not.toContain('null');
+      expect(await run(query)).toEqual(first);
+    });
+  }
 
   for (const query of ['{ hello must }', '{ hello\n  odd }']) {
     it(`answers ${JSON.stringify(query)} the second time as the first`, async () => {
