@@ -85,7 +85,8 @@ interface Compiled {
   inObjects: string[];
 }
 
-function variablesInObjects(document: DocumentNode): string[] {
+/** The variables a document writes somewhere inside an input-object literal. */
+export function variablesInObjects(document: DocumentNode): string[] {
   const names = new Set<string>();
   visit(document, {
     Variable(node, _key, _parent, _path, ancestors) {

@@ -2,8 +2,9 @@
 // parsed, validated and compiled once (graphql-jit), then only executed — no HTTP round trip, no
 // re-parsing, and no per-field walk of the document per request. A REST list of 50 events resolves
 // ~12,000 fields; graphql-js's interpreter spent about a sixth of the request's CPU walking them.
-import { parse, validate, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { Kind, parse, validate, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { variablesInObjects } from './compiled.js';
 import { asApiError } from './errors.js';
 import type { GraphQLContext } from './context.js';
 
@@ -22,6 +23,17 @@ export function createOperationRunner(schema: GraphQLSchema): OperationRunner {
       const errors = validate(schema, document);
       // A document that does not validate is a programming error in a route table: fail loudly.
       if (errors.length) throw new Error(`invalid operation: ${errors.map((e) => e.message).join('; ')}\n${source}`);
+      // graphql-jit reads a left-out variable inside an input-object literal as null (compiled.ts):
+      // such a variable must be required here, so that it is never left out.
+      const optional = variablesInObjects(document).filter((name) =>
+        document.definitions.some(
+          (definition) =>
+            definition.kind === Kind.OPERATION_DEFINITION &&
+            definition.variableDefinitions?.some((v) => v.variable.name.value === name && v.type.kind !== Kind.NON_NULL_TYPE),
+        ),
+      );
+      if (optional.length)
+        throw new Error(`optional variables inside an input object (${optional.join(', ')}): make them required\n${source}`);
       const result = compileQuery(schema, document);
       if (!isCompiledQuery(result))
         throw new Error(`operation not compiled: ${result.errors?.map((e) => e.message).join('; ')}\n${source}`);
