@@ -2,8 +2,9 @@
 // (or BENCH_EVENTS, BENCH_DATABASE, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_CACHE)
 //
 // Seeds a calendar of --events events with the bulk loader (bench/seed.ts), then measures the main
-// read routes with autocannon, 2 s of warm-up then --seconds of load each, every server alone in
-// its own process: the floor (one SQL statement builds the page, bench/floor.ts), then Almanac
+// read routes with autocannon (1 s on every route first, then per route 2 s of warm-up and --seconds
+// of load), every server alone in its own process: the floor (one SQL statement builds the page,
+// bench/floor.ts), then Almanac
 // computing every answer (RESPONSE_CACHE=false) and with its kept answers (the default), as
 // --cache says. Reports req/s, p50/p99 latency, SQL statements per request (counted on one request
 // of each route by a separate server run with ALMANAC_TRACE_SQL=1, which prints a line per
@@ -288,14 +289,16 @@ interface Row {
 }
 const rows: Row[] = [];
 
+const loadOf = (base: string, target: Target) => ({
+  url: base + target.path,
+  method: target.method ?? 'GET',
+  body: target.body,
+  headers: target.body ? { 'content-type': 'application/json' } : undefined,
+  connections,
+});
+
 async function measure(name: string, base: string, pid: number, target: Target, sql: number): Promise<void> {
-  const args = {
-    url: base + target.path,
-    method: target.method ?? 'GET',
-    body: target.body,
-    headers: target.body ? { 'content-type': 'application/json' } : undefined,
-    connections,
-  };
+  const args = loadOf(base, target);
   await autocannon({ ...args, duration: 2 }); // warm-up
   let rss = rssMb(pid);
   const sampler = setInterval(() => (rss = Math.max(rss, rssMb(pid))), 250);
@@ -328,6 +331,10 @@ for (const mode of MODES) {
   const server = await start(`server${mode.label ? '-kept' : ''}`, SERVER, { ...serverEnv, ...mode.env });
   try {
     const base = `http://127.0.0.1:${server.port}`;
+    // A new process runs below its steady rate for its first seconds (V8 optimizing the shared hot
+    // paths, the pool opening connections), which fell on whichever route came first: every route
+    // is loaded for a second before any is measured.
+    for (const target of routes) await autocannon({ ...loadOf(base, target), duration: 1 });
     for (const target of routes)
       await measure(mode.label + target.name, base, server.pid, target, statements.get(mode.label + target.name)!);
   } finally {
@@ -350,7 +357,7 @@ const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.t
 const lines = [
   `### ${database}, ${events.toLocaleString('en')} events, ${connections} connections, ${seconds} s per route — ${new Date().toISOString().slice(0, 10)}, nproc ${nproc}, ${cpu}`,
   '',
-  `Node ${process.version}; autocannon, ${seconds} s per route after a 2 s warm-up; ${seedNote}. Server: LOG_LEVEL=info, TASK_WORKERS=0.`,
+  `Node ${process.version}; autocannon, ${seconds} s per route after a 2 s warm-up (and 1 s on every route first); ${seedNote}. Server: LOG_LEVEL=info, TASK_WORKERS=0.`,
   'SQL/req: statements of one request (after a first one) on a server run with ALMANAC_TRACE_SQL=1; RSS: the peak of the serving process during the load.',
   ...(MODES.some((mode) => mode.label)
     ? ['"kept:" rows: RESPONSE_CACHE=true (the default), answers kept per data version and second; the others RESPONSE_CACHE=false.']
