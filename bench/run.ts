@@ -4,12 +4,11 @@
 // Seeds a calendar of --events events with the bulk loader (bench/seed.ts), then measures the main
 // read routes with autocannon (1 s on every route first, then per route 2 s of warm-up and --seconds
 // of load), every server alone in its own process: the floor (one SQL statement builds the page,
-// bench/floor.ts), then Almanac
-// computing every answer (RESPONSE_CACHE=false) and with its kept answers (the default), as
-// --cache says. Reports req/s, p50/p99 latency, SQL statements per request (counted on one request
-// of each route by a separate server run with ALMANAC_TRACE_SQL=1, which prints a line per
-// statement) and the server's peak RSS during the load (/proc/<pid>/status), and writes the table
-// to bench/results/<database>-<events>.md. PostgreSQL runs in a fresh database almanac_bench_<pid>
+// bench/floor.ts), then Almanac computing every answer (RESPONSE_CACHE=false) and with its kept
+// answers (the default), as --cache says. Reports req/s, p50/p99 latency, SQL statements per
+// request (counted on one request of each route by a separate server run with ALMANAC_TRACE_SQL=1,
+// which prints a line per statement) and the server's peak RSS during the load
+// (/proc/<pid>/status), and writes the table to bench/results/<database>-<events>.md. PostgreSQL runs in a fresh database almanac_bench_<pid>
 // on 127.0.0.1:5432, dropped at the end. Every process it starts leads its own process group and
 // is stopped by that group's id, whatever happens (end, error, SIGINT/SIGTERM/SIGHUP).
 import autocannon from 'autocannon';

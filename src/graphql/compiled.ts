@@ -29,6 +29,7 @@ import {
   type ExecutionResult,
   type Source,
   type SourceLocation,
+  type VariableDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
@@ -51,16 +52,20 @@ export function compiledOnRepeat(): Plugin {
     if (kept === undefined) {
       if (compiled.size >= MAX_COMPILED) return null;
       const result = compileQuery(schema, document, operationName ?? undefined);
-      kept = isCompiledQuery(result) ? { query: result, inObjects: variablesInObjects(document) } : null;
+      const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
+      kept = isCompiledQuery(result)
+        ? {
+            query: result,
+            definitions,
+            omittable: variablesInObjects(document, definitions).filter((definition) => !definition.defaultValue),
+          }
+        : null;
       compiled.set(key, kept);
     }
     if (!kept) return null;
-    const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
     const given = variableValues ?? {};
-    const leftOut = (name: string) =>
-      !Object.hasOwn(given, name) && !definitions.some((d) => d.variable.name.value === name && d.defaultValue);
-    if (kept.inObjects.some(leftOut)) return null;
-    if (definitions.length && 'errors' in getVariableValues(schema, definitions, given)) return null;
+    if (kept.omittable.some((definition) => !Object.hasOwn(given, definition.variable.name.value))) return null;
+    if (kept.definitions.length && 'errors' in getVariableValues(schema, kept.definitions, given)) return null;
     return kept.query;
   };
 
@@ -81,19 +86,21 @@ export function compiledOnRepeat(): Plugin {
 
 interface Compiled {
   query: CompiledQuery;
-  /** The variables written somewhere inside an input-object literal. */
-  inObjects: string[];
+  /** The operation's variables. */
+  definitions: readonly VariableDefinitionNode[];
+  /** Those written inside an input-object literal without a default: they must not be left out. */
+  omittable: VariableDefinitionNode[];
 }
 
-/** The variables a document writes somewhere inside an input-object literal. */
-export function variablesInObjects(document: DocumentNode): string[] {
+/** Of `definitions`, the variables the document writes somewhere inside an input-object literal. */
+export function variablesInObjects(document: DocumentNode, definitions: readonly VariableDefinitionNode[]): VariableDefinitionNode[] {
   const names = new Set<string>();
   visit(document, {
     Variable(node, _key, _parent, _path, ancestors) {
       if (ancestors.some((ancestor) => (ancestor as ASTNode).kind === Kind.OBJECT)) names.add(node.name.value);
     },
   });
-  return [...names];
+  return definitions.filter((definition) => names.has(definition.variable.name.value));
 }
 
 /**

@@ -2,7 +2,7 @@
 // parsed, validated and compiled once (graphql-jit), then only executed — no HTTP round trip, no
 // re-parsing, and no per-field walk of the document per request. A REST list of 50 events resolves
 // ~12,000 fields; graphql-js's interpreter spent about a sixth of the request's CPU walking them.
-import { Kind, parse, validate, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { Kind, getOperationAST, parse, validate, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { variablesInObjects } from './compiled.js';
 import { asApiError } from './errors.js';
@@ -25,13 +25,10 @@ export function createOperationRunner(schema: GraphQLSchema): OperationRunner {
       if (errors.length) throw new Error(`invalid operation: ${errors.map((e) => e.message).join('; ')}\n${source}`);
       // graphql-jit reads a left-out variable inside an input-object literal as null (compiled.ts):
       // such a variable must be required here, so that it is never left out.
-      const optional = variablesInObjects(document).filter((name) =>
-        document.definitions.some(
-          (definition) =>
-            definition.kind === Kind.OPERATION_DEFINITION &&
-            definition.variableDefinitions?.some((v) => v.variable.name.value === name && v.type.kind !== Kind.NON_NULL_TYPE),
-        ),
-      );
+      const definitions = getOperationAST(document)?.variableDefinitions ?? [];
+      const optional = variablesInObjects(document, definitions)
+        .filter((definition) => definition.type.kind !== Kind.NON_NULL_TYPE)
+        .map((definition) => definition.variable.name.value);
       if (optional.length)
         throw new Error(`optional variables inside an input object (${optional.join(', ')}): make them required\n${source}`);
       const result = compileQuery(schema, document);
