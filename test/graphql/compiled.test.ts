@@ -2,13 +2,14 @@
 // a repeated operation must answer exactly as its first run did — data, errors, their paths and
 // codes — with and without the response cache.
 import { describe, expect, it } from 'vitest';
+import { daysFromNow } from '../support/clock.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
 import { GraphQLScalarType } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { compiledOnRepeat, MAX_COMPILED } from '../../src/graphql/compiled.js';
 
-const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10) + ' 10:00:00';
+const future = daysFromNow;
 
 const PAGE = `query Page($perPage: Int) { events(page: { perPage: $perPage }) { total items { id title startDate
   venue { name events(first: 2) { id title } } organizers { name } categories { name } tags { name } } } }`;

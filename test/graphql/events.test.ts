@@ -1,5 +1,6 @@
 // The event part of the GraphQL API, through HTTP as a client sees it, on both databases.
 import { describe, expect, it } from 'vitest';
+import { daysFromNow } from '../support/clock.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
 
@@ -15,7 +16,7 @@ const ONE = `query($id: Int, $slug: String, $password: String) { event(id: $id, 
 const LIST = `query($filter: EventFilter, $page: PageInput, $password: String) {
   events(filter: $filter, page: $page, password: $password) { total totalPages items { id title masked descriptionHtml cost } dates { startDate endDate } statuses } }`;
 
-const future = (days: number, time = '10:00:00') => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10) + ' ' + time;
+const future = daysFromNow;
 
 async function create(api: TestServer, input: Record<string, unknown>, key = api.keys.administrator) {
   const result = await api.graphql(CREATE, { input }, key);
