@@ -138,8 +138,8 @@ export function oneOfSql(dialect: SqlDialect, column: string, ids: readonly numb
 }
 
 /** `alias."a", alias."b", …`: every column of `model`, as a select list. */
-export const columnList = (model: SqlModel, alias: string): string =>
-  [...model.columns].map((column) => `${alias}.${quote(column)}`).join(', ');
+export const columnList = (model: SqlModel, alias: string, columns: Iterable<string> = model.columns): string =>
+  [...columns].map((column) => `${alias}.${quote(column)}`).join(', ');
 
 /** The query `build` compiles, or null when it reaches a shape outside the subset. */
 function compiled(build: () => SqlQuery): SqlQuery | null {

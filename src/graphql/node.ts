@@ -13,6 +13,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type AlmanacTypes } from './builder.js';
 import type { GraphQLContext } from './context.js';
 import { AppError } from './errors.js';
+import { readsColumns } from './selected-columns.js';
 
 /** Most ids one `nodes` call takes. */
 export const MAX_NODE_IDS = 100;
@@ -68,6 +69,7 @@ export function nodeIdField<Shape extends { id: Key }>(
 ) {
   return t.globalID({
     description: 'Opaque global id of the record: pass it to node(nodeId) or nodes(nodeIds). Not the database id.',
+    extensions: readsColumns('id'),
     resolve: (row: { id: Key }) => ({ type: typeName, id: row.id }),
   });
 }

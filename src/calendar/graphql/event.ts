@@ -18,7 +18,8 @@ import { termComparator } from '../term-rules.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
-import { imageById, imageUrlOf, organizersOf, termsOf, venuesOf } from './loaders.js';
+import { imageById, imageUrlOf, ORGANIZER_READ, organizersOf, TERM_READ, termsOf, VENUE_READ, venuesOf } from './loaders.js';
+import { selectedColumns, type Selected } from '../../graphql/selected-columns.js';
 import { CostDetails, DateDetails, Image, isMasked, PostStatus } from './shared.js';
 
 type EventRow = { id: number; password: string; status: string; authorId: number };
@@ -34,8 +35,8 @@ const storedCost = (cost: string): string[] => {
 
 // Sorted here, not in SQL: term names order case- and accent-insensitively on both databases.
 const byName = termComparator('name', 'asc');
-const termsIn = async (ctx: GraphQLContext, eventId: number, taxonomy: string) =>
-  (await termsOf(ctx, eventId)).filter((term) => term.taxonomy === taxonomy).sort(byName);
+const termsIn = async (ctx: GraphQLContext, eventId: number, taxonomy: string, info: GraphQLResolveInfo) =>
+  (await termsOf(ctx, eventId, selectedColumns(info, TERM_READ))).filter((term) => term.taxonomy === taxonomy).sort(byName);
 
 builder.prismaObjectFields(Event, (t) => ({
   globalId: t.string({
@@ -154,30 +155,33 @@ builder.prismaObjectFields(Event, (t) => ({
   categories: t.field({
     type: [EventCategory],
     description: 'Event categories, by name ([] when masked).',
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'tribe_events_cat')),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'tribe_events_cat', info)),
   }),
   tags: t.field({
     type: [Tag],
     description: 'Tags, by name ([] when masked).',
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'post_tag')),
+    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'post_tag', info)),
   }),
   venue: t.field({
     type: Venue,
     nullable: true,
     description: 'The linked venue, when the caller may read it (null when none, masked, or it is trashed or not public).',
-    resolve: async (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : ((await readableLinks(ctx, e.id, venuesOf, false))[0] ?? null)),
+    resolve: async (e, _a, ctx, info) =>
+      isMasked(e, ctx, info) ? null : ((await readableLinks(ctx, e.id, venuesOf, selectedColumns(info, VENUE_READ), false))[0] ?? null),
   }),
   venues: t.field({
     type: [Venue],
     args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
     description: 'The linked venues the caller may read ([] when masked).',
-    resolve: (e, args, ctx, info) => (isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, venuesOf, args.all ?? false)),
+    resolve: (e, args, ctx, info) =>
+      isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, venuesOf, selectedColumns(info, VENUE_READ), args.all ?? false),
   }),
   organizers: t.field({
     type: [Organizer],
     args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
     description: 'The linked organizers the caller may read, in the order given ([] when masked).',
-    resolve: (e, args, ctx, info) => (isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, organizersOf, args.all ?? false)),
+    resolve: (e, args, ctx, info) =>
+      isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, organizersOf, selectedColumns(info, ORGANIZER_READ), args.all ?? false),
   }),
   jsonLd: t.field({
     type: 'JSON',
@@ -377,10 +381,11 @@ const LINKED_ALL =
 async function readableLinks<T extends { status: string; authorId: number }>(
   ctx: GraphQLContext,
   eventId: number,
-  load: (ctx: GraphQLContext, eventId: number) => Promise<T[]>,
+  load: (ctx: GraphQLContext, eventId: number, columns: Selected) => Promise<T[]>,
+  columns: Selected,
   all: boolean,
 ): Promise<T[]> {
-  const rows = await load(ctx, eventId);
+  const rows = await load(ctx, eventId, columns);
   return all ? rows : rows.filter((row) => isLinkedReadable(row, ctx.viewer));
 }
 

@@ -6,6 +6,7 @@ import { builder, type ArgsOf, type InputFields } from '../../graphql/builder.js
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
+import { readsColumns } from '../../graphql/selected-columns.js';
 import { setUnlock, unlockArgs, unlockFromArgs } from '../../graphql/unlock.js';
 import { listTotal } from '../list-totals.js';
 import { META_FIELDS, type LinkedFields } from '../linked.js';
@@ -56,6 +57,7 @@ const hasValue = (value: unknown) => (typeof value === 'string' ? value.trim() !
 export function maskedText(t: any, column: string, description: string) {
   return t.string({
     description: `${description} ("" when masked).`,
+    extensions: readsColumns(column),
     resolve: (row: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(row, ctx, info) ? '' : row[column]),
   });
 }
@@ -66,20 +68,23 @@ export function linkedRecordFields(type: LinkedType, t: any) {
   return {
     globalId: t.string({
       description: 'Global id: the site host and path, then ?id=.',
+      extensions: readsColumns(),
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => globalId(ctx.config.siteUrl, r.id),
     }),
     globalIdLineage: t.stringList({
       description: 'The global id, then any ids it was imported from.',
+      extensions: readsColumns(),
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => [globalId(ctx.config.siteUrl, r.id)],
     }),
     author: t.exposeInt('authorId', { description: `Id of the user who owns the ${what} (0: none).` }),
-    status: t.field({ type: PostStatus, description: 'Publication status.', resolve: (r: Row) => r.status }),
+    status: t.field({ type: PostStatus, description: 'Publication status.', extensions: readsColumns(), resolve: (r: Row) => r.status }),
     date: t.exposeString('date', { description: 'Publication date, site-local "YYYY-MM-DD HH:MM:SS".' }),
     dateUtc: t.exposeString('dateUtc', { description: 'Publication date in UTC.' }),
     modified: t.exposeString('modified', { description: 'Last modification, site-local.' }),
     modifiedUtc: t.exposeString('modifiedUtc', { description: 'Last modification in UTC.' }),
     url: t.string({
       description: `The ${what} page (permalink).`,
+      extensions: readsColumns('slug'),
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext) =>
         permalink(ctx.config.siteUrl, type, { id: r.id, slug: r.slug, status: r.status }),
     }),
@@ -87,17 +92,20 @@ export function linkedRecordFields(type: LinkedType, t: any) {
     name: maskedText(t, 'title', `The ${what} name as entered`),
     title: t.string({
       description: `The name as HTML, typographic quotes and entities applied: the REST record's "${type}" ("" when masked).`,
+      extensions: readsColumns('title'),
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? '' : renderTitle(r.title)),
     }),
     description: maskedText(t, 'content', 'The description as entered'),
     descriptionHtml: t.string({
       description: 'The description with paragraphs ("" when empty or masked).',
+      extensions: readsColumns('content'),
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
         isMasked(r, ctx, info) ? '' : renderContent(r.content),
     }),
     excerpt: maskedText(t, 'excerpt', 'The excerpt as entered'),
     excerptHtml: t.string({
       description: 'The excerpt with paragraphs ("" when empty or masked).',
+      extensions: readsColumns('excerpt'),
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
         isMasked(r, ctx, info) ? '' : renderExcerpt(r.excerpt),
     }),
@@ -106,12 +114,17 @@ export function linkedRecordFields(type: LinkedType, t: any) {
       type: Image,
       nullable: true,
       description: 'The featured image, if any (null when masked).',
+      extensions: readsColumns('imageId'),
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
         isMasked(r, ctx, info) ? null : imageById(ctx, r.imageId),
     }),
     website: maskedText(t, 'website', 'Website URL as stored'),
     phone: maskedText(t, 'phone', 'Phone number'),
-    passwordProtected: t.boolean({ description: `Whether the ${what} has a password.`, resolve: (r: Row) => r.password !== '' }),
+    passwordProtected: t.boolean({
+      description: `Whether the ${what} has a password.`,
+      extensions: readsColumns(),
+      resolve: (r: Row) => r.password !== '',
+    }),
     masked: t.boolean({
       description:
         'Whether this record hides its protected fields from this request (pass its password, or editContext as someone who may edit it).',

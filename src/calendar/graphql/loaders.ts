@@ -7,7 +7,8 @@
 import DataLoader from 'dataloader';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { ORGANIZER_TABLE, TERM_TABLE, VENUE_TABLE } from '../../db/tables.js';
-import { columnList, oneOfSql } from '../../db/where-sql.js';
+import { columnList, oneOfSql, type SqlModel } from '../../db/where-sql.js';
+import type { RowColumns, Selected } from '../../graphql/selected-columns.js';
 
 type Rows<M extends 'attachment' | 'venue' | 'organizer' | 'term'> = Awaited<ReturnType<GraphQLContext['prisma'][M]['findMany']>>;
 export type AttachmentRow = Rows<'attachment'>[number];
@@ -35,41 +36,50 @@ async function linkedRows<T>(ctx: GraphQLContext, eventIds: readonly number[], s
   return eventIds.map((id) => byEvent.get(id)!);
 }
 
-const VENUE_COLUMNS = columnList(VENUE_TABLE, 'v');
-const ORGANIZER_COLUMNS = columnList(ORGANIZER_TABLE, 'o');
-const TERM_COLUMNS = columnList(TERM_TABLE, 't');
+/** A linked table's read: every column, or those a selection reads (selected-columns.ts). */
+const linkedRead = (model: SqlModel, always: string[]): RowColumns => ({ table: [...model.columns], always });
+// What is read whatever is selected: what permission checks and masking read (isLinkedReadable,
+// isMasked), and for terms what Event.categories/tags filter and sort by.
+export const VENUE_READ = linkedRead(VENUE_TABLE, ['id', 'status', 'authorId', 'password']);
+export const ORGANIZER_READ = linkedRead(ORGANIZER_TABLE, ['id', 'status', 'authorId', 'password']);
+export const TERM_READ = linkedRead(TERM_TABLE, ['id', 'taxonomy', 'name']);
 
-/** An event's venues, by venue id (the first is "the" venue). */
-export const venuesOf = (ctx: GraphQLContext, eventId: number) =>
-  loader<number, VenueRow[]>(ctx, 'event-venues', (ids) =>
-    linkedRows(
-      ctx,
-      ids,
-      (eventIdIsOneOf) =>
-        `SELECT l."eventId" AS "_eventId", ${VENUE_COLUMNS} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
-    ),
+const loaderKeys = new WeakMap<readonly string[], string>();
+/** The loader of a link for rows of these columns: one per column set, so one statement each. */
+function linkLoader<T>(ctx: GraphQLContext, link: string, columns: Selected, sql: (eventIdIsOneOf: string) => string) {
+  let key = columns === null ? '*' : loaderKeys.get(columns);
+  if (key === undefined) loaderKeys.set(columns!, (key = columns!.join(',')));
+  return loader<number, T[]>(ctx, `${link}:${key}`, (ids) => linkedRows(ctx, ids, sql));
+}
+
+/** An event's venues, by venue id (the first is "the" venue); `columns`: only these (all by default). */
+export const venuesOf = (ctx: GraphQLContext, eventId: number, columns: Selected = null) =>
+  linkLoader<VenueRow>(
+    ctx,
+    'event-venues',
+    columns,
+    (eventIdIsOneOf) =>
+      `SELECT l."eventId" AS "_eventId", ${columnList(VENUE_TABLE, 'v', columns ?? undefined)} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
   ).load(eventId);
 
-/** An event's organizers, in the order given. */
-export const organizersOf = (ctx: GraphQLContext, eventId: number) =>
-  loader<number, OrganizerRow[]>(ctx, 'event-organizers', (ids) =>
-    linkedRows(
-      ctx,
-      ids,
-      (eventIdIsOneOf) =>
-        `SELECT l."eventId" AS "_eventId", ${ORGANIZER_COLUMNS} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
-    ),
+/** An event's organizers, in the order given; `columns`: only these (all by default). */
+export const organizersOf = (ctx: GraphQLContext, eventId: number, columns: Selected = null) =>
+  linkLoader<OrganizerRow>(
+    ctx,
+    'event-organizers',
+    columns,
+    (eventIdIsOneOf) =>
+      `SELECT l."eventId" AS "_eventId", ${columnList(ORGANIZER_TABLE, 'o', columns ?? undefined)} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
   ).load(eventId);
 
-/** An event's categories and tags, unordered. */
-export const termsOf = (ctx: GraphQLContext, eventId: number) =>
-  loader<number, TermRow[]>(ctx, 'event-terms', (ids) =>
-    linkedRows(
-      ctx,
-      ids,
-      (eventIdIsOneOf) =>
-        `SELECT l."eventId" AS "_eventId", ${TERM_COLUMNS} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
-    ),
+/** An event's categories and tags, unordered; `columns`: only these (all by default). */
+export const termsOf = (ctx: GraphQLContext, eventId: number, columns: Selected = null) =>
+  linkLoader<TermRow>(
+    ctx,
+    'event-terms',
+    columns,
+    (eventIdIsOneOf) =>
+      `SELECT l."eventId" AS "_eventId", ${columnList(TERM_TABLE, 't', columns ?? undefined)} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
   ).load(eventId);
 
 /** A featured image by attachment id (none: null, without a statement). */

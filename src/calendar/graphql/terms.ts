@@ -7,6 +7,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type InputFields, type MutationFields, type QueryFields } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
+import { readsColumns } from '../../graphql/selected-columns.js';
 import {
   CATEGORY_TAXONOMY,
   categoryTree,
@@ -61,6 +62,7 @@ function termFields(t: any, taxonomy: Taxonomy, what: string) {
         taxonomy === CATEGORY_TAXONOMY
           ? 'The category archive page: <site>/events/category/<ancestor slugs…>/<slug>/.'
           : 'The tag archive page: <site>/tag/<slug>/.',
+      extensions: readsColumns('slug', 'parentId'),
       resolve: (term: TermPlace, _args: unknown, ctx: GraphQLContext) => archiveUrl(term, taxonomy, ctx),
     }),
     events: t.field({
@@ -82,7 +84,11 @@ function termFields(t: any, taxonomy: Taxonomy, what: string) {
 
 builder.prismaObjectFields(EventCategory, (t) => ({
   ...termFields(t, CATEGORY_TAXONOMY, 'category'),
-  parentId: t.int({ description: 'The parent category id; 0 for a top-level category.', resolve: (term) => term.parentId ?? 0 }),
+  parentId: t.int({
+    description: 'The parent category id; 0 for a top-level category.',
+    extensions: readsColumns('parentId'),
+    resolve: (term) => term.parentId ?? 0,
+  }),
   parent: t.relation('parent', { type: EventCategory, nullable: true, description: 'The parent category; null at the top level.' }),
   children: t.relation('children', {
     type: EventCategory,

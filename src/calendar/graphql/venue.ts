@@ -5,6 +5,7 @@ import { builder } from '../../graphql/builder.js';
 import { venueJsonLd } from '../jsonld.js';
 import { defineLinkedApi, linkedRecordFields, maskedText } from './linked-posts.js';
 import { isMasked } from './shared.js';
+import { readsColumns } from '../../graphql/selected-columns.js';
 import { Venue } from './refs.js';
 import { imageUrlOf } from './loaders.js';
 
@@ -24,21 +25,25 @@ builder.prismaObjectFields(Venue, (t) => ({
   showMap: t.boolean({
     nullable: true,
     description: 'Show a map of the venue; true when never stored (null when masked).',
+    extensions: readsColumns('showMap'),
     resolve: (v, _a, ctx, info) => (isMasked(v, ctx, info) ? null : (v.showMap ?? true)),
   }),
   showMapLink: t.boolean({
     nullable: true,
     description: 'Show a link to a map; true when never stored (null when masked).',
+    extensions: readsColumns('showMapLink'),
     resolve: (v, _a, ctx, info) => (isMasked(v, ctx, info) ? null : (v.showMapLink ?? true)),
   }),
   geoLat: t.float({
     nullable: true,
     description: 'Latitude, when coordinates are stored (0 when masked).',
+    extensions: readsColumns('geoLat'),
     resolve: (v, _a, ctx, info) => (v.geoLat == null ? null : isMasked(v, ctx, info) ? 0 : v.geoLat),
   }),
   geoLng: t.float({
     nullable: true,
     description: 'Longitude, when coordinates are stored (0 when masked).',
+    extensions: readsColumns('geoLng'),
     resolve: (v, _a, ctx, info) => (v.geoLng == null ? null : isMasked(v, ctx, info) ? 0 : v.geoLng),
   }),
   jsonLd: t.field({

@@ -1,0 +1,148 @@
+// An event's venues, organizers, categories and tags are read with only the columns their selection
+// needs (src/graphql/selected-columns.ts). Every field of those types, asked alone (where it gets
+// the fewest columns), must answer what it answers beside every other field (where it gets them
+// all): a field that reads a column it does not declare fails here.
+import { describe, expect, it } from 'vitest';
+import { daysFromNow } from '../support/clock.js';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { useTestServer } from '../support/server.js';
+
+/** Event fields returning linked records, and the type each returns. */
+const LINKS = { venue: 'Venue', venues: 'Venue', organizers: 'Organizer', categories: 'EventCategory', tags: 'Tag' } as const;
+
+interface IntrospectedField {
+  name: string;
+  args: { type: { kind: string } }[];
+  type: { kind: string; name: string | null; ofType: IntrospectedField['type'] | null };
+}
+
+const namedKind = (type: IntrospectedField['type']): string => (type.ofType ? namedKind(type.ofType) : type.kind);
+
+describe.each(DATABASE_KINDS)('linked records read with the columns their selection needs, on %s', (kind) => {
+  const api = useTestServer(kind);
+  const admin = () => api.keys.administrator;
+
+  /** Each linked type's fields a client can select without arguments, as a selection (objects by id). */
+  async function selectableFields(typeName: string): Promise<Record<string, string>> {
+    const { data } = await api.graphql(
+      `query($name: String!) { __type(name: $name) { fields { name args { type { kind } } type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }`,
+      { name: typeName },
+    );
+    const fields: Record<string, string> = {};
+    for (const field of data.__type.fields as IntrospectedField[]) {
+      if (field.args.some((arg) => arg.type.kind === 'NON_NULL')) continue;
+      const leafKind = namedKind(field.type);
+      fields[field.name] =
+        leafKind === 'OBJECT' ? `${field.name} { id }` : leafKind === 'INTERFACE' ? `${field.name} { __typename }` : field.name;
+    }
+    return fields;
+  }
+
+  async function eventsWith(selection: string, key?: string) {
+    const result = await api.graphql(`{ events(page: { perPage: 10 }) { items { id ${selection} } } }`, {}, key);
+    expect(result.errors).toBeUndefined();
+    return result.data.events.items as Record<string, unknown>[];
+  }
+
+  it('seeds events with a rich venue, a protected venue, organizers and nested terms', async () => {
+    const venue = await api.graphql(
+      `mutation { createVenue(input: { name: "Hall & Co", description: "Big room", excerpt: "Room", address: "1 Main St", city: "Lyon",
+        country: "France", province: "Rhône", zip: "69001", phone: "+33 1", website: "https://hall.example", showMap: false, showMapLink: true,
+        stateprovince: "ARA" }) { id } }`,
+      {},
+      admin(),
+    );
+    expect(venue.errors).toBeUndefined();
+    const hidden = await api.graphql(
+      `mutation { createVenue(input: { name: "Back room", city: "Nice", password: "open", address: "2 Rue" }) { id } }`,
+      {},
+      admin(),
+    );
+    expect(hidden.errors).toBeUndefined();
+    const organizer = await api.graphql(
+      `mutation { createOrganizer(input: { name: "Jazz Club", email: "jazz@example.com", phone: "555", website: "https://jazz.example", description: "We play" }) { id } }`,
+      {},
+      admin(),
+    );
+    expect(organizer.errors).toBeUndefined();
+    const parent = await api.graphql(
+      `mutation { createEventCategory(input: { name: "Music", description: "All music" }) { id } }`,
+      {},
+      admin(),
+    );
+    expect(parent.errors).toBeUndefined();
+    const child = await api.graphql(
+      `mutation($parent: ID!) { createEventCategory(input: { name: "Jazz", parent: $parent }) { id } }`,
+      { parent: String(parent.data.createEventCategory.id) },
+      admin(),
+    );
+    expect(child.errors).toBeUndefined();
+    for (const [day, venueId] of [
+      [3, venue.data.createVenue.id],
+      [4, hidden.data.createVenue.id],
+    ]) {
+      const created = await api.graphql(
+        `mutation($input: CreateEventInput!) { createEvent(input: $input) { id } }`,
+        {
+          input: {
+            title: `Night ${day}`,
+            startDate: daysFromNow(day),
+            endDate: daysFromNow(day),
+            venue: venueId,
+            organizer: [organizer.data.createOrganizer.id],
+            categories: ['Jazz', 'Music'],
+            tags: ['late', 'loud'],
+          },
+        },
+        admin(),
+      );
+      expect(created.errors).toBeUndefined();
+    }
+  });
+
+  for (const [link, typeName] of Object.entries(LINKS)) {
+    it(`answers each ${typeName} field of Event.${link} alone as it does beside all the others`, async () => {
+      const fields = await selectableFields(typeName);
+      expect(Object.keys(fields).length).toBeGreaterThan(8);
+      for (const key of [undefined, admin()]) {
+        const full = await eventsWith(`${link} { ${Object.values(fields).join(' ')} }`, key);
+        expect(full).toHaveLength(2);
+        for (const [name, selection] of Object.entries(fields)) {
+          const alone = await eventsWith(`${link} { ${selection} }`, key);
+          const pick = (value: unknown): unknown =>
+            Array.isArray(value)
+              ? value.map(pick)
+              : value && typeof value === 'object'
+                ? { [name]: (value as Record<string, unknown>)[name] }
+                : value;
+          expect(alone, `${typeName}.${name}`).toEqual(full.map((event) => ({ id: event.id, [link]: pick(event[link]) })));
+        }
+      }
+    });
+  }
+
+  it('reads what fragments and merged fields select', async () => {
+    const full = await eventsWith('venue { name city address zip url }');
+    expect(full[0].venue).toMatchObject({ name: 'Hall & Co', city: 'Lyon', address: '1 Main St', zip: '69001' });
+    const result = await api.graphql(
+      `query { events(page: { perPage: 10 }) { items { id venue { name ... on Venue { city } ...Place } venue { url } } } }
+       fragment Place on Venue { address zip }`,
+    );
+    expect(result.errors).toBeUndefined();
+    expect(result.data.events.items).toEqual(full);
+  });
+
+  it('reads a venue once per page for the columns one selection needs', async () => {
+    const statements: string[] = [];
+    const stop = api.server.db.observe(({ query }) => statements.push(query));
+    try {
+      await eventsWith('venue { name city } organizers { name } tags { name }');
+    } finally {
+      stop();
+    }
+    const venueReads = statements.filter((query) => /JOIN "Venue"/.test(query));
+    expect(venueReads).toHaveLength(1);
+    expect(venueReads[0]).not.toMatch(/"content"|"address"/);
+    expect(venueReads[0]).toMatch(/v\."title".*v\."city"/);
+  });
+});
