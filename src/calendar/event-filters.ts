@@ -259,15 +259,17 @@ export type EventRow = Awaited<ReturnType<Prisma['event']['findMany']>>[number];
  * One page of the list's events. Read raw (one statement through the driver) when the filter is in
  * the part of Prisma's language selectSql compiles and the caller needs no relation loaded with the
  * rows: Prisma's client spends about twice the statement's own time mapping a page of full rows.
- * Otherwise Prisma reads it, with the caller's `query` (a Pothos selection).
+ * Otherwise Prisma reads it, with the caller's `query` (a Pothos selection). `columns`: what a raw
+ * read selects (every column by default); Prisma's read takes them all.
  */
 export async function eventPageRows(
   db: { prisma: Db; readRows: Database['readRows']; dbKind: 'sqlite' | 'postgresql' },
   list: Pick<EventListQuery, 'where' | 'orderBy'>,
   page: { skip: number; take: number },
   query: object = {},
+  columns: readonly string[] | null = null,
 ): Promise<EventRow[]> {
-  const raw = Object.keys(query).length === 0 ? selectSql(db.dbKind, EVENT_TABLE, { ...list, ...page }) : null;
+  const raw = Object.keys(query).length === 0 ? selectSql(db.dbKind, EVENT_TABLE, { ...list, ...page, columns }) : null;
   if (raw) return db.readRows<EventRow>(raw.sql, raw.args);
   return db.prisma.event.findMany({ ...query, where: list.where, orderBy: list.orderBy, ...page });
 }

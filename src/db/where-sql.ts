@@ -162,13 +162,13 @@ export function countSql(dialect: SqlDialect, model: SqlModel, where: object): S
 }
 
 /**
- * `SELECT <every column> FROM <model> WHERE <where> ORDER BY <orderBy> LIMIT <take> OFFSET <skip>`, or null when
+ * `SELECT <every column, or `columns`> FROM <model> WHERE <where> ORDER BY <orderBy> LIMIT <take> OFFSET <skip>`, or null when
  * `where` or `orderBy` leaves the subset this compiles.
  */
 export function selectSql(
   dialect: SqlDialect,
   model: SqlModel,
-  query: { where: object; orderBy: Record<string, 'asc' | 'desc'>[]; skip: number; take: number },
+  query: { where: object; orderBy: Record<string, 'asc' | 'desc'>[]; skip: number; take: number; columns?: readonly string[] | null },
 ): SqlQuery | null {
   // Beyond Number.MAX_SAFE_INTEGER a page number has no exact offset: Prisma's answer stands.
   if (!Number.isSafeInteger(query.skip) || !Number.isSafeInteger(query.take)) return null;
@@ -183,7 +183,7 @@ export function selectSql(
     });
     const limit = `LIMIT ${compiler.param(query.take)} OFFSET ${compiler.param(query.skip)}`;
     return {
-      sql: `SELECT ${columnList(model, table)} FROM ${table} WHERE ${where}${order.length ? ` ORDER BY ${order.join(', ')}` : ''} ${limit}`,
+      sql: `SELECT ${columnList(model, table, query.columns ?? undefined)} FROM ${table} WHERE ${where}${order.length ? ` ORDER BY ${order.join(', ')}` : ''} ${limit}`,
       args: compiler.args,
     };
   });

@@ -71,31 +71,62 @@ function inTableOrder(read: RowColumns, wanted: Set<string>): Selected {
   return read.table.filter((column) => wanted.has(column));
 }
 
+/** The nodes of the fields named `name` in these nodes' selections (fragments followed). */
+function subFieldNodes(nodes: readonly FieldNode[], name: string, fragments: Record<string, FragmentDefinitionNode>): FieldNode[] {
+  const found: FieldNode[] = [];
+  const seen = new Set<string>();
+  const walk = (selectionSet: SelectionSetNode | undefined) => {
+    for (const selection of selectionSet?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value === name) found.push(selection);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
+      else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        walk(fragments[selection.name.value]?.selectionSet);
+      }
+    }
+  };
+  for (const node of nodes) walk(node.selectionSet);
+  return found;
+}
+
 /**
  * The columns of `read.table` the field being resolved reads of the rows it returns, `read.always`
  * among them, in the table's order; ALL when it may read any (or names one not the table's).
+ * `within`: the rows are those of its returned object's field of that name (a page's `items`).
  */
-export function selectedColumns(info: GraphQLResolveInfo, read: RowColumns): Selected {
-  const type = getNamedType(info.returnType);
+export function selectedColumns(info: GraphQLResolveInfo, read: RowColumns, within?: string): Selected {
+  let type = getNamedType(info.returnType);
+  let nodes = info.fieldNodes;
+  if (within !== undefined) {
+    const field = isObjectType(type) ? type.getFields()[within] : undefined;
+    if (!field) return ALL;
+    type = getNamedType(field.type);
+    nodes = subFieldNodes(nodes, within, info.fragments);
+  }
   if (!isObjectType(type)) return ALL;
+  const rowType = type;
   const columnsOf = (node: FieldNode) => {
     let byRead = byNode.get(node);
     if (!byRead) byNode.set(node, (byRead = new Map()));
     let selected = byRead.get(read);
     if (selected === undefined) {
       const wanted = new Set(read.always);
-      selected = collect(type, node.selectionSet, info.fragments, wanted, new Set()) ? inTableOrder(read, wanted) : ALL;
+      selected = collect(rowType, node.selectionSet, info.fragments, wanted, new Set()) ? inTableOrder(read, wanted) : ALL;
       byRead.set(read, selected);
     }
     return selected;
   };
-  if (info.fieldNodes.length === 1) return columnsOf(info.fieldNodes[0]);
-  // Several nodes merged under one response key (`venue { name } venue { city }`).
-  const wanted = new Set<string>();
-  for (const node of info.fieldNodes) {
+  if (nodes.length === 1) return columnsOf(nodes[0]);
+  // Several nodes under one response key (`venue { name } venue { city }`), or none selected.
+  const wanted = new Set(read.always);
+  for (const node of nodes) {
     const selected = columnsOf(node);
     if (selected === ALL) return ALL;
     for (const column of selected) wanted.add(column);
   }
   return inTableOrder(read, wanted);
 }
+
+/** A table's read: its columns, and those read whatever is selected. */
+export const rowColumns = (columns: Iterable<string>, always: string[]): RowColumns => ({ table: [...columns], always });

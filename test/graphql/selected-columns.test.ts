@@ -16,14 +16,17 @@ interface IntrospectedField {
   type: { kind: string; name: string | null; ofType: IntrospectedField['type'] | null };
 }
 
-const namedKind = (type: IntrospectedField['type']): string => (type.ofType ? namedKind(type.ofType) : type.kind);
+const namedType = (type: IntrospectedField['type']): IntrospectedField['type'] => (type.ofType ? namedType(type.ofType) : type);
 
 describe.each(DATABASE_KINDS)('linked records read with the columns their selection needs, on %s', (kind) => {
   const api = useTestServer(kind);
   const admin = () => api.keys.administrator;
 
-  /** Each linked type's fields a client can select without arguments, as a selection (objects by id). */
-  async function selectableFields(typeName: string): Promise<Record<string, string>> {
+  /**
+   * A type's fields a client can select without arguments, as selections: a field returning
+   * objects selects their own such fields, one level down (records by id).
+   */
+  async function selectableFields(typeName: string, depth = 1): Promise<Record<string, string>> {
     const { data } = await api.graphql(
       `query($name: String!) { __type(name: $name) { fields { name args { type { kind } } type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }`,
       { name: typeName },
@@ -31,9 +34,13 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
     const fields: Record<string, string> = {};
     for (const field of data.__type.fields as IntrospectedField[]) {
       if (field.args.some((arg) => arg.type.kind === 'NON_NULL')) continue;
-      const leafKind = namedKind(field.type);
-      fields[field.name] =
-        leafKind === 'OBJECT' ? `${field.name} { id }` : leafKind === 'INTERFACE' ? `${field.name} { __typename }` : field.name;
+      const named = namedType(field.type);
+      if (named.kind === 'INTERFACE') fields[field.name] = `${field.name} { __typename }`;
+      else if (named.kind !== 'OBJECT') fields[field.name] = field.name;
+      else if (depth > 0) {
+        const inner = await selectableFields(named.name!, depth - 1);
+        fields[field.name] = `${field.name} { ${inner.id ? 'id' : Object.values(inner).join(' ')} }`;
+      }
     }
     return fields;
   }
@@ -77,14 +84,21 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
       admin(),
     );
     expect(child.errors).toBeUndefined();
-    for (const [day, venueId] of [
-      [3, venue.data.createVenue.id],
-      [4, hidden.data.createVenue.id],
-    ]) {
+    const events: [number, number, Record<string, unknown>][] = [
+      [
+        3,
+        venue.data.createVenue.id,
+        { cost: ['10', '25'], website: 'https://night.example', description: 'Loud "night"', excerpt: 'Loud' },
+      ],
+      [4, hidden.data.createVenue.id, { featured: true, sticky: true, allDay: true, showMap: false }],
+      [5, venue.data.createVenue.id, { password: 'secret', cost: ['Free'], timezone: 'Europe/Paris', description: 'Hidden' }],
+    ];
+    for (const [day, venueId, more] of events) {
       const created = await api.graphql(
         `mutation($input: CreateEventInput!) { createEvent(input: $input) { id } }`,
         {
           input: {
+            ...more,
             title: `Night ${day}`,
             startDate: daysFromNow(day),
             endDate: daysFromNow(day),
@@ -106,7 +120,7 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
       expect(Object.keys(fields).length).toBeGreaterThan(8);
       for (const key of [undefined, admin()]) {
         const full = await eventsWith(`${link} { ${Object.values(fields).join(' ')} }`, key);
-        expect(full).toHaveLength(2);
+        expect(full).toHaveLength(3);
         for (const [name, selection] of Object.entries(fields)) {
           const alone = await eventsWith(`${link} { ${selection} }`, key);
           const pick = (value: unknown): unknown =>
@@ -121,6 +135,19 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
     });
   }
 
+  it('answers each Event field of a page alone as it does beside all the others', async () => {
+    const fields = await selectableFields('Event');
+    expect(Object.keys(fields).length).toBeGreaterThan(40);
+    for (const key of [undefined, admin()]) {
+      const full = await eventsWith(Object.values(fields).join(' '), key);
+      expect(full).toHaveLength(3);
+      for (const [name, selection] of Object.entries(fields)) {
+        const alone = await eventsWith(selection, key);
+        expect(alone, `Event.${name}`).toEqual(full.map((event) => ({ id: event.id, [name]: event[name] })));
+      }
+    }
+  });
+
   it('reads what fragments and merged fields select', async () => {
     const full = await eventsWith('venue { name city address zip url }');
     expect(full[0].venue).toMatchObject({ name: 'Hall & Co', city: 'Lyon', address: '1 Main St', zip: '69001' });
@@ -132,7 +159,7 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
     expect(result.data.events.items).toEqual(full);
   });
 
-  it('reads a venue once per page for the columns one selection needs', async () => {
+  it('reads the page and its venues once, with the columns the selection needs', async () => {
     const statements: string[] = [];
     const stop = api.server.db.observe(({ query }) => statements.push(query));
     try {
@@ -140,6 +167,9 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
     } finally {
       stop();
     }
+    const pageReads = statements.filter((query) => /FROM "Event" WHERE .* LIMIT/.test(query));
+    expect(pageReads).toHaveLength(1);
+    expect(pageReads[0]).not.toMatch(/"content"|"excerpt"|"cost"/);
     const venueReads = statements.filter((query) => /JOIN "Venue"/.test(query));
     expect(venueReads).toHaveLength(1);
     expect(venueReads[0]).not.toMatch(/"content"|"address"/);

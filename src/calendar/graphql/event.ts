@@ -19,10 +19,13 @@ import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
 import { imageById, imageUrlOf, ORGANIZER_READ, organizersOf, TERM_READ, termsOf, VENUE_READ, venuesOf } from './loaders.js';
-import { selectedColumns, type Selected } from '../../graphql/selected-columns.js';
+import { readsColumns, rowColumns, selectedColumns, type Selected } from '../../graphql/selected-columns.js';
+import { EVENT_TABLE } from '../../db/tables.js';
 import { CostDetails, DateDetails, Image, isMasked, PostStatus } from './shared.js';
 
 type EventRow = { id: number; password: string; status: string; authorId: number };
+// What an event page reads whatever is selected: what masking reads (isMasked).
+const EVENT_READ = rowColumns(EVENT_TABLE.columns, ['id', 'status', 'authorId', 'password']);
 
 const storedCost = (cost: string): string[] => {
   try {
@@ -41,72 +44,113 @@ const termsIn = async (ctx: GraphQLContext, eventId: number, taxonomy: string, i
 builder.prismaObjectFields(Event, (t) => ({
   globalId: t.string({
     description: 'Global id: the site host and path, then ?id=.',
+    extensions: readsColumns(),
     resolve: (e, _a, ctx) => globalId(ctx.config.siteUrl, e.id),
   }),
   globalIdLineage: t.stringList({
     description: 'The global id, then any ids it was imported from.',
+    extensions: readsColumns(),
     resolve: (e, _a, ctx) => [globalId(ctx.config.siteUrl, e.id)],
   }),
   author: t.exposeInt('authorId', { description: 'Id of the user who owns the event (0: none).' }),
-  status: t.field({ type: PostStatus, description: 'Publication status.', resolve: (e) => e.status as PostStatusName }),
+  status: t.field({
+    type: PostStatus,
+    description: 'Publication status.',
+    extensions: readsColumns(),
+    resolve: (e) => e.status as PostStatusName,
+  }),
   date: t.exposeString('date', { description: 'Publication date, site-local "YYYY-MM-DD HH:MM:SS".' }),
   dateUtc: t.exposeString('dateUtc', { description: 'Publication date in UTC.' }),
   modified: t.exposeString('modified', { description: 'Last modification, site-local.' }),
   modifiedUtc: t.exposeString('modifiedUtc', { description: 'Last modification in UTC.' }),
-  url: t.string({ description: 'The event page (permalink).', resolve: (e, _a, ctx) => permalink(ctx.config.siteUrl, 'event', e) }),
+  url: t.string({
+    description: 'The event page (permalink).',
+    extensions: readsColumns('slug'),
+    resolve: (e, _a, ctx) => permalink(ctx.config.siteUrl, 'event', e),
+  }),
   title: t.exposeString('title', { description: 'The title as entered.' }),
   titleRendered: t.string({
     description: 'The title as HTML, typographic quotes and entities applied.',
+    extensions: readsColumns('title'),
     resolve: (e) => renderTitle(e.title),
   }),
   description: t.string({
     description: 'The description as entered ("" when masked).',
+    extensions: readsColumns('content'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : e.content),
   }),
   descriptionHtml: t.string({
     description: 'The description with paragraphs ("" when masked).',
+    extensions: readsColumns('content'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : renderContent(e.content)),
   }),
   excerpt: t.string({
     description: 'The excerpt as entered ("" when masked).',
+    extensions: readsColumns('excerpt'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : e.excerpt),
   }),
   excerptHtml: t.string({
     description: 'The excerpt with paragraphs ("" when masked).',
+    extensions: readsColumns('excerpt'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : renderExcerpt(e.excerpt)),
   }),
   slug: t.string({
     description: 'The URL slug, unique among events; "" for a draft or pending event until it is published (or given one).',
+    extensions: readsColumns('slug'),
     resolve: (e) => e.slug ?? '',
   }),
   image: t.field({
     type: Image,
     nullable: true,
     description: 'The featured image, if any (null when masked).',
+    extensions: readsColumns('imageId'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : imageById(ctx, e.imageId)),
   }),
   allDay: t.boolean({
     nullable: true,
     description: 'Whether the event lasts whole days (null when masked).',
+    extensions: readsColumns('allDay'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.allDay),
   }),
   startDate: t.exposeString('startLocal', { description: 'Start, event-local "YYYY-MM-DD HH:MM:SS".' }),
-  startDateDetails: t.field({ type: DateDetails, description: 'Parts of startDate.', resolve: (e) => e.startLocal }),
+  startDateDetails: t.field({
+    type: DateDetails,
+    description: 'Parts of startDate.',
+    extensions: readsColumns('startLocal'),
+    resolve: (e) => e.startLocal,
+  }),
   endDate: t.exposeString('endLocal', { description: 'End, event-local "YYYY-MM-DD HH:MM:SS".' }),
-  endDateDetails: t.field({ type: DateDetails, description: 'Parts of endDate.', resolve: (e) => e.endLocal }),
+  endDateDetails: t.field({
+    type: DateDetails,
+    description: 'Parts of endDate.',
+    extensions: readsColumns('endLocal'),
+    resolve: (e) => e.endLocal,
+  }),
   utcStartDate: t.exposeString('startUtc', { description: 'Start in UTC.' }),
-  utcStartDateDetails: t.field({ type: DateDetails, description: 'Parts of utcStartDate.', resolve: (e) => e.startUtc }),
+  utcStartDateDetails: t.field({
+    type: DateDetails,
+    description: 'Parts of utcStartDate.',
+    extensions: readsColumns('startUtc'),
+    resolve: (e) => e.startUtc,
+  }),
   utcEndDate: t.exposeString('endUtc', { description: 'End in UTC.' }),
-  utcEndDateDetails: t.field({ type: DateDetails, description: 'Parts of utcEndDate.', resolve: (e) => e.endUtc }),
+  utcEndDateDetails: t.field({
+    type: DateDetails,
+    description: 'Parts of utcEndDate.',
+    extensions: readsColumns('endUtc'),
+    resolve: (e) => e.endUtc,
+  }),
   timezone: t.exposeString('timezone', { description: 'The event time zone: an IANA id or UTC±N.' }),
   timezoneAbbr: t.exposeString('timezoneAbbr', { description: 'Time zone abbreviation at the start (EST, CEST, UTC…).' }),
   cost: t.string({
     description: 'The cost as displayed: "$10", "Free – 30$" ("" when none or masked).',
+    extensions: readsColumns('cost', 'currencySymbol', 'currencyPosition'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : formatCost(storedCost(e.cost), e.currencySymbol, e.currencyPosition)),
   }),
   costDetails: t.field({
     type: CostDetails,
     description: 'The stored cost, parsed (empty when masked).',
+    extensions: readsColumns('cost', 'currencySymbol', 'currencyCode', 'currencyPosition'),
     resolve: (e, _a, ctx, info) =>
       isMasked(e, ctx, info)
         ? { currencySymbol: '', currencyCode: '', currencyPosition: '', values: [] }
@@ -119,53 +163,67 @@ builder.prismaObjectFields(Event, (t) => ({
   }),
   website: t.string({
     description: 'The event website; the permalink when none was ever stored ("" when masked).',
+    extensions: readsColumns('website', 'slug'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e))),
   }),
   showMap: t.boolean({
     nullable: true,
     description: 'Show a map of the venue (null when masked).',
+    extensions: readsColumns('showMap'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : (e.showMap ?? true)),
   }),
   showMapLink: t.boolean({
     nullable: true,
     description: 'Show a link to a map (null when masked).',
+    extensions: readsColumns('showMapLink'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : (e.showMapLink ?? true)),
   }),
   hideFromListings: t.boolean({
     nullable: true,
     description: 'Hidden from event lists (null when masked).',
+    extensions: readsColumns('hideFromListings'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.hideFromListings),
   }),
   sticky: t.boolean({
     nullable: true,
     description: 'Pinned (null when masked).',
+    extensions: readsColumns('menuOrder'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.menuOrder < 0),
   }),
   featured: t.boolean({
     nullable: true,
     description: 'Featured (null when masked).',
+    extensions: readsColumns('featured'),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.featured),
   }),
-  passwordProtected: t.boolean({ description: 'Whether the event has a password.', resolve: (e) => e.password !== '' }),
+  passwordProtected: t.boolean({
+    description: 'Whether the event has a password.',
+    extensions: readsColumns(),
+    resolve: (e) => e.password !== '',
+  }),
   masked: t.boolean({
     description: 'Whether this record hides its protected fields from this request.',
+    extensions: readsColumns(),
     resolve: (e, _a, ctx, info) => isMasked(e, ctx, info),
   }),
   parentId: t.exposeInt('parentId', { description: 'Id of the parent event (0: none).' }),
   categories: t.field({
     type: [EventCategory],
     description: 'Event categories, by name ([] when masked).',
+    extensions: readsColumns(),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'tribe_events_cat', info)),
   }),
   tags: t.field({
     type: [Tag],
     description: 'Tags, by name ([] when masked).',
+    extensions: readsColumns(),
     resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'post_tag', info)),
   }),
   venue: t.field({
     type: Venue,
     nullable: true,
     description: 'The linked venue, when the caller may read it (null when none, masked, or it is trashed or not public).',
+    extensions: readsColumns(),
     resolve: async (e, _a, ctx, info) =>
       isMasked(e, ctx, info) ? null : ((await readableLinks(ctx, e.id, venuesOf, selectedColumns(info, VENUE_READ), false))[0] ?? null),
   }),
@@ -173,6 +231,7 @@ builder.prismaObjectFields(Event, (t) => ({
     type: [Venue],
     args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
     description: 'The linked venues the caller may read ([] when masked).',
+    extensions: readsColumns(),
     resolve: (e, args, ctx, info) =>
       isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, venuesOf, selectedColumns(info, VENUE_READ), args.all ?? false),
   }),
@@ -180,6 +239,7 @@ builder.prismaObjectFields(Event, (t) => ({
     type: [Organizer],
     args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
     description: 'The linked organizers the caller may read, in the order given ([] when masked).',
+    extensions: readsColumns(),
     resolve: (e, args, ctx, info) =>
       isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, organizersOf, selectedColumns(info, ORGANIZER_READ), args.all ?? false),
   }),
@@ -209,6 +269,7 @@ builder.prismaObjectFields(Event, (t) => ({
   }),
   icalUrl: t.string({
     description: 'The event as an iCalendar file (the event page + "ical/").',
+    extensions: readsColumns('slug'),
     resolve: (e, _a, ctx) => icalUrl({ url: permalink(ctx.config.siteUrl, 'event', e) }),
   }),
   googleCalendarUrl: t.string({
@@ -334,7 +395,13 @@ builder.queryFields((t) => ({
       const { page, perPage, skip } = pageRequest(ctx, args.page);
       const list = await eventListQuery(ctx.prisma, (args.filter ?? {}) as EventFilter, ctx);
       const [items, total] = await Promise.all([
-        eventPageRows(ctx, list, { skip, take: perPage }, queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] })),
+        eventPageRows(
+          ctx,
+          list,
+          { skip, take: perPage },
+          queryFromInfo({ context: ctx, info, typeName: 'Event', path: ['items'] }),
+          selectedColumns(info, EVENT_READ, 'items'),
+        ),
         listTotal(ctx, 'event', list.where, list.version),
       ]);
       return { items, total, page, perPage, dates: list.window.effective, statuses: list.statuses };

@@ -7,8 +7,8 @@
 import DataLoader from 'dataloader';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { ORGANIZER_TABLE, TERM_TABLE, VENUE_TABLE } from '../../db/tables.js';
-import { columnList, oneOfSql, type SqlModel } from '../../db/where-sql.js';
-import type { RowColumns, Selected } from '../../graphql/selected-columns.js';
+import { columnList, oneOfSql } from '../../db/where-sql.js';
+import { rowColumns, type Selected } from '../../graphql/selected-columns.js';
 
 type Rows<M extends 'attachment' | 'venue' | 'organizer' | 'term'> = Awaited<ReturnType<GraphQLContext['prisma'][M]['findMany']>>;
 export type AttachmentRow = Rows<'attachment'>[number];
@@ -36,13 +36,11 @@ async function linkedRows<T>(ctx: GraphQLContext, eventIds: readonly number[], s
   return eventIds.map((id) => byEvent.get(id)!);
 }
 
-/** A linked table's read: every column, or those a selection reads (selected-columns.ts). */
-const linkedRead = (model: SqlModel, always: string[]): RowColumns => ({ table: [...model.columns], always });
 // What is read whatever is selected: what permission checks and masking read (isLinkedReadable,
 // isMasked), and for terms what Event.categories/tags filter and sort by.
-export const VENUE_READ = linkedRead(VENUE_TABLE, ['id', 'status', 'authorId', 'password']);
-export const ORGANIZER_READ = linkedRead(ORGANIZER_TABLE, ['id', 'status', 'authorId', 'password']);
-export const TERM_READ = linkedRead(TERM_TABLE, ['id', 'taxonomy', 'name']);
+export const VENUE_READ = rowColumns(VENUE_TABLE.columns, ['id', 'status', 'authorId', 'password']);
+export const ORGANIZER_READ = rowColumns(ORGANIZER_TABLE.columns, ['id', 'status', 'authorId', 'password']);
+export const TERM_READ = rowColumns(TERM_TABLE.columns, ['id', 'taxonomy', 'name']);
 
 const loaderKeys = new WeakMap<readonly string[], string>();
 /** The loader of a link for rows of these columns: one per column set, so one statement each. */
