@@ -159,14 +159,20 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
     expect(result.data.events.items).toEqual(full);
   });
 
-  it('reads the page and its venues once, with the columns the selection needs', async () => {
+  /** The SQL statements the server runs while `run` runs. */
+  async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
     const statements: string[] = [];
     const stop = api.server.db.observe(({ query }) => statements.push(query));
     try {
-      await eventsWith('venue { name city } organizers { name } tags { name }');
+      await run();
     } finally {
       stop();
     }
+    return statements;
+  }
+
+  it('reads the page and its venues once, with the columns the selection needs', async () => {
+    const statements = await statementsOf(() => eventsWith('venue { name city } organizers { name } tags { name }'));
     const pageReads = statements.filter((query) => /FROM "Event" WHERE .* LIMIT/.test(query));
     expect(pageReads).toHaveLength(1);
     expect(pageReads[0]).not.toMatch(/"content"|"excerpt"|"cost"/);
@@ -174,5 +180,23 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
     expect(venueReads).toHaveLength(1);
     expect(venueReads[0]).not.toMatch(/"content"|"address"/);
     expect(venueReads[0]).toMatch(/v\."title".*v\."city"/);
+  });
+
+  it('reads the terms once when categories and tags select different fields, with what each asked', async () => {
+    let items: Record<string, any>[] = [];
+    const statements = await statementsOf(async () => {
+      items = await eventsWith('categories { name } tags { slug description } venue { name } venues { city }', admin());
+    });
+    const termReads = statements.filter((query) => /JOIN "Term"/.test(query));
+    expect(termReads).toHaveLength(1);
+    expect(termReads[0]).toMatch(/t\."slug".*t\."description"/);
+    expect(statements.filter((query) => /JOIN "Venue"/.test(query))).toHaveLength(1);
+    expect(items[0].categories).toEqual([{ name: 'Jazz' }, { name: 'Music' }]);
+    expect(items[0].tags).toEqual([
+      { slug: 'late', description: '' },
+      { slug: 'loud', description: '' },
+    ]);
+    expect(items[0].venue).toEqual({ name: 'Hall & Co' });
+    expect(items[0].venues).toEqual([{ city: 'Lyon' }]);
   });
 });

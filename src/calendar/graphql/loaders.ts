@@ -8,7 +8,7 @@ import DataLoader from 'dataloader';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { ORGANIZER_TABLE, TERM_TABLE, VENUE_TABLE } from '../../db/tables.js';
 import { columnList, oneOfSql } from '../../db/where-sql.js';
-import { rowColumns, type Selected } from '../../graphql/selected-columns.js';
+import { rowColumns, type RowColumns, type Selected } from '../../graphql/selected-columns.js';
 
 type Rows<M extends 'attachment' | 'venue' | 'organizer' | 'term'> = Awaited<ReturnType<GraphQLContext['prisma'][M]['findMany']>>;
 export type AttachmentRow = Rows<'attachment'>[number];
@@ -42,43 +42,86 @@ export const VENUE_READ = rowColumns(VENUE_TABLE.columns, ['id', 'status', 'auth
 export const ORGANIZER_READ = rowColumns(ORGANIZER_TABLE.columns, ['id', 'status', 'authorId', 'password']);
 export const TERM_READ = rowColumns(TERM_TABLE.columns, ['id', 'taxonomy', 'name']);
 
-const loaderKeys = new WeakMap<readonly string[], string>();
-/** The loader of a link for rows of these columns: one per column set, so one statement each. */
-function linkLoader<T>(ctx: GraphQLContext, link: string, columns: Selected, sql: (eventIdIsOneOf: string) => string) {
-  let key = columns === null ? '*' : loaderKeys.get(columns);
-  if (key === undefined) loaderKeys.set(columns!, (key = columns!.join(',')));
-  return loader<number, T[]>(ctx, `${link}:${key}`, (ids) => linkedRows(ctx, ids, sql));
+interface LinkLoad {
+  eventId: number;
+  columns: Selected;
+}
+const columnKeys = new WeakMap<readonly string[], string>();
+function columnsKey(columns: Selected): string {
+  if (columns === null) return '*';
+  let key = columnKeys.get(columns);
+  if (key === undefined) columnKeys.set(columns, (key = columns.join(',')));
+  return key;
+}
+
+/** The columns that serve every load: ALL when one asks for them, else the union in the table's order. */
+function unionOf(loads: readonly LinkLoad[], read: RowColumns): Selected {
+  const first = loads[0].columns;
+  if (loads.every((load) => load.columns === first)) return first;
+  if (loads.some((load) => load.columns === null)) return null;
+  const wanted = new Set(loads.flatMap((load) => load.columns!));
+  return read.table.filter((column) => wanted.has(column));
+}
+
+/**
+ * An event's rows of one link: the loads of a tick are read in one statement, for the union of
+ * the columns they ask (a page's categories and tags select different fields). A load is kept per
+ * event and column set, so a later one never gets rows without a column it asked for.
+ */
+function linkLoad<T>(
+  ctx: GraphQLContext,
+  link: string,
+  read: RowColumns,
+  load: LinkLoad,
+  sql: (columns: Selected, eventIdIsOneOf: string) => string,
+) {
+  let found = ctx.cache.get(link) as DataLoader<LinkLoad, T[], string> | undefined;
+  if (!found) {
+    const batch = async (loads: readonly LinkLoad[]) => {
+      const columns = unionOf(loads, read);
+      const eventIds = [...new Set(loads.map((one) => one.eventId))];
+      const rows = await linkedRows<T>(ctx, eventIds, (eventIdIsOneOf) => sql(columns, eventIdIsOneOf));
+      const byEvent = new Map(eventIds.map((id, i) => [id, rows[i]]));
+      return loads.map((one) => byEvent.get(one.eventId)!);
+    };
+    found = new DataLoader(batch, { cacheKeyFn: (one) => `${one.eventId}:${columnsKey(one.columns)}` });
+    ctx.cache.set(link, found);
+  }
+  return found.load(load);
 }
 
 /** An event's venues, by venue id (the first is "the" venue); `columns`: only these (all by default). */
 export const venuesOf = (ctx: GraphQLContext, eventId: number, columns: Selected = null) =>
-  linkLoader<VenueRow>(
+  linkLoad<VenueRow>(
     ctx,
     'event-venues',
-    columns,
-    (eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(VENUE_TABLE, 'v', columns ?? undefined)} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
-  ).load(eventId);
+    VENUE_READ,
+    { eventId, columns },
+    (read, eventIdIsOneOf) =>
+      `SELECT l."eventId" AS "_eventId", ${columnList(VENUE_TABLE, 'v', read ?? undefined)} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
+  );
 
 /** An event's organizers, in the order given; `columns`: only these (all by default). */
 export const organizersOf = (ctx: GraphQLContext, eventId: number, columns: Selected = null) =>
-  linkLoader<OrganizerRow>(
+  linkLoad<OrganizerRow>(
     ctx,
     'event-organizers',
-    columns,
-    (eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(ORGANIZER_TABLE, 'o', columns ?? undefined)} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
-  ).load(eventId);
+    ORGANIZER_READ,
+    { eventId, columns },
+    (read, eventIdIsOneOf) =>
+      `SELECT l."eventId" AS "_eventId", ${columnList(ORGANIZER_TABLE, 'o', read ?? undefined)} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
+  );
 
 /** An event's categories and tags, unordered; `columns`: only these (all by default). */
 export const termsOf = (ctx: GraphQLContext, eventId: number, columns: Selected = null) =>
-  linkLoader<TermRow>(
+  linkLoad<TermRow>(
     ctx,
     'event-terms',
-    columns,
-    (eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(TERM_TABLE, 't', columns ?? undefined)} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
-  ).load(eventId);
+    TERM_READ,
+    { eventId, columns },
+    (read, eventIdIsOneOf) =>
+      `SELECT l."eventId" AS "_eventId", ${columnList(TERM_TABLE, 't', read ?? undefined)} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
+  );
 
 /** A featured image by attachment id (none: null, without a statement). */
 export function imageById(ctx: GraphQLContext, id: number | null | undefined): Promise<AttachmentRow | null> | null {
