@@ -19,7 +19,8 @@ interface IntrospectedField {
 const namedType = (type: IntrospectedField['type']): IntrospectedField['type'] => (type.ofType ? namedType(type.ofType) : type);
 
 describe.each(DATABASE_KINDS)('linked records read with the columns their selection needs, on %s', (kind) => {
-  const api = useTestServer(kind);
+  // Uncached, so that each operation's second run executes (compiled) rather than being served kept.
+  const api = useTestServer(kind, { RESPONSE_CACHE: 'false' });
   const admin = () => api.keys.administrator;
 
   /**
@@ -45,9 +46,15 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
     return fields;
   }
 
+  /**
+   * A page's items with this selection, asked twice: a server runs the second run of its first 50
+   * distinct operations compiled (graphql-jit, src/graphql/compiled.ts), which must answer the same.
+   */
   async function eventsWith(selection: string, key?: string) {
-    const result = await api.graphql(`{ events(page: { perPage: 10 }) { items { id ${selection} } } }`, {}, key);
+    const query = `{ events(page: { perPage: 10 }) { items { id ${selection} } } }`;
+    const result = await api.graphql(query, {}, key);
     expect(result.errors).toBeUndefined();
+    expect(await api.graphql(query, {}, key)).toEqual(result);
     return result.data.events.items as Record<string, unknown>[];
   }
 
@@ -174,12 +181,13 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
   it('reads the page and its venues once, with the columns the selection needs', async () => {
     const statements = await statementsOf(() => eventsWith('venue { name city } organizers { name } tags { name }'));
     const pageReads = statements.filter((query) => /FROM "Event" WHERE .* LIMIT/.test(query));
-    expect(pageReads).toHaveLength(1);
-    expect(pageReads[0]).not.toMatch(/"content"|"excerpt"|"cost"/);
+    // One per run: eventsWith asks twice.
+    expect(pageReads).toHaveLength(2);
+    for (const read of pageReads) expect(read).not.toMatch(/"content"|"excerpt"|"cost"/);
     const venueReads = statements.filter((query) => /JOIN "Venue"/.test(query));
-    expect(venueReads).toHaveLength(1);
-    expect(venueReads[0]).not.toMatch(/"content"|"address"/);
-    expect(venueReads[0]).toMatch(/v\."title".*v\."city"/);
+    expect(venueReads).toHaveLength(2);
+    for (const read of venueReads) expect(read).not.toMatch(/"content"|"address"/);
+    for (const read of venueReads) expect(read).toMatch(/v\."title".*v\."city"/);
   });
 
   it('reads the terms once when categories and tags select different fields, with what each asked', async () => {
@@ -188,9 +196,9 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
       items = await eventsWith('categories { name } tags { slug description } venue { name } venues { city }', admin());
     });
     const termReads = statements.filter((query) => /JOIN "Term"/.test(query));
-    expect(termReads).toHaveLength(1);
-    expect(termReads[0]).toMatch(/t\."slug".*t\."description"/);
-    expect(statements.filter((query) => /JOIN "Venue"/.test(query))).toHaveLength(1);
+    expect(termReads).toHaveLength(2);
+    for (const read of termReads) expect(read).toMatch(/t\."slug".*t\."description"/);
+    expect(statements.filter((query) => /JOIN "Venue"/.test(query))).toHaveLength(2);
     expect(items[0].categories).toEqual([{ name: 'Jazz' }, { name: 'Music' }]);
     expect(items[0].tags).toEqual([
       { slug: 'late', description: '' },
