@@ -205,6 +205,14 @@ const reusable = (statement: SqliteStatement) => ({
 
 /** Statements with more parameters than this (long id lists) are not kept: each length is a new text. */
 const MAX_KEPT_PARAMETERS = 100;
+/**
+ * How many distinct statement texts a process names (per generation); later ones run unnamed. A
+ * connection keeps every statement named on it until it closes (node-postgres never deallocates),
+ * and texts vary with what a client asks (the columns a selection reads, the filters a list
+ * combines), so without a bound a client could grow every connection, and the server's backends,
+ * without end. The first texts named are those asked first and most: the routes' own.
+ */
+export const MAX_NAMED_STATEMENTS = 1_000;
 const statementNames = new Map<string, string>();
 /** Bumped when the server refuses a kept statement: every statement is then prepared anew. */
 let statementGeneration = 0;
@@ -213,15 +221,15 @@ let statementGeneration = 0;
  * PostgreSQL: a statement is prepared once per connection and kept there, named after its text, as
  * SQLite's are (sqliteConnection): the driver adapter sends each statement unnamed, so the server
  * parsed and planned it again on every execution — ~0.9 ms of a 1.4 ms joined read of a page, and
- * about 40% of a REST list's throughput. A statement with many parameters stays unnamed, so that a
- * connection keeps a bounded set.
+ * about 40% of a REST list's throughput. A statement with many parameters stays unnamed, and so
+ * does any beyond the first MAX_NAMED_STATEMENTS texts, so that a connection keeps a bounded set.
  */
 function preparedStatementName(query: SqlQuery): string {
   if (query.args.length > MAX_KEPT_PARAMETERS) return undefined as unknown as string; // unnamed
   let name = statementNames.get(query.sql);
   if (!name) {
+    if (statementNames.size >= MAX_NAMED_STATEMENTS) return undefined as unknown as string; // unnamed
     name = `almanac${statementGeneration}_${createHash('sha256').update(query.sql).digest('base64url').slice(0, 32)}`;
-    if (statementNames.size >= 5_000) statementNames.clear();
     statementNames.set(query.sql, name);
   }
   return name;

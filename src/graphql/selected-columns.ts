@@ -31,7 +31,8 @@ export interface RowColumns {
 /** Columns to read, in the table's order; ALL: every column. */
 export type Selected = readonly string[] | typeof ALL;
 
-// Per field node of a document (the same node on every run of it) and read.
+// Per field node of a document (the same node on every run of it) and read: a read belongs to one
+// field of one type (VENUE_READ to Event.venue/venues), so the type the node returns is fixed.
 const byNode = new WeakMap<FieldNode, Map<RowColumns, Selected>>();
 
 function fieldColumns(type: GraphQLObjectType, name: string): readonly string[] | typeof ALL {

@@ -1,12 +1,13 @@
 // PostgreSQL keeps Almanac's statements prepared per connection (src/db/client.ts). A migration made
 // by another process can change what a kept statement returns; PostgreSQL then refuses it ("cached
 // plan must not change result type") on every connection that kept it. Reads must go on answering:
-// the statements are prepared again. (SQLite re-prepares a changed statement itself.)
+// the statements are prepared again. (SQLite re-prepares a changed statement itself.) And a
+// connection keeps a bounded set of them, however many different statements clients cause.
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedCalendar } from '../../bench/seed.js';
 import { loadConfig } from '../../src/config.js';
-import { statementNaming } from '../../src/db/client.js';
+import { MAX_NAMED_STATEMENTS, statementNaming } from '../../src/db/client.js';
 import { startServer } from '../../src/server.js';
 import { useTestServer } from '../support/server.js';
 
@@ -76,5 +77,26 @@ describe('kept PostgreSQL statements', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it(`are named for at most ${MAX_NAMED_STATEMENTS} texts a process; later texts run unnamed and answer as well`, async () => {
+    const kept = statementNaming('postgresql://db.example/almanac')!;
+    const page = `/graphql?query=${encodeURIComponent('{ events { items { id title venue { city } } } }')}`;
+    const before = await api.request('GET', page);
+    expect(before.status).toBe(200);
+    const early = kept({ sql: 'SELECT 42 AS early', args: [], argTypes: [] });
+    expect(early).toMatch(/^almanac\d+_/);
+    // Texts vary with what clients ask (each selection's columns): fill the budget with new ones.
+    for (let i = 0; i < MAX_NAMED_STATEMENTS; i++) kept({ sql: `SELECT ${i} AS filler`, args: [], argTypes: [] });
+    expect(kept({ sql: 'SELECT 1 AS beyond', args: [], argTypes: [] })).toBeUndefined();
+    expect(kept({ sql: 'SELECT 42 AS early', args: [], argTypes: [] })).toBe(early);
+
+    const fresh = await api.request(
+      'GET',
+      `/graphql?query=${encodeURIComponent('{ events { items { id venue { zip } organizers { email } } } }')}`,
+    );
+    expect(fresh.status, fresh.text.slice(0, 300)).toBe(200);
+    expect(fresh.json.data.events.items.length).toBeGreaterThan(0);
+    expect((await api.request('GET', page)).text).toBe(before.text);
   });
 });
