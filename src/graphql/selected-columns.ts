@@ -42,27 +42,39 @@ function fieldColumns(type: GraphQLObjectType, name: string): readonly string[] 
   return extensions?.readsColumns ?? ALL;
 }
 
-/** Adds the columns `selections` read to `into`; false when one may read any. */
+/**
+ * The field nodes of a selection set, inline fragments and named ones followed (each named one
+ * once); undefined for a named fragment the document lacks.
+ */
+function* fieldsOf(
+  selectionSet: SelectionSetNode | undefined,
+  fragments: Record<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): Generator<FieldNode | undefined> {
+  for (const selection of selectionSet?.selections ?? []) {
+    if (selection.kind === Kind.FIELD) yield selection;
+    else if (selection.kind === Kind.INLINE_FRAGMENT) yield* fieldsOf(selection.selectionSet, fragments, seen);
+    else if (!seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      const fragment = fragments[selection.name.value];
+      if (fragment) yield* fieldsOf(fragment.selectionSet, fragments, seen);
+      else yield undefined;
+    }
+  }
+}
+
+/** Adds the columns a selection set reads to `into`; false when one of its fields may read any. */
 function collect(
   type: GraphQLObjectType,
   selectionSet: SelectionSetNode | undefined,
   fragments: Record<string, FragmentDefinitionNode>,
   into: Set<string>,
-  seen: Set<string>,
 ): boolean {
-  for (const selection of selectionSet?.selections ?? []) {
-    // Directives (@skip, @include) are ignored: reading a column more is harmless.
-    if (selection.kind === Kind.FIELD) {
-      const columns = fieldColumns(type, selection.name.value);
-      if (columns === ALL) return false;
-      for (const column of columns) into.add(column);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      if (!collect(type, selection.selectionSet, fragments, into, seen)) return false;
-    } else if (!seen.has(selection.name.value)) {
-      seen.add(selection.name.value);
-      const fragment = fragments[selection.name.value];
-      if (!fragment || !collect(type, fragment.selectionSet, fragments, into, seen)) return false;
-    }
+  // Directives (@skip, @include) are ignored: reading a column more is harmless.
+  for (const field of fieldsOf(selectionSet, fragments)) {
+    const columns = field ? fieldColumns(type, field.name.value) : ALL;
+    if (columns === ALL) return false;
+    for (const column of columns) into.add(column);
   }
   return true;
 }
@@ -76,18 +88,9 @@ function inTableOrder(read: RowColumns, wanted: Set<string>): Selected {
 function subFieldNodes(nodes: readonly FieldNode[], name: string, fragments: Record<string, FragmentDefinitionNode>): FieldNode[] {
   const found: FieldNode[] = [];
   const seen = new Set<string>();
-  const walk = (selectionSet: SelectionSetNode | undefined) => {
-    for (const selection of selectionSet?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) {
-        if (selection.name.value === name) found.push(selection);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
-      else if (!seen.has(selection.name.value)) {
-        seen.add(selection.name.value);
-        walk(fragments[selection.name.value]?.selectionSet);
-      }
-    }
-  };
-  for (const node of nodes) walk(node.selectionSet);
+  for (const node of nodes) {
+    for (const field of fieldsOf(node.selectionSet, fragments, seen)) if (field?.name.value === name) found.push(field);
+  }
   return found;
 }
 
@@ -113,7 +116,7 @@ export function selectedColumns(info: GraphQLResolveInfo, read: RowColumns, with
     let selected = byRead.get(read);
     if (selected === undefined) {
       const wanted = new Set(read.always);
-      selected = collect(rowType, node.selectionSet, info.fragments, wanted, new Set()) ? inTableOrder(read, wanted) : ALL;
+      selected = collect(rowType, node.selectionSet, info.fragments, wanted) ? inTableOrder(read, wanted) : ALL;
       byRead.set(read, selected);
     }
     return selected;
