@@ -18,14 +18,11 @@ import { termComparator } from '../term-rules.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
-import { imageById, imageUrlOf, ORGANIZER_READ, organizersOf, TERM_READ, termsOf, VENUE_READ, venuesOf } from './loaders.js';
-import { readsColumns, rowColumns, selectedColumns, type Selected } from '../../graphql/selected-columns.js';
-import { EVENT_TABLE } from '../../db/tables.js';
+import { EVENT_READ, imageById, imageUrlOf, ORGANIZER_READ, organizersOf, TERM_READ, termsOf, VENUE_READ, venuesOf } from './loaders.js';
+import { readsColumns, selectedColumns, type Selected } from '../../graphql/selected-columns.js';
 import { CostDetails, DateDetails, Image, isMasked, PostStatus } from './shared.js';
 
 type EventRow = { id: number; password: string; status: string; authorId: number };
-// What an event page reads whatever is selected: what masking reads (isMasked).
-const EVENT_READ = rowColumns(EVENT_TABLE.columns, ['id', 'status', 'authorId', 'password']);
 
 const storedCost = (cost: string): string[] => {
   try {

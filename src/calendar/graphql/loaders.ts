@@ -6,7 +6,7 @@
 // (ctx.readRows), as Prisma's raw-query pipeline cost as much again as the statement.
 import DataLoader from 'dataloader';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { ORGANIZER_TABLE, TERM_TABLE, VENUE_TABLE } from '../../db/tables.js';
+import { EVENT_TABLE, ORGANIZER_TABLE, TERM_TABLE, VENUE_TABLE } from '../../db/tables.js';
 import { columnList, oneOfSql } from '../../db/where-sql.js';
 import { rowColumns, type RowColumns, type Selected } from '../../graphql/selected-columns.js';
 
@@ -17,9 +17,14 @@ export type OrganizerRow = Rows<'organizer'>[number];
 export type TermRow = Rows<'term'>[number];
 
 /** The request's loader named `name`, created on first use. */
-function loader<K, V>(ctx: GraphQLContext, name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
-  let found = ctx.cache.get(name) as DataLoader<K, V> | undefined;
-  if (!found) ctx.cache.set(name, (found = new DataLoader(batch)));
+function loader<K, V, C = K>(
+  ctx: GraphQLContext,
+  name: string,
+  batch: (keys: readonly K[]) => Promise<V[]>,
+  options?: DataLoader.Options<K, V, C>,
+): DataLoader<K, V, C> {
+  let found = ctx.cache.get(name) as DataLoader<K, V, C> | undefined;
+  if (!found) ctx.cache.set(name, (found = new DataLoader(batch, options)));
   return found;
 }
 
@@ -36,10 +41,13 @@ async function linkedRows<T>(ctx: GraphQLContext, eventIds: readonly number[], s
   return eventIds.map((id) => byEvent.get(id)!);
 }
 
-// What is read whatever is selected: what permission checks and masking read (isLinkedReadable,
-// isMasked), and for terms what Event.categories/tags filter and sort by.
-export const VENUE_READ = rowColumns(VENUE_TABLE.columns, ['id', 'status', 'authorId', 'password']);
-export const ORGANIZER_READ = rowColumns(ORGANIZER_TABLE.columns, ['id', 'status', 'authorId', 'password']);
+// What is read whatever is selected: of a post (event, venue, organizer) what permission checks and
+// masking read (isEventReadable, isLinkedReadable, isMasked); of a term what Event.categories/tags
+// filter and sort by.
+const POST_ACCESS = ['id', 'status', 'authorId', 'password'];
+export const EVENT_READ = rowColumns(EVENT_TABLE.columns, POST_ACCESS);
+export const VENUE_READ = rowColumns(VENUE_TABLE.columns, POST_ACCESS);
+export const ORGANIZER_READ = rowColumns(ORGANIZER_TABLE.columns, POST_ACCESS);
 export const TERM_READ = rowColumns(TERM_TABLE.columns, ['id', 'taxonomy', 'name']);
 
 interface LinkLoad {
@@ -75,19 +83,14 @@ function linkLoad<T>(
   load: LinkLoad,
   sql: (columns: Selected, eventIdIsOneOf: string) => string,
 ) {
-  let found = ctx.cache.get(link) as DataLoader<LinkLoad, T[], string> | undefined;
-  if (!found) {
-    const batch = async (loads: readonly LinkLoad[]) => {
-      const columns = unionOf(loads, read);
-      const eventIds = [...new Set(loads.map((one) => one.eventId))];
-      const rows = await linkedRows<T>(ctx, eventIds, (eventIdIsOneOf) => sql(columns, eventIdIsOneOf));
-      const byEvent = new Map(eventIds.map((id, i) => [id, rows[i]]));
-      return loads.map((one) => byEvent.get(one.eventId)!);
-    };
-    found = new DataLoader(batch, { cacheKeyFn: (one) => `${one.eventId}:${columnsKey(one.columns)}` });
-    ctx.cache.set(link, found);
-  }
-  return found.load(load);
+  const batch = async (loads: readonly LinkLoad[]) => {
+    const columns = unionOf(loads, read);
+    const eventIds = [...new Set(loads.map((one) => one.eventId))];
+    const rows = await linkedRows<T>(ctx, eventIds, (eventIdIsOneOf) => sql(columns, eventIdIsOneOf));
+    const byEvent = new Map(eventIds.map((id, i) => [id, rows[i]]));
+    return loads.map((one) => byEvent.get(one.eventId)!);
+  };
+  return loader(ctx, link, batch, { cacheKeyFn: (one) => `${one.eventId}:${columnsKey(one.columns)}` }).load(load);
 }
 
 /** An event's venues, by venue id (the first is "the" venue); `columns`: only these (all by default). */
@@ -97,8 +100,8 @@ export const venuesOf = (ctx: GraphQLContext, eventId: number, columns: Selected
     'event-venues',
     VENUE_READ,
     { eventId, columns },
-    (read, eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(VENUE_TABLE, 'v', read ?? undefined)} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
+    (selected, eventIdIsOneOf) =>
+      `SELECT l."eventId" AS "_eventId", ${columnList(VENUE_TABLE, 'v', selected ?? undefined)} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
   );
 
 /** An event's organizers, in the order given; `columns`: only these (all by default). */
@@ -108,8 +111,8 @@ export const organizersOf = (ctx: GraphQLContext, eventId: number, columns: Sele
     'event-organizers',
     ORGANIZER_READ,
     { eventId, columns },
-    (read, eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(ORGANIZER_TABLE, 'o', read ?? undefined)} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
+    (selected, eventIdIsOneOf) =>
+      `SELECT l."eventId" AS "_eventId", ${columnList(ORGANIZER_TABLE, 'o', selected ?? undefined)} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
   );
 
 /** An event's categories and tags, unordered; `columns`: only these (all by default). */
@@ -119,8 +122,8 @@ export const termsOf = (ctx: GraphQLContext, eventId: number, columns: Selected 
     'event-terms',
     TERM_READ,
     { eventId, columns },
-    (read, eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(TERM_TABLE, 't', read ?? undefined)} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
+    (selected, eventIdIsOneOf) =>
+      `SELECT l."eventId" AS "_eventId", ${columnList(TERM_TABLE, 't', selected ?? undefined)} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
   );
 
 /** A featured image by attachment id (none: null, without a statement). */
