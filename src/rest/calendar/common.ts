@@ -7,6 +7,15 @@ import { cappedInt, isPositiveInt, phpEmpty, phpIntval, phpStrval, phpUrlencode,
 import { RestError } from '../errors.js';
 import type { ArgSpec, RestRequest } from '../route-table.js';
 
+/** A create/update arg; `toInput` turns a sent value into its GraphQL input field's (default: as sent). */
+export interface WriteArg extends ArgSpec {
+  toInput?: (value: unknown) => unknown;
+}
+
+/** EDIT_args: the create args, none required. */
+export const editArgs = <T extends ArgSpec>(createArgs: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(Object.entries(createArgs).map(([name, spec]) => [name, { ...spec, required: false }]));
+
 /** TEC's tribe_rest_*_max_per_page: every archive caps its page size at 50. */
 export const MAX_PER_PAGE = 50;
 

@@ -5,10 +5,20 @@ import { RestError, forbidden, internalError, invalidParams } from '../errors.js
 
 export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
-/** GraphQL argument names → REST argument names (camelCase → snake_case; a record's `name` per kind). */
+// REST argument names ↔ GraphQL input fields: snake_case ↔ camelCase, and a venue's or organizer's
+// name, which REST calls by its kind.
+const namedByKind = (kind: RecordKind) => kind === 'venue' || kind === 'organizer';
+
+/** GraphQL argument name → REST argument name. */
 export function restArgName(name: string, kind: RecordKind): string {
-  if (name === 'name' && (kind === 'venue' || kind === 'organizer')) return kind;
+  if (name === 'name' && namedByKind(kind)) return kind;
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** REST argument name → GraphQL input field. */
+export function graphqlArgName(name: string, kind: RecordKind): string {
+  if (name === kind && namedByKind(kind)) return 'name';
+  return name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 export function restError(error: GraphQLError, kind: RecordKind): RestError {

@@ -39,8 +39,8 @@ import {
   type RestResult,
   type Route,
 } from '../route-table.js';
-import { INT32_MAX, isTime, pageArg, perPageArg, totalHeaders } from './common.js';
-import { run } from './errors.js';
+import { INT32_MAX, editArgs, isTime, pageArg, perPageArg, totalHeaders, type WriteArg } from './common.js';
+import { graphqlArgName, run } from './errors.js';
 import { eventFields, eventRecord } from './records.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -86,7 +86,7 @@ const hasNul = (v: unknown): boolean =>
       : isPlainObject(v) && Object.entries(v).some(([k, x]) => k.includes('\0') || hasNul(x));
 
 /** A table whose every arg also refuses what the database cannot store. */
-function storable(args: Args): Args {
+function storable<T extends ArgSpec = ArgSpec>(args: Record<string, T>): Record<string, T> {
   return Object.fromEntries(
     Object.entries(args).map(([name, spec]) => {
       const check = spec.validate;
@@ -132,6 +132,7 @@ function listDefaults(req: RestRequest) {
 // ---------------------------------------------------------------------------------------------
 // Arg tables. Key order inside each spec is the order the index prints its keywords.
 
+const asString = (v: unknown) => String(v);
 const time = (description: string, extra: ArgSpec = {}): ArgSpec => ({ ...extra, description, validate: isTime, swaggerType: 'string' });
 const list = (description: string, validate: (v: unknown) => boolean): ArgSpec => ({
   description,
@@ -200,12 +201,26 @@ const text = (description: string, validate: (v: unknown) => boolean = isNonEmpt
   description,
   validate,
 });
-const linked = (description: string): ArgSpec => ({ default: null, items: { type: 'integer' }, description, swaggerType: 'array' });
+const linked = (description: string): WriteArg => ({
+  default: null,
+  items: { type: 'integer' },
+  description,
+  swaggerType: 'array',
+  toInput: fitLinked,
+});
+/** categories, tags: ids or names, as strings (CSV items too). */
+const terms = (description: string): WriteArg => ({
+  default: null,
+  items: { type: 'integer' },
+  description,
+  swaggerType: 'array',
+  toInput: (v) => stringList(v, true).map((item) => String(fitId(item))),
+});
 
-const CREATE_ARGS: Args = storable({
+const CREATE_ARGS = storable<WriteArg>({
   author: { type: 'integer', description: 'The event author ID', validate: isUserIdShape },
-  date: text('The event publication date', isTime),
-  date_utc: text('The event publication date (UTC time zone)', isTime),
+  date: { ...text('The event publication date', isTime), toInput: asString },
+  date_utc: { ...text('The event publication date (UTC time zone)', isTime), toInput: asString },
   title: { ...text('The event title'), required: true },
   description: text('The event description'),
   slug: text('The event slug'),
@@ -213,26 +228,23 @@ const CREATE_ARGS: Args = storable({
   status: text('The event post status', isPostStatusArg),
   timezone: text('The event time zone', isTimezoneOrEmpty),
   all_day: { default: false, type: 'boolean', description: 'Whether the event lasts the whole day or not' },
-  start_date: { ...text('The event start date and time', isTime), required: true },
-  end_date: { ...text('The event end date and time', isTime), required: true },
-  image: { ...text('The event featured image ID or URL', isImageShape), sanitize: sanitizeImage },
-  cost: { description: 'The event cost', swaggerType: 'string' },
+  start_date: { ...text('The event start date and time', isTime), required: true, toInput: asString },
+  end_date: { ...text('The event end date and time', isTime), required: true, toInput: asString },
+  image: { ...text('The event featured image ID or URL', isImageShape), sanitize: sanitizeImage, toInput: (v) => String(fitId(v)) },
+  cost: { description: 'The event cost', swaggerType: 'string', toInput: (v) => stringList(v, false) },
   website: { default: null, description: 'The event website URL', validate: isUrlOrEmpty, swaggerType: 'string' },
   show_map: flag('Whether the event should show a map or not'),
   show_map_link: flag('Whether the event should show a map link or not'),
   hide_from_listings: flag('Whether events should be hidden in the calendar view or not'),
   sticky: flag('Whether the event should be sticky in the calendar view or not'),
   featured: flag('Whether the event should be featured on the site or not'),
-  categories: { default: null, items: { type: 'integer' }, description: 'The event category ID or name', swaggerType: 'array' },
-  tags: { default: null, items: { type: 'integer' }, description: 'The event tag ID or name', swaggerType: 'array' },
+  categories: terms('The event category ID or name'),
+  tags: terms('The event tag ID or name'),
   venue: linked('The event venue IDs or data'),
   organizer: linked('The event organizer IDs or data'),
 });
 
-/** EDIT_args: the create args, none required. */
-const unrequired = (args: Args): Args =>
-  Object.fromEntries(Object.entries(args).map(([name, spec]) => [name, { ...spec, required: false }]));
-const UPDATE_ARGS = unrequired(CREATE_ARGS);
+const UPDATE_ARGS = editArgs(CREATE_ARGS);
 
 const ID_ARGS: Args = storable({
   id: { in: 'path', type: 'integer', description: 'the event post ID', required: true, validate: isEventIdFormat },
@@ -288,45 +300,14 @@ function fitLinked(v: unknown): unknown {
   return fitId(v);
 }
 
-const asString = (v: unknown) => String(v);
-const terms = (v: unknown) => stringList(v, true).map((item) => String(fitId(item)));
-
-/** REST arg → [UpdateEventInput field, conversion]. Only args the request carries are sent. */
-const INPUT: Record<string, [string, ((v: unknown) => unknown)?]> = {
-  author: ['author'],
-  date: ['date', asString],
-  date_utc: ['dateUtc', asString],
-  title: ['title'],
-  description: ['description'],
-  slug: ['slug'],
-  excerpt: ['excerpt'],
-  status: ['status'],
-  timezone: ['timezone'],
-  all_day: ['allDay'],
-  start_date: ['startDate', asString],
-  end_date: ['endDate', asString],
-  image: ['image', (v) => String(fitId(v))],
-  cost: ['cost', (v) => stringList(v, false)],
-  website: ['website'],
-  show_map: ['showMap'],
-  show_map_link: ['showMapLink'],
-  hide_from_listings: ['hideFromListings'],
-  sticky: ['sticky'],
-  featured: ['featured'],
-  categories: ['categories', terms],
-  tags: ['tags', terms],
-  venue: ['venue', fitLinked],
-  organizer: ['organizer', fitLinked],
-};
-
 /** The write's input: what the request carries (an explicit JSON null clears where GraphQL allows it). */
 function eventInput(req: RestRequest, skip: string[] = []): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  for (const [name, [field, convert]] of Object.entries(INPUT)) {
+  for (const [name, { toInput }] of Object.entries(CREATE_ARGS)) {
     if (!req.has(name) || skip.includes(name)) continue;
     const value = req.params[name];
     if (name === 'timezone' && phpEmpty(value)) continue; // an empty time zone is ignored (prepare_postarr)
-    input[field] = value === undefined ? null : convert ? convert(value) : value;
+    input[graphqlArgName(name, 'event')] = value === undefined ? null : toInput ? toInput(value) : value;
   }
   return input;
 }

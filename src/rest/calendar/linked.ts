@@ -42,6 +42,7 @@ import {
 } from '../route-table.js';
 import {
   archiveResponses,
+  editArgs,
   gqlInt,
   invalidArgs,
   isInvalidParam,
@@ -60,8 +61,9 @@ import {
   unwrap,
   wpStatus,
   type Outcome,
+  type WriteArg,
 } from './common.js';
-import { run } from './errors.js';
+import { graphqlArgName, run } from './errors.js';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, organizerRecord, venueRecord } from './records.js';
 
 type Node = Record<string, any>;
@@ -84,7 +86,7 @@ function field(type: 'string' | 'integer', description: string, validate: Valida
  * Venue show_map/show_map_link are string args in the original (JSON booleans → 400, sample 04a).
  * Almanac decision 9: JSON booleans are accepted too; anything else is still the type error.
  */
-const mapFlag = (description: string): ArgSpec => ({
+const mapFlag = (description: string): WriteArg => ({
   type: 'string',
   default: null,
   description,
@@ -93,13 +95,14 @@ const mapFlag = (description: string): ArgSpec => ({
     const valid = validateValueFromSchema(value, { type: 'string' }, name);
     return valid === true ? value : valid;
   },
+  toInput: isTruthy,
 });
 
 /** The create args of both types (TEC Single_Venue / Single_Organizer CREATE_args), in TEC's order. */
-function createArgs(type: 'venue' | 'organizer', nullDefaults: boolean, meta: Args): Args {
+function createArgs(type: 'venue' | 'organizer', nullDefaults: boolean, meta: Args): Record<string, WriteArg> {
   const text = (description: string, validate: Validate, nullDefault = nullDefaults) => field('string', description, validate, nullDefault);
   return {
-    author: field('integer', `The ${type} author ID`, isUserId, nullDefaults),
+    author: { ...field('integer', `The ${type} author ID`, isUserId, nullDefaults), toInput: gqlInt },
     date: text(`The ${type} publication date`, isTime),
     date_utc: text(`The ${type} publication date (UTC time zone)`, isTime),
     [type]: { ...text(`The ${type} name`, isNonEmptyString), required: true },
@@ -141,7 +144,7 @@ interface LinkedKind {
   typeName: 'Venue' | 'Organizer';
   fields: string;
   record: (node: Node, req: RestRequest) => Record<string, unknown>;
-  createArgs: Args;
+  createArgs: Record<string, WriteArg>;
   /** Quirks of the original's /doc: organizers document their path arg as a body field, have no
    *  200 update response, and a 404 text about "the specified event". */
   doc: { targetInBody: boolean; updateResponse: boolean; notFound: string };
@@ -183,24 +186,13 @@ const FILTERS: Record<string, [string, (raw: unknown) => unknown]> = {
   status: ['status', statusList],
 };
 
-/** REST arg → GraphQL input field, where the names differ. */
-const INPUT_NAMES: Record<string, string> = {
-  venue: 'name',
-  organizer: 'name',
-  date_utc: 'dateUtc',
-  show_map: 'showMap',
-  show_map_link: 'showMapLink',
-};
-
 /** The GraphQL input of a create/update: the args the request carries (nulls are "not given"). */
 function linkedInput(kind: LinkedKind, params: Record<string, unknown>): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  for (const name of Object.keys(kind.createArgs)) {
+  for (const [name, { toInput }] of Object.entries(kind.createArgs)) {
     const value = params[name];
     if (value === undefined || value === null) continue;
-    if (name === 'show_map' || name === 'show_map_link') input[INPUT_NAMES[name]] = isTruthy(value);
-    else if (name === 'author') input.author = gqlInt(value);
-    else input[INPUT_NAMES[name] ?? name] = phpStrval(value);
+    input[graphqlArgName(name, kind.type)] = toInput ? toInput(value) : phpStrval(value);
   }
   return input;
 }
@@ -267,7 +259,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
   };
   const remove = async (req: RestRequest) => ok(kind.record((await run(req, type, ops.remove, targetOf(req)!)).node, req));
 
-  const updateArgs: Args = Object.fromEntries(Object.entries(kind.createArgs).map(([name, spec]) => [name, { ...spec, required: false }]));
+  const updateArgs = editArgs(kind.createArgs);
 
   const what = type === 'venue' ? 'a venue' : 'an organizer';
   const single = (path: string, arg: 'id' | 'slug', anyRecord: boolean): Route => {

@@ -22,6 +22,7 @@ import {
 } from '../route-table.js';
 import {
   archiveResponses,
+  editArgs,
   invalidArgs,
   isInvalidParam,
   memo,
@@ -169,7 +170,7 @@ function termRoutes(kind: TermKind): Route[] {
     slug: { type: 'string', description: `The ${what} slug`, validate: isNonEmptyString },
     ...(kind.hierarchical ? { parent: { type: 'integer', description: `The ${what} slug`, validate: isCategory } } : {}), // sic
   };
-  const updateArgs: Args = Object.fromEntries(Object.entries(createArgs).map(([name, spec]) => [name, { ...spec, required: false }]));
+  const updateArgs = editArgs(createArgs);
   const idArg: Args = { id: { in: 'path', type: 'integer', description: `the ${what} term ID`, required: true, validate: exists } };
 
   /** The mutation input: the given fields; `parent` on tags is passed on so that GraphQL refuses it. */
