@@ -75,13 +75,13 @@ describe.each(DATABASE_KINDS)('calendar OpenAPI 3.1 document on %s', (kind) => {
     });
     const bare = await check('POST', '/events', '/events', { title: 'Bare', start_date: '2030-12-06 10:00', end_date: '2030-12-06 11:00' });
     await check('GET', '/events', '/events');
-    await check('GET', `/events/${event.id}`, '/events/{id}');
+    const single = await check('GET', `/events/${event.id}`, '/events/{id}');
     await check('GET', `/events/by-slug/${bare.slug}`, '/events/by-slug/{slug}');
     await check('POST', `/events/${event.id}`, '/events/{id}', { title: 'Jazz Night II' });
     await check('GET', '/venues', '/venues');
-    await check('GET', `/venues/${venue.id}`, '/venues/{id}');
+    const singleVenue = await check('GET', `/venues/${venue.id}`, '/venues/{id}');
     await check('GET', '/organizers', '/organizers');
-    await check('GET', `/organizers/${organizer.id}`, '/organizers/{id}');
+    const singleOrganizer = await check('GET', `/organizers/${organizer.id}`, '/organizers/{id}');
     await check('GET', '/categories', '/categories');
     await check('GET', `/categories/${child.id}`, '/categories/{id}');
     await check('GET', '/tags', '/tags');
@@ -92,6 +92,27 @@ describe.each(DATABASE_KINDS)('calendar OpenAPI 3.1 document on %s', (kind) => {
     await check('GET', '/events?per_page=banana', '/events');
     await check('POST', '/events', '/events', { start_date: '2030-12-06 10:00' });
     expect(checked).toContain('GET /events/{id} 404');
+    // The record schemas list exactly the keys records carry, in their order (venues and
+    // organizers leave out empty values); a full event record carries every one.
+    const keysOf = (schema: string, record: Record<string, unknown>) => {
+      const { properties, required } = doc.components.schemas[schema];
+      const keys = Object.keys(record);
+      expect(
+        Object.keys(properties).filter((key) => keys.includes(key)),
+        schema,
+      ).toEqual(keys);
+      expect(
+        required.filter((key: string) => !keys.includes(key)),
+        schema,
+      ).toEqual([]);
+      return keys;
+    };
+    expect(keysOf('Event', single)).toEqual(Object.keys(doc.components.schemas.Event.properties));
+    keysOf('Event', event);
+    keysOf('Venue', singleVenue);
+    keysOf('Venue', single.venue);
+    keysOf('Organizer', singleOrganizer);
+    keysOf('Organizer', single.organizer[0]);
     expect(checked).toContain('POST /events 400');
   });
 

@@ -6,6 +6,7 @@ import { isUrl } from '../../calendar/validate.js';
 import { cappedInt, isPositiveInt, phpEmpty, phpIntval, phpStrval, phpUrlencode, timeValidator } from '../args.js';
 import { RestError } from '../errors.js';
 import type { ArgSpec, RestRequest } from '../route-table.js';
+import { ref } from './item-schema.js';
 
 /** A create/update arg; `toInput` turns a sent value into its GraphQL input field's (default: as sent). */
 export interface WriteArg extends ArgSpec {
@@ -132,7 +133,6 @@ export const restRoot = (req: RestRequest) => req.namespaceUrl.slice(0, req.name
 // ---------------------------------------------------------------------------------------------
 // /doc pieces (TEC's get_documentation responses)
 
-export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonContent = (schema: unknown) => ({ 'application/json': { schema } });
 export const response = (description: string, schema?: unknown) =>
   schema ? { description, content: jsonContent(schema) } : { description };
@@ -140,7 +140,7 @@ export const response = (description: string, schema?: unknown) =>
 /** An archive's GET responses: the list, a bad query, a missing page. */
 export function archiveResponses(title: string, what: string, schema: string, notFound = 'The requested page was not found.') {
   return {
-    '200': response(`Returns all the ${what} matching the search criteria`, { title, type: 'array', items: schemaRef(schema) }),
+    '200': response(`Returns all the ${what} matching the search criteria`, { title, type: 'array', items: ref(schema) }),
     '400': response('One or more of the specified query variables has a bad format'),
     '404': response(notFound),
   };

@@ -41,6 +41,7 @@ import {
 } from '../route-table.js';
 import { INT32_MAX, editArgs, isTime, pageArg, perPageArg, totalHeaders, type WriteArg } from './common.js';
 import { graphqlArgName, run } from './errors.js';
+import { ref } from './item-schema.js';
 import { eventFields, eventRecord } from './records.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -543,13 +544,13 @@ function write(methods: readonly HttpMethod[], args: Args, estimate: Check, oper
 // ---------------------------------------------------------------------------------------------
 // /doc (TEC get_documentation), response texts verbatim
 
-const EVENT_JSON = { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } };
+const EVENT_JSON = { 'application/json': { schema: ref('Event') } };
 
 const LIST_DOC: OperationDoc = {
   responses: {
     '200': {
       description: 'Returns all the upcoming events matching the search criteria',
-      content: { 'application/json': { schema: { title: 'events', type: 'array', items: { $ref: '#/components/schemas/Event' } } } },
+      content: { 'application/json': { schema: { title: 'events', type: 'array', items: ref('Event') } } },
     },
     '400': { description: 'One or more of the specified query variables has a bad format' },
     '404': { description: 'The requested page was not found.' },

@@ -56,7 +56,6 @@ import {
   isUrlOrPhpEmpty,
   queryUrl,
   response,
-  schemaRef,
   totalHeaders,
   unwrap,
   wpStatus,
@@ -64,7 +63,8 @@ import {
   type WriteArg,
 } from './common.js';
 import { graphqlArgName, run } from './errors.js';
-import { ORGANIZER_FIELDS, VENUE_FIELDS, organizerRecord, venueRecord } from './records.js';
+import { ref, selection } from './item-schema.js';
+import { ORGANIZER, VENUE, organizerRecord, venueRecord } from './records.js';
 
 type Node = Record<string, any>;
 type Validate = NonNullable<ArgSpec['validate']>;
@@ -142,7 +142,9 @@ interface LinkedKind {
   type: 'venue' | 'organizer';
   plural: 'venues' | 'organizers';
   typeName: 'Venue' | 'Organizer';
+  /** The record's GraphQL selection; with JSON-LD for a single record. */
   fields: string;
+  singleFields: string;
   record: (node: Node, req: RestRequest) => Record<string, unknown>;
   createArgs: Record<string, WriteArg>;
   /** Quirks of the original's /doc: organizers document their path arg as a body field, have no
@@ -155,7 +157,8 @@ const LINKED: Record<'venue' | 'organizer', LinkedKind> = {
     type: 'venue',
     plural: 'venues',
     typeName: 'Venue',
-    fields: VENUE_FIELDS,
+    fields: selection(VENUE, false),
+    singleFields: selection(VENUE, true),
     record: venueRecord,
     createArgs: VENUE_CREATE,
     doc: { targetInBody: false, updateResponse: true, notFound: 'A venue with the specified post ID does not exist.' },
@@ -164,7 +167,8 @@ const LINKED: Record<'venue' | 'organizer', LinkedKind> = {
     type: 'organizer',
     plural: 'organizers',
     typeName: 'Organizer',
-    fields: ORGANIZER_FIELDS,
+    fields: selection(ORGANIZER, false),
+    singleFields: selection(ORGANIZER, true),
     record: organizerRecord,
     createArgs: ORGANIZER_CREATE,
     doc: { targetInBody: true, updateResponse: false, notFound: 'An organizer with the specified event does not exist.' },
@@ -198,11 +202,11 @@ function linkedInput(kind: LinkedKind, params: Record<string, unknown>): Record<
 }
 
 function linkedRoutes(kind: LinkedKind): Route[] {
-  const { type, plural, typeName, fields } = kind;
+  const { type, plural, typeName, fields, singleFields } = kind;
   const Plural = plural[0].toUpperCase() + plural.slice(1);
   const target = `$id: Int, $slug: String`;
   const ops = {
-    read: `query(${target}, $password: String, $editContext: Boolean) { node: ${type}(id: $id, slug: $slug, password: $password, editContext: $editContext) { ${fields} jsonLd } }`,
+    read: `query(${target}, $password: String, $editContext: Boolean) { node: ${type}(id: $id, slug: $slug, password: $password, editContext: $editContext) { ${singleFields} } }`,
     probe: `query(${target}) { node: ${type}(id: $id, slug: $slug) { id status author } }`,
     list: `query($filter: ${typeName}Filter, $page: PageInput, $password: String, $editContext: Boolean) {
       page: ${plural}(filter: $filter, page: $page, password: $password, editContext: $editContext) { items { ${fields} } total totalPages statuses } }`,
@@ -273,9 +277,9 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       },
     };
     const postResponses: Record<string, unknown> = {};
-    if (kind.doc.updateResponse) postResponses['200'] = response(`Returns the data of the updated ${type}`, schemaRef(typeName));
+    if (kind.doc.updateResponse) postResponses['200'] = response(`Returns the data of the updated ${type}`, ref(typeName));
     Object.assign(postResponses, {
-      '201': response(`Returns the data of the created ${type}`, schemaRef(typeName)),
+      '201': response(`Returns the data of the created ${type}`, ref(typeName)),
       '400': response('A required parameter is missing or an input parameter is in the wrong format'),
       '403': response(`The user is not authorized to create ${plural}`),
     });
@@ -285,7 +289,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
         handler: read,
         doc: {
           responses: {
-            '200': response(`Returns the data of the ${type} with the specified post ID`, schemaRef(typeName)),
+            '200': response(`Returns the data of the ${type} with the specified post ID`, ref(typeName)),
             '400': response(`The ${type} post ID is missing.`),
             '403': response(`The ${type} with the specified ID is not accessible.`),
             '404': response(kind.doc.notFound),
@@ -299,7 +303,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
         handler: remove,
         doc: {
           responses: {
-            '200': response(`Deletes ${what} and returns its data`, schemaRef(typeName)),
+            '200': response(`Deletes ${what} and returns its data`, ref(typeName)),
             '400': response(`The ${type} post ID is missing or does not exist.`),
             '403': response(`The current user cannot delete the ${type} with the specified ID.`),
             '410': response(`The ${type} with the specified ID has been deleted already.`),

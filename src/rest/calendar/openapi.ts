@@ -7,16 +7,9 @@ import type { Config } from '../../config.js';
 import { openApi31Document, type Answer } from '../openapi.js';
 import { compileRoutes, type Endpoint, type Route } from '../route-table.js';
 import { docInfo } from './doc.js';
+import { answerSchema, arrayOf, integer, ref, string, type Schema } from './item-schema.js';
+import { EVENT, ORGANIZER, VENUE } from './records.js';
 import { calendarTable } from './index.js';
-
-type Schema = Record<string, unknown>;
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const string: Schema = { type: 'string' };
-const integer: Schema = { type: 'integer' };
-const boolean: Schema = { type: 'boolean' };
-const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
-/** A password-protected record the caller may not read has its texts emptied to `[]`, as the original does. */
-const maskable: Schema = { type: ['string', 'array'], items: false };
 
 const originalSchemas = docInfo.schemas as Record<string, { properties: Record<string, { description?: string }> }>;
 
@@ -30,21 +23,6 @@ function record(original: string | undefined, properties: Record<string, Schema>
   );
   return { type: 'object', properties: described, ...(required.length ? { required } : {}) };
 }
-
-const POST_FIELDS: Record<string, Schema> = {
-  id: integer,
-  global_id: string,
-  global_id_lineage: arrayOf(string),
-  author: { type: 'string', description: 'The author’s user ID, as a string (as the original sends it)' },
-  status: { type: 'string', enum: ['publish', 'future', 'draft', 'pending', 'private', 'trash'] },
-  date: string,
-  date_utc: string,
-  modified: string,
-  modified_utc: string,
-  url: string,
-};
-const DATE_DETAILS = ref('DateDetails');
-const IMAGE_OR_FALSE: Schema = { oneOf: [ref('Image'), { const: false }] };
 
 const schemas: Record<string, Schema> = {
   DateDetails: record(
@@ -104,89 +82,9 @@ const schemas: Record<string, Schema> = {
     },
     ['id', 'name', 'slug', 'taxonomy'],
   ),
-  Venue: record(
-    'Venue',
-    {
-      ...POST_FIELDS,
-      venue: maskable,
-      description: maskable,
-      excerpt: maskable,
-      slug: string,
-      image: IMAGE_OR_FALSE,
-      address: string,
-      city: string,
-      country: string,
-      province: string,
-      state: string,
-      zip: string,
-      phone: string,
-      website: string,
-      stateprovince: string,
-      geo_lat: { type: 'number' },
-      geo_lng: { type: 'number' },
-      json_ld: ref('JsonLd'),
-      show_map: boolean,
-      show_map_link: boolean,
-    },
-    ['id', 'status'],
-  ),
-  Organizer: record(
-    'Organizer',
-    {
-      ...POST_FIELDS,
-      organizer: maskable,
-      description: maskable,
-      excerpt: maskable,
-      slug: string,
-      image: IMAGE_OR_FALSE,
-      phone: string,
-      website: string,
-      email: string,
-      json_ld: ref('JsonLd'),
-    },
-    ['id', 'status'],
-  ),
-  Event: record(
-    'Event',
-    {
-      ...POST_FIELDS,
-      rest_url: string,
-      title: maskable,
-      description: maskable,
-      excerpt: maskable,
-      slug: string,
-      image: IMAGE_OR_FALSE,
-      all_day: boolean,
-      start_date: string,
-      start_date_details: DATE_DETAILS,
-      end_date: string,
-      end_date_details: DATE_DETAILS,
-      utc_start_date: string,
-      utc_start_date_details: DATE_DETAILS,
-      utc_end_date: string,
-      utc_end_date_details: DATE_DETAILS,
-      timezone: string,
-      timezone_abbr: string,
-      cost: string,
-      cost_details: ref('CostDetails'),
-      website: string,
-      show_map: boolean,
-      show_map_link: boolean,
-      hide_from_listings: boolean,
-      sticky: boolean,
-      featured: boolean,
-      categories: arrayOf(ref('EmbeddedTerm')),
-      tags: arrayOf(ref('EmbeddedTerm')),
-      venue: {
-        description: 'The event venue: an object, or an empty array when it has none',
-        oneOf: [ref('Venue'), arrayOf(ref('Venue'))],
-      },
-      organizer: arrayOf(ref('Organizer')),
-      custom_fields: arrayOf({}),
-      json_ld: ref('JsonLd'),
-    },
-    ['id', 'status', 'title', 'start_date', 'end_date', 'utc_start_date', 'utc_end_date'],
-  ),
+  Venue: answerSchema(VENUE),
+  Organizer: answerSchema(ORGANIZER),
+  Event: answerSchema(EVENT),
   Error: {
     type: 'object',
     description: 'A WordPress REST error.',

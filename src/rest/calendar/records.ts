@@ -1,8 +1,21 @@
-// GraphQL results → the original's JSON records (spec §3), one pass per record, keys in the
-// original's order. The selections below are what each record needs from the GraphQL API.
+// GraphQL results → the original's JSON records (spec §3): the item schemas of events, venues and
+// organizers (item-schema.ts derives their selections, records and documents), and the term records.
 import { dateDetails } from '../../calendar/dates/wall-times.js';
 import type { RestRequest } from '../route-table.js';
 import { wpStatus } from './common.js';
+import {
+  arrayOf,
+  boolean,
+  buildRecord,
+  integer,
+  itemSchema,
+  ref,
+  selection,
+  string,
+  type Node,
+  type RecordField,
+  type Schema,
+} from './item-schema.js';
 
 const IMAGE = 'image { record }';
 
@@ -10,26 +23,6 @@ export const TERM_EMBED_FIELDS = 'id name slug termGroup termTaxonomyId taxonomy
 // Embedded terms carry no archive link, so event records do not load the category tree.
 export const CATEGORY_FIELDS = `${TERM_EMBED_FIELDS} parentId url`;
 export const TAG_FIELDS = `${TERM_EMBED_FIELDS} url`;
-
-const POST_FIELDS = `id globalId globalIdLineage author status date dateUtc modified modifiedUtc url slug descriptionHtml excerptHtml ${IMAGE} masked`;
-export const VENUE_FIELDS = `${POST_FIELDS} title address city country province state zip phone website stateprovince geoLat geoLng showMap showMapLink`;
-export const ORGANIZER_FIELDS = `${POST_FIELDS} title phone website email`;
-
-/** The event record's selection; `single` adds JSON-LD to the event and its nested venue and organizers. */
-export function eventFields(single: boolean): string {
-  const ld = single ? ' jsonLd' : '';
-  return `id globalId globalIdLineage author status date dateUtc modified modifiedUtc url titleRendered descriptionHtml excerptHtml slug ${IMAGE}
-    allDay startDate endDate utcStartDate utcEndDate timezone timezoneAbbr cost costDetails { currencySymbol currencyCode currencyPosition values }
-    website showMap showMapLink hideFromListings sticky featured masked
-    categories { ${TERM_EMBED_FIELDS} parentId } tags { ${TERM_EMBED_FIELDS} }
-    venues(all: true) { ${VENUE_FIELDS}${ld} } organizers(all: true) { ${ORGANIZER_FIELDS}${ld} }${ld}`;
-}
-
-type Node = Record<string, any>;
-
-const MASKED_COST = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
-
-const image = (node: Node) => (node.image ? node.image.record : false);
 
 /** An embedded term inside an event (§3.4.1). */
 export function embeddedTermRecord(term: Node, req: RestRequest) {
@@ -74,73 +67,21 @@ export function termRecord(term: Node, req: RestRequest) {
   return record;
 }
 
-/**
- * Every empty or falsy value is dropped from venue and organizer records (author "0", "", false, "0"),
- * except the keys password masking emptied: the original masks after filtering, so a field that
- * holds a value stays, emptied (spec §3.7). Which did, the `masked` resolver reports through this
- * request's operation options (calendarOperationOptions), not through the schema.
- */
-function dropEmpty(record: Record<string, unknown>, node: Node, type: 'venue' | 'organizer', req: RestRequest): Record<string, unknown> {
-  const fields = node.masked ? req.operationOptions.hiddenFields?.get(`${type}:${node.id}`) : undefined;
-  const hidden = fields?.length ? fields.map(snakeCase) : undefined;
-  // A new object rather than `delete`: deleting keys turns the record into a slow dictionary object.
-  const kept: Record<string, unknown> = {};
-  for (const key in record) {
-    const value = record[key];
-    if (value === '' || value === false || value === null || value === undefined || value === '0' || value === 0) {
-      if (!hidden?.includes(key)) continue;
-    }
-    kept[key] = value;
-  }
-  return kept;
-}
+// ---------------------------------------------------------------------------------------------
+// What the three post types share
 
-const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A password-protected record the caller may not read has its texts emptied to `[]`, as the original does. */
+const maskable: Schema = { type: ['string', 'array'], items: false };
+const IMAGE_OR_FALSE: Schema = { oneOf: [ref('Image'), { const: false }] };
+const STATUSES: Schema = { type: 'string', enum: ['publish', 'future', 'draft', 'pending', 'private', 'trash'] };
 
-function linkedBase(node: Node, nameKey: 'venue' | 'organizer') {
-  return {
-    id: node.id,
-    author: String(node.author),
-    status: wpStatus(node.status),
-    date: node.date,
-    date_utc: node.dateUtc,
-    modified: node.modified,
-    modified_utc: node.modifiedUtc,
-    url: node.url,
-    [nameKey]: node.masked ? [] : node.title,
-    description: node.descriptionHtml,
-    excerpt: node.excerptHtml,
-    slug: node.slug,
-    image: image(node),
-  };
-}
-
-export function venueRecord(node: Node, req: RestRequest) {
-  const record: Record<string, unknown> = linkedBase(node, 'venue');
-  for (const key of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'])
-    record[key] = node[key];
-  if (node.geoLat != null) record.geo_lat = node.geoLat;
-  if (node.geoLng != null) record.geo_lng = node.geoLng;
-  if (node.jsonLd !== undefined) record.json_ld = jsonLd(node.jsonLd);
-  const kept = dropEmpty(record, node, 'venue', req);
-  if (node.masked) kept.venue = [];
-  kept.show_map = node.showMap;
-  kept.show_map_link = node.showMapLink;
-  kept.global_id = node.globalId;
-  kept.global_id_lineage = node.globalIdLineage;
-  return kept;
-}
-
-export function organizerRecord(node: Node, req: RestRequest) {
-  const record: Record<string, unknown> = linkedBase(node, 'organizer');
-  for (const key of ['phone', 'website', 'email']) record[key] = node[key];
-  if (node.jsonLd !== undefined) record.json_ld = jsonLd(node.jsonLd);
-  record.global_id = node.globalId;
-  record.global_id_lineage = node.globalIdLineage;
-  const kept = dropEmpty(record, node, 'organizer', req);
-  if (node.masked) kept.organizer = [];
-  return kept;
-}
+/** A key that is a GraphQL field as it comes. */
+const exposed = (field: string, schema: Schema, description?: string): RecordField => ({
+  select: field,
+  value: (node) => node[field],
+  schema,
+  doc: description === undefined ? undefined : { type: schema.type, description },
+});
 
 /** JSON-LD as the original prints it: its texts went through esc_js, which writes a line break as
  *  the two characters `\n` (samples 11, 19, 21: `"description":"&lt;p&gt;…&lt;\/p&gt;\\n"`). */
@@ -151,60 +92,256 @@ function jsonLd(value: unknown): unknown {
   return value;
 }
 
-/** One event record. Its *_date_details come from the date strings here rather than from GraphQL's
- *  DateDetails: the same values, without 28 field executions per record. */
-export function eventRecord(node: Node, req: RestRequest) {
-  const venues = (node.venues as Node[]).map((venue) => venueRecord(venue, req));
-  const record: Record<string, unknown> = {
-    id: node.id,
-    global_id: node.globalId,
-    global_id_lineage: node.globalIdLineage,
-    author: String(node.author),
-    status: wpStatus(node.status),
-    date: node.date,
-    date_utc: node.dateUtc,
-    modified: node.modified,
-    modified_utc: node.modifiedUtc,
-    url: node.url,
-    rest_url: req.url(`/events/${node.id}`),
-    title: node.titleRendered,
-    description: node.descriptionHtml,
-    excerpt: node.excerptHtml,
-    slug: node.slug,
-    image: image(node),
-    all_day: node.allDay,
-    start_date: node.startDate,
-    start_date_details: dateDetails(node.startDate),
-    end_date: node.endDate,
-    end_date_details: dateDetails(node.endDate),
-    utc_start_date: node.utcStartDate,
-    utc_start_date_details: dateDetails(node.utcStartDate),
-    utc_end_date: node.utcEndDate,
-    utc_end_date_details: dateDetails(node.utcEndDate),
-    timezone: node.timezone,
-    timezone_abbr: node.timezoneAbbr,
-    cost: node.cost,
-    cost_details: node.masked
-      ? MASKED_COST
-      : {
-          currency_symbol: node.costDetails.currencySymbol,
-          currency_code: node.costDetails.currencyCode,
-          currency_position: node.costDetails.currencyPosition,
-          values: node.costDetails.values,
-        },
-    website: node.website,
-    show_map: node.showMap,
-    show_map_link: node.showMapLink,
-    hide_from_listings: node.hideFromListings,
-    sticky: node.sticky,
-    featured: node.featured,
-    categories: (node.categories as Node[]).map((term) => embeddedTermRecord(term, req)),
-    tags: (node.tags as Node[]).map((term) => embeddedTermRecord(term, req)),
-    // One venue is an object, several an array, none an empty array.
-    venue: venues.length === 1 ? venues[0] : venues,
-    organizer: (node.organizers as Node[]).map((organizer) => organizerRecord(organizer, req)),
-    custom_fields: [],
-  };
-  if (node.jsonLd !== undefined) record.json_ld = jsonLd(node.jsonLd);
-  return record;
+/** Keys of every post record, with TEC's descriptions of its post type (the *_Definition_Provider
+ *  classes); the original documents the global ids right after `id` and `status` after the dates. */
+function postFields(type: 'event' | 'venue' | 'organizer') {
+  const lineageOf = type === 'event' ? 'event' : 'organizer'; // sic: venues say "organizer" too
+  return {
+    id: { ...exposed('id', integer, `The ${type} WordPress post ID`), required: true },
+    global_id: { ...exposed('globalId', string, `The ${type} ID used to globally identify in Event Aggregator`), docAfter: 'id' },
+    global_id_lineage: {
+      ...exposed('globalIdLineage', arrayOf(string)),
+      doc: {
+        type: 'array',
+        items: { type: 'string' },
+        description: `An Array containing the lineage of where this ${lineageOf} comes from, this should not change after the ${lineageOf} is created.`,
+      },
+      docAfter: 'global_id',
+    },
+    author: {
+      select: 'author',
+      value: (node) => String(node.author),
+      schema: { type: 'string', description: 'The author’s user ID, as a string (as the original sends it)' },
+      doc: { type: 'integer', description: `The ${type} author WordPress post ID` },
+    },
+    status: {
+      select: 'status',
+      value: (node) => wpStatus(node.status),
+      schema: STATUSES,
+      required: true,
+      doc: { type: 'string', description: `The ${type} status` },
+      docAfter: 'modified_utc',
+    },
+    date: exposed('date', string, `The ${type} creation date in the site time zone`),
+    date_utc: exposed('dateUtc', string, `The ${type} creation date in UTC time`),
+    modified: exposed('modified', string, `The ${type} last modification date in the site time zone`),
+    modified_utc: exposed('modifiedUtc', string, `The ${type} last modification date in UTC time`),
+    url: exposed('url', string, `The URL to the ${type} page`),
+    description: { ...exposed('descriptionHtml', maskable), doc: { type: 'string', description: `The ${type} long description` } },
+    excerpt: { ...exposed('excerptHtml', maskable), doc: { type: 'string', description: `The ${type} short description` } },
+    slug: exposed('slug', string, `The ${type} slug`),
+    image: {
+      select: IMAGE,
+      value: (node) => (node.image ? node.image.record : false),
+      schema: IMAGE_OR_FALSE,
+      // sic: the venue and organizer image is "string" and an "event featured image"
+      doc: {
+        type: type === 'event' ? 'object' : 'string',
+        description: 'The event featured image details if set',
+        $ref: ref('Image').$ref,
+      },
+    },
+    json_ld: {
+      select: (single) => (single ? 'jsonLd' : ''),
+      value: (node) => (node.jsonLd === undefined ? undefined : jsonLd(node.jsonLd)),
+      schema: ref('JsonLd'),
+    },
+  } satisfies Record<string, RecordField>;
 }
+
+/** The record's name key (`venue`, `organizer`): `[]` when masked. */
+const linkedName = (type: 'venue' | 'organizer'): RecordField => ({
+  select: 'title',
+  value: (node) => (node.masked ? [] : node.title),
+  schema: maskable,
+  doc: { type: 'string', description: `The ${type} name` },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Venues and organizers (§3.2, §3.3)
+
+const venue = postFields('venue');
+const venueText = (field: string, description: string) => exposed(field, string, `The venue ${description}`);
+const geo = (field: string, description: string): RecordField => ({
+  select: field,
+  value: (node) => node[field] ?? undefined,
+  schema: { type: 'number' },
+  doc: { type: 'number', format: 'double', description },
+});
+
+export const VENUE = itemSchema(
+  'Venue',
+  {
+    id: venue.id,
+    author: venue.author,
+    status: venue.status,
+    date: venue.date,
+    date_utc: venue.date_utc,
+    modified: venue.modified,
+    modified_utc: venue.modified_utc,
+    url: venue.url,
+    venue: linkedName('venue'),
+    description: venue.description,
+    excerpt: venue.excerpt,
+    slug: venue.slug,
+    image: venue.image,
+    address: venueText('address', 'address'),
+    city: venueText('city', 'city'),
+    country: venueText('country', 'country'),
+    province: venueText('province', 'province'),
+    state: venueText('state', 'state'),
+    zip: venueText('zip', 'ZIP code'),
+    phone: venueText('phone', 'phone number'),
+    website: venueText('website', 'website URL'),
+    stateprovince: venueText('stateprovince', 'state or province'),
+    geo_lat: geo('geoLat', 'The venue geo latitude'),
+    geo_lng: geo('geoLng', 'The venue geo longitude'),
+    json_ld: venue.json_ld,
+    // Set after the empty values are dropped, as the original does.
+    show_map: {
+      ...exposed('showMap', boolean, 'Whether the map should be shown for the venue or not'),
+      keepEmpty: true,
+      docAfter: 'image',
+    },
+    show_map_link: {
+      ...exposed('showMapLink', boolean, 'Whether the map link should be shown for the venue or not'),
+      keepEmpty: true,
+      docAfter: 'show_map',
+    },
+    global_id: { ...venue.global_id, keepEmpty: true },
+    global_id_lineage: { ...venue.global_id_lineage, keepEmpty: true },
+  },
+  'venue',
+);
+
+const organizer = postFields('organizer');
+
+export const ORGANIZER = itemSchema(
+  'Organizer',
+  {
+    id: organizer.id,
+    author: organizer.author,
+    status: organizer.status,
+    date: organizer.date,
+    date_utc: organizer.date_utc,
+    modified: organizer.modified,
+    modified_utc: organizer.modified_utc,
+    url: organizer.url,
+    organizer: linkedName('organizer'),
+    description: organizer.description,
+    excerpt: organizer.excerpt,
+    slug: organizer.slug,
+    image: organizer.image,
+    phone: exposed('phone', string, 'The organizer phone number'),
+    website: exposed('website', string, 'The organizer website'),
+    email: exposed('email', string, 'The organizer email address'),
+    json_ld: organizer.json_ld,
+    global_id: organizer.global_id,
+    global_id_lineage: organizer.global_id_lineage,
+  },
+  'organizer',
+);
+
+export const venueRecord = (node: Node, req: RestRequest) => buildRecord(VENUE, node, req);
+export const organizerRecord = (node: Node, req: RestRequest) => buildRecord(ORGANIZER, node, req);
+
+// ---------------------------------------------------------------------------------------------
+// Events (§3.1)
+
+const event = postFields('event');
+const MASKED_COST = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
+
+/** A date, and its *_date_details from the same string (rather than GraphQL's DateDetails: the
+ *  same values, without 28 field executions per record). */
+const details = (field: string, description: string): RecordField => ({
+  select: field,
+  value: (node) => dateDetails(node[field]),
+  schema: ref('DateDetails'),
+  doc: { type: 'array', description, items: ref('DateDetails') },
+});
+const eventFlag = (field: string, description: string) => exposed(field, boolean, description);
+const terms = (field: 'categories' | 'tags', select: string, description: string): RecordField => ({
+  select: `${field} { ${select} }`,
+  value: (node, req) => (node[field] as Node[]).map((term) => embeddedTermRecord(term, req)),
+  schema: arrayOf(ref('EmbeddedTerm')),
+  doc: { type: 'array', description, items: ref('Term') },
+});
+
+export const EVENT = itemSchema('Event', {
+  id: event.id,
+  global_id: event.global_id,
+  global_id_lineage: event.global_id_lineage,
+  author: event.author,
+  status: event.status,
+  date: event.date,
+  date_utc: event.date_utc,
+  modified: event.modified,
+  modified_utc: event.modified_utc,
+  url: event.url,
+  rest_url: {
+    select: 'id',
+    value: (node, req) => req.url(`/events/${node.id}`),
+    schema: string,
+    doc: { type: 'string', description: 'The TEC REST API link to fetch this event' },
+  },
+  title: { ...exposed('titleRendered', maskable), required: true, doc: { type: 'string', description: 'The event name' } },
+  description: event.description,
+  excerpt: event.excerpt,
+  slug: event.slug,
+  image: event.image,
+  all_day: eventFlag('allDay', 'Whether or not this event is an all day Event'),
+  start_date: { ...exposed('startDate', string, 'The event start date in the event or site time zone'), required: true },
+  start_date_details: details('startDate', 'An array of each component of the event start date'),
+  end_date: { ...exposed('endDate', string, 'The event end date in the event or site time zone'), required: true },
+  end_date_details: details('endDate', 'An array of each component of the event end date'),
+  utc_start_date: { ...exposed('utcStartDate', string, 'The event start date in UTC time'), required: true },
+  utc_start_date_details: details('utcStartDate', 'An array of each component of the event start date in UTC time'),
+  utc_end_date: { ...exposed('utcEndDate', string, 'The event end date in UTC time'), required: true },
+  utc_end_date_details: details('utcEndDate', 'An array of each component of the event end date in UTC time'),
+  timezone: exposed('timezone', string, 'The event time zone string'),
+  timezone_abbr: exposed('timezoneAbbr', string, 'The abbreviated event time zone string'),
+  cost: exposed('cost', string, 'The event cost including the currency symbol'),
+  cost_details: {
+    select: 'masked costDetails { currencySymbol currencyCode currencyPosition values }',
+    value: ({ masked, costDetails: cost }) =>
+      masked
+        ? MASKED_COST
+        : {
+            currency_symbol: cost.currencySymbol,
+            currency_code: cost.currencyCode,
+            currency_position: cost.currencyPosition,
+            values: cost.values,
+          },
+    schema: ref('CostDetails'),
+    doc: { type: 'array', description: 'The event cost details', items: ref('CostDetails') },
+  },
+  website: exposed('website', string, 'The event website URL'),
+  show_map: eventFlag('showMap', 'Whether the map should be shown for the event or not'),
+  show_map_link: eventFlag('showMapLink', 'Whether the map link should be shown for the event or not'),
+  hide_from_listings: eventFlag('hideFromListings', 'Whether an event should be hidden from the calendar view or not'),
+  sticky: eventFlag('sticky', 'Whether an event is sticky in the calendar view or not'),
+  featured: eventFlag('featured', 'Whether the event is featured in the calendar or not'),
+  categories: terms('categories', `${TERM_EMBED_FIELDS} parentId`, 'The event categories'),
+  tags: terms('tags', TERM_EMBED_FIELDS, 'The event tags'),
+  venue: {
+    select: (single) => `venues(all: true) { ${selection(VENUE, single)} }`,
+    value: (node, req) => {
+      const venues = (node.venues as Node[]).map((venue) => venueRecord(venue, req));
+      return venues.length === 1 ? venues[0] : venues; // one venue is an object, several an array, none []
+    },
+    schema: { description: 'The event venue: an object, or an empty array when it has none', oneOf: [ref('Venue'), arrayOf(ref('Venue'))] },
+    doc: { type: 'object', description: 'The event venue', $ref: ref('Venue').$ref },
+  },
+  organizer: {
+    select: (single) => `organizers(all: true) { ${selection(ORGANIZER, single)} }`,
+    value: (node, req) => (node.organizers as Node[]).map((organizer) => organizerRecord(organizer, req)),
+    schema: arrayOf(ref('Organizer')),
+    doc: { type: 'array', description: 'The event organizers', items: ref('Organizer') },
+  },
+  custom_fields: { value: () => [], schema: arrayOf({}) },
+  json_ld: event.json_ld,
+});
+
+/** The event record's selection; `single` adds JSON-LD to the event and its venues and organizers. */
+export const eventFields = (single: boolean) => selection(EVENT, single);
+export const eventRecord = (node: Node, req: RestRequest) => buildRecord(EVENT, node, req);

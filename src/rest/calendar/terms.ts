@@ -33,7 +33,6 @@ import {
   previousUrl,
   response,
   restRoot,
-  schemaRef,
   totalHeaders,
   unwrap,
   gqlInt,
@@ -41,6 +40,7 @@ import {
   type Outcome,
 } from './common.js';
 import { run } from './errors.js';
+import { ref } from './item-schema.js';
 import { CATEGORY_FIELDS, TAG_FIELDS, termRecord } from './records.js';
 
 type Node = Record<string, any>;
@@ -268,7 +268,7 @@ function termRoutes(kind: TermKind): Route[] {
   };
 
   const an = `an ${what}`;
-  const term = schemaRef('Term');
+  const term = ref('Term');
   return [
     {
       path: `/${plural}`,

@@ -1,0 +1,111 @@
+// One item schema per record type, as WordPress's get_item_schema: each key of the record in the
+// order the original sends it, with the GraphQL fields it reads, how its value is made, what
+// Almanac answers (JSON Schema) and the original's /doc property (verbatim). The GraphQL selection
+// of a route, the record builder, the /doc schema and the OpenAPI 3.1 schema all derive from it,
+// so a key is declared once.
+import type { RestRequest } from '../route-table.js';
+
+export type Node = Record<string, any>;
+export type Schema = Record<string, unknown>;
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const string: Schema = { type: 'string' };
+export const integer: Schema = { type: 'integer' };
+export const boolean: Schema = { type: 'boolean' };
+export const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
+
+export interface RecordField {
+  /** The GraphQL fields the value reads; `single` when the route asks for JSON-LD too. */
+  select?: string | ((single: boolean) => string);
+  /** The key's value; undefined leaves the key out. */
+  value: (node: Node, req: RestRequest) => unknown;
+  /** What Almanac answers, for the OpenAPI 3.1 document (which adds the /doc description). */
+  schema: Schema;
+  required?: boolean;
+  /** The original's /doc property; absent where the original leaves the key undocumented. */
+  doc?: Schema;
+  /** The original's /doc lists the key after this one rather than in the record's order. */
+  docAfter?: string;
+  /** A record that drops empty values keeps this key whatever it holds. */
+  keepEmpty?: boolean;
+}
+
+export interface ItemSchema {
+  /** The name under components.schemas. */
+  title: string;
+  fields: ReadonlyArray<readonly [string, RecordField]>;
+  /**
+   * Venue and organizer records leave out every empty value (author "0", "", false, "0"), except
+   * the keys password masking emptied: the original masks after filtering, so a field that holds
+   * a value stays, emptied (spec §3.7). Which did, the `masked` resolver reports through the
+   * request's operation options (calendarOperationOptions), keyed by this kind.
+   */
+  dropsEmpty?: 'venue' | 'organizer';
+}
+
+export function itemSchema(title: string, fields: Record<string, RecordField>, dropsEmpty?: ItemSchema['dropsEmpty']): ItemSchema {
+  return { title, fields: Object.entries(fields), dropsEmpty };
+}
+
+const selections = new WeakMap<ItemSchema, [string, string]>();
+
+/** The GraphQL selection a record needs, each field once. */
+export function selection(item: ItemSchema, single: boolean): string {
+  let both = selections.get(item);
+  if (!both) {
+    const of = (single: boolean) => {
+      const fields = new Set<string>(item.dropsEmpty ? ['masked'] : []);
+      for (const [, { select }] of item.fields) {
+        const text = typeof select === 'function' ? select(single) : select;
+        if (text) fields.add(text);
+      }
+      return [...fields].join(' ');
+    };
+    both = [of(false), of(true)];
+    selections.set(item, both);
+  }
+  return both[single ? 1 : 0];
+}
+
+const isEmpty = (value: unknown) => value === '' || value === false || value === null || value === '0' || value === 0;
+const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The record of a GraphQL node, in one pass over the schema. */
+export function buildRecord(item: ItemSchema, node: Node, req: RestRequest): Record<string, unknown> {
+  const drops = item.dropsEmpty !== undefined;
+  const masked = drops && node.masked ? req.operationOptions.hiddenFields?.get(`${item.dropsEmpty}:${node.id}`) : undefined;
+  const hidden = masked?.length ? masked.map(snakeCase) : undefined;
+  const record: Record<string, unknown> = {};
+  for (const [key, field] of item.fields) {
+    const value = field.value(node, req);
+    if (value === undefined) continue;
+    if (drops && !field.keepEmpty && isEmpty(value) && !hidden?.includes(key)) continue;
+    record[key] = value;
+  }
+  return record;
+}
+
+/** The original's /doc schema: its documented keys, in its order. */
+export function documentedSchema(item: ItemSchema): Schema {
+  const documented = item.fields.filter(([, field]) => field.doc);
+  const keys = documented.filter(([, field]) => !field.docAfter).map(([key]) => key);
+  let pending = documented.filter(([, field]) => field.docAfter);
+  while (pending.length) {
+    const placeable = pending.filter(([, field]) => keys.includes(field.docAfter!));
+    if (!placeable.length) throw new Error(`${item.title}: docAfter names no documented key (${pending.map(([key]) => key).join(', ')})`);
+    for (const [key, field] of placeable) keys.splice(keys.indexOf(field.docAfter!) + 1, 0, key);
+    pending = pending.filter((entry) => !placeable.includes(entry));
+  }
+  const docs = new Map(documented.map(([key, field]) => [key, field.doc!]));
+  return { type: 'object', properties: Object.fromEntries(keys.map((key) => [key, docs.get(key)])) };
+}
+
+/** What Almanac answers, with the original's description of each key it documents. */
+export function answerSchema(item: ItemSchema): Schema {
+  const properties = item.fields.map(([key, { schema, doc }]) => {
+    const description = doc?.description;
+    return [key, description && !schema.$ref ? { description, ...schema } : schema] as const;
+  });
+  const required = item.fields.filter(([, field]) => field.required).map(([key]) => key);
+  return { type: 'object', properties: Object.fromEntries(properties), ...(required.length ? { required } : {}) };
+}
