@@ -2,9 +2,21 @@
 // every route and method with hostile path ids, query and body arguments of the wrong type, huge
 // and odd strings, tools arrays that break each rule, bad JSON, other content types, oversized
 // bodies, and the methods a path does not serve.
-import { TASK_ROUTES } from '../../src/rest/tasks/routes.js';
+import { TASK_ROUTES, argsByPlace } from '../../src/rest/tasks/routes.js';
 import type { RawRequest } from './http.js';
 import { BAD_JSON, CONTENT_TYPES, HOSTILE_VALUES, MEGABYTE, formEncode, jsonEncode, percentEncode } from './hostile-values.js';
+
+/** Each task route's method, path (':name' parameters), and its query and body args (a body only where it has args). */
+const ROUTES = TASK_ROUTES.map((route) => {
+  const [endpoint] = route.endpoints;
+  const { query, body } = argsByPlace(endpoint);
+  return {
+    method: endpoint.methods[0],
+    path: route.docPath!.replace(/\{(\w+)\}/g, ':$1'),
+    query,
+    body: Object.keys(body).length ? body : undefined,
+  };
+});
 
 const PREFIX = '/api/v1';
 
@@ -69,7 +81,7 @@ export function taskCases(headers: Record<string, string>, taskId: string, seed:
     out.push({ ...request, family, headers: { ...headers, ...request.headers } });
   const json = { 'content-type': 'application/json' };
   let n = seed;
-  for (const route of TASK_ROUTES) {
+  for (const route of ROUTES) {
     const names = route.path.match(/:[A-Za-z]+/g) ?? [];
     const pathWith = (value?: string) => PREFIX + route.path.replace(/:[A-Za-z]+/g, (name) => value ?? (name === ':taskId' ? taskId : '1'));
     // Hostile path ids.

@@ -19,6 +19,7 @@ export interface DocInfo {
 const OPERATION_ORDER: OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
 const NO_DESCRIPTION = 'No description provided';
 const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
 
 function convertType(type: unknown): unknown {
   const single = Array.isArray(type) ? type[0] : type;
@@ -117,22 +118,26 @@ export interface Answer {
   status: number;
   description: string;
   schema: Record<string, unknown>;
+  /** Default application/json. */
+  contentType?: string;
   /** Response headers, e.g. X-TEC-Total on lists. */
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }
 
-export interface OpenApi31Options {
+export interface OpenApi31Options<E extends Endpoint<never> = Endpoint> {
   info: Record<string, unknown>;
   serverUrl: string;
   /** components: schemas, securitySchemes, … */
   components: Record<string, unknown>;
-  /** Security requirements of every operation (an empty object in the list: anonymous is allowed). */
-  security: Array<Record<string, string[]>>;
+  /** Security requirements of an operation (an empty object in the list: anonymous is allowed). */
+  security: Array<Record<string, string[]>> | ((endpoint: E) => Array<Record<string, string[]>>);
   /** The answer of an endpoint, or undefined to leave the endpoint out. */
-  answerOf(route: Route, endpoint: Endpoint): Answer | undefined;
+  answerOf(route: Route<E>, endpoint: E): Answer | undefined;
   /** The error statuses an endpoint can answer, with what each means. */
-  errorsOf(route: Route, endpoint: Endpoint): Record<number, string>;
+  errorsOf(route: Route<E>, endpoint: E): Record<number, string>;
   errorSchema: Record<string, unknown>;
+  /** The media types a request body may come in; default JSON and a form. */
+  bodyTypes?: readonly string[];
 }
 
 const JSON_SCHEMA_KEYS = ['description', 'format', 'enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern'] as const;
@@ -174,7 +179,14 @@ export function operationId(method: string, path: string): string {
   return method.toLowerCase() + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('');
 }
 
-function operation31(path: string, method: HttpMethod, route: Route, endpoint: Endpoint, args: Args, options: OpenApi31Options) {
+function operation31<E extends Endpoint<never>>(
+  path: string,
+  method: HttpMethod,
+  route: Route<E>,
+  endpoint: E,
+  args: Args,
+  options: OpenApi31Options<E>,
+) {
   const answer = options.answerOf(route, endpoint)!;
   const pathNames = new Set([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
   const parameters: Array<Record<string, unknown>> = [...pathNames].map((name) => ({
@@ -193,13 +205,13 @@ function operation31(path: string, method: HttpMethod, route: Route, endpoint: E
   const op: Record<string, unknown> = {
     operationId: operationId(method, path),
     ...(endpoint.doc?.summary ? { summary: endpoint.doc.summary } : {}),
-    security: options.security,
+    security: typeof options.security === 'function' ? options.security(endpoint) : options.security,
     parameters,
     responses: {
       [answer.status]: {
         description: answer.description,
         ...(answer.headers ? { headers: answer.headers } : {}),
-        content: { 'application/json': { schema: answer.schema } },
+        content: { [answer.contentType ?? JSON_TYPE]: { schema: answer.schema } },
       },
       ...Object.fromEntries(
         Object.entries(options.errorsOf(route, endpoint)).map(([status, description]) => [
@@ -217,12 +229,16 @@ function operation31(path: string, method: HttpMethod, route: Route, endpoint: E
       properties: Object.fromEntries(bodyArgs.map(([name, arg]) => [name, argJsonSchema(arg)])),
       ...(required.length ? { required } : {}),
     };
-    op.requestBody = { required: required.length > 0, content: { 'application/json': { schema }, [FORM]: { schema } } };
+    const types = options.bodyTypes ?? [JSON_TYPE, FORM];
+    op.requestBody = { required: required.length > 0, content: Object.fromEntries(types.map((type) => [type, { schema }])) };
   }
   return op;
 }
 
-export function openApi31Document(routes: readonly CompiledRoute[], options: OpenApi31Options): Record<string, unknown> {
+export function openApi31Document<E extends Endpoint<never>>(
+  routes: ReadonlyArray<CompiledRoute<E>>,
+  options: OpenApi31Options<E>,
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { route, endpoints } of routes) {
     const path = route.docPath ?? templatePath('/' + route.path.replace(/^\/+/, ''));

@@ -88,13 +88,15 @@ export interface OperationDoc {
 
 export type PermissionResult = boolean | null | undefined | Error;
 
-export interface Endpoint {
+/** An endpoint. `Req` is what its callbacks are given: WordPress's request for the calendar API
+ *  (the default), the task API's own for its envelope API (rest/tasks). */
+export interface Endpoint<Req = RestRequest> {
   methods: readonly HttpMethod[];
   args?: Args;
   /** false/null → rest_forbidden (401 anonymous, 403 authenticated); a thrown or returned RestError
    *  is the response. Absent = public. Also consulted for the `Allow` header. */
-  permission?: (req: RestRequest) => PermissionResult | Promise<PermissionResult>;
-  handler: (req: RestRequest) => RestResult | Promise<RestResult>;
+  permission?: (req: Req) => PermissionResult | Promise<PermissionResult>;
+  handler: (req: Req) => RestResult | Promise<RestResult>;
   /** The permission callback answers from what the handler did (WP asks the callbacks again for the
    *  Allow header after dispatch): its answer before the handler is not reused for that header. */
   permissionAfterHandler?: boolean;
@@ -102,12 +104,12 @@ export interface Endpoint {
   doc?: OperationDoc;
 }
 
-export interface Route {
+export interface Route<E extends Endpoint<never> = Endpoint> {
   /** WP registration regex relative to the namespace, e.g. '/events/(?P<id>\\d+)'. */
   path: string;
   /** Args common to every endpoint, merged before each endpoint's own (register_rest_route 'args'). */
   args?: Args;
-  endpoints: Endpoint[];
+  endpoints: E[];
   /** OpenAPI path; default derived from `path` ('(?P<id>\\d+)' → '{id}'). */
   docPath?: string;
 }
@@ -172,7 +174,7 @@ export function created(body: unknown, headers?: Record<string, string>): RestRe
 }
 
 /** An endpoint's args: the route's common args, then its own (WP's array_merge order). */
-export function endpointArgs(route: Route, endpoint: Endpoint): Args {
+export function endpointArgs(route: Route<Endpoint<never>>, endpoint: Endpoint<never>): Args {
   return route.args ? { ...route.args, ...endpoint.args } : (endpoint.args ?? {});
 }
 
@@ -181,28 +183,35 @@ export function templatePath(path: string): string {
   return path.replace(/\(\?P<(\w+?)>.*?\)/g, '{$1}');
 }
 
-/** A route bound to one namespace: its index key and its case-insensitive anchored matcher. */
-export interface CompiledRoute {
-  route: Route;
+/** A route bound to one namespace: its index key and its anchored matcher. */
+export interface CompiledRoute<E extends Endpoint<never> = Endpoint> {
+  route: Route<E>;
   /** '/{namespace}' + the registration regex, e.g. '/tribe/events/v1/events/(?P<id>\\d+)'. */
   key: string;
   pattern: RegExp;
-  endpoints: Array<{ endpoint: Endpoint; args: Args }>;
+  endpoints: Array<{ endpoint: E; args: Args }>;
 }
 
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Binds a table to a namespace, checking the declarations once at start-up (fail loudly). */
-export function compileRoutes(routes: readonly Route[], namespace: string): CompiledRoute[] {
+/**
+ * Binds a table to a namespace, checking the declarations once at start-up (fail loudly). Paths
+ * match without regard to case, as WordPress's '@^route$@i' does, unless `caseSensitive`.
+ */
+export function compileRoutes<E extends Endpoint<never>>(
+  routes: ReadonlyArray<Route<E>>,
+  namespace: string,
+  { caseSensitive = false } = {},
+): CompiledRoute<E>[] {
   return routes.map((route) => {
     const trimmed = route.path.replace(/^\/+|\/+$/g, '');
     const key = '/' + namespace + (trimmed ? '/' + trimmed : '');
-    // PCRE named groups (?P<name>…) are JS (?<name>…); WP matches '@^route$@i'.
+    // PCRE named groups (?P<name>…) are JS (?<name>…).
     const source = escapeRegex('/' + namespace) + (trimmed ? '/' + trimmed.replace(/\(\?P</g, '(?<') : '');
     let pattern: RegExp;
     try {
-      pattern = new RegExp(`^${source}$`, 'i');
+      pattern = new RegExp(`^${source}$`, caseSensitive ? '' : 'i');
     } catch (error) {
       throw new Error(`route ${route.path}: invalid path regex (${(error as Error).message})`, { cause: error });
     }

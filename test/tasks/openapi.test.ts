@@ -17,9 +17,10 @@ describe('task API OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     for (const route of TASK_ROUTES) {
-      const operation = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
-      expect(operation, `${route.method} ${route.path}`).toBeDefined();
-      expect(operation.security).toEqual(route.auth === 'none' ? [] : route.auth === 'key' ? [{ ApiKey: [] }] : [{ ApiKey: [] }, {}]);
+      const [{ methods, auth }] = route.endpoints;
+      const operation = doc.paths[route.docPath!]?.[methods[0].toLowerCase()];
+      expect(operation, `${methods[0]} ${route.docPath}`).toBeDefined();
+      expect(operation.security).toEqual(auth === 'none' ? [] : auth === 'key' ? [{ ApiKey: [] }] : [{ ApiKey: [] }, {}]);
     }
     const create = doc.paths['/task/create'].post;
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['task']);

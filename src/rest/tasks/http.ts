@@ -1,6 +1,7 @@
-// HTTP plumbing of the task API: the envelope's errors, a JSON body reader with a size limit, the
-// argument checks declared by the route table, and a per-key rate limit.
+// HTTP plumbing of the task API: the envelope's errors, a JSON body reader with a size limit, and
+// the checks of the arguments its route table declares.
 import type { IncomingMessage } from 'node:http';
+import type { Args } from '../route-table.js';
 
 export class HttpError extends Error {
   constructor(
@@ -46,20 +47,21 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   return value as Record<string, unknown>;
 }
 
-export interface ArgSpec {
-  type: 'string' | 'integer' | 'array';
-  description: string;
-  required?: boolean;
-  enum?: readonly string[];
-  min?: number;
-  max?: number;
-  default?: number;
+const typeNames: Record<string, string> = { string: 'a string', integer: 'an integer', array: 'an array' };
+const INT32 = 2 ** 31 - 1;
+
+/** Refuses, at start-up, args the task API's checks do not read (they take JSON-schema keywords only). */
+export function assertCheckable(path: string, args: Args): void {
+  for (const [name, spec] of Object.entries(args)) {
+    const type = spec.type;
+    if (spec.validate || spec.sanitize || (type !== 'string' && type !== 'integer' && type !== 'array')) {
+      throw new Error(`task route ${path}: arg ${name} must be a string, integer or array without callbacks`);
+    }
+  }
 }
 
-const typeNames = { string: 'a string', integer: 'an integer', array: 'an array' };
-
 /** Checks body arguments against their specs; null counts as absent. Returns only declared ones. */
-export function checkBody(body: Record<string, unknown>, specs: Record<string, ArgSpec>): Record<string, unknown> {
+export function checkBody(body: Record<string, unknown>, specs: Args): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const value = body[name];
@@ -67,18 +69,18 @@ export function checkBody(body: Record<string, unknown>, specs: Record<string, A
       if (spec.required) throw new HttpError(400, `${name} is required`);
       continue;
     }
-    if (spec.enum && !spec.enum.includes(value as string)) throw new HttpError(400, `${name} must be one of: ${spec.enum.join(', ')}`);
+    if (spec.enum && !spec.enum.includes(value)) throw new HttpError(400, `${name} must be one of: ${spec.enum.join(', ')}`);
     const fits =
       spec.type === 'string' ? typeof value === 'string' : spec.type === 'array' ? Array.isArray(value) : Number.isSafeInteger(value);
-    if (!fits) throw new HttpError(400, `${name} must be ${typeNames[spec.type]}`);
-    if (spec.type === 'integer' && Math.abs(value as number) > 2 ** 31 - 1) throw new HttpError(400, `${name} is out of range`);
+    if (!fits) throw new HttpError(400, `${name} must be ${typeNames[spec.type as string]}`);
+    if (spec.type === 'integer' && Math.abs(value as number) > INT32) throw new HttpError(400, `${name} is out of range`);
     out[name] = value;
   }
   return out;
 }
 
 /** Checks query arguments (strings) against their specs, converting integers. */
-export function checkQuery(query: Record<string, string | string[] | undefined>, specs: Record<string, ArgSpec>): Record<string, unknown> {
+export function checkQuery(query: Record<string, string | string[] | undefined>, specs: Args): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
     let raw = query[name];
@@ -90,8 +92,8 @@ export function checkQuery(query: Record<string, string | string[] | undefined>,
     }
     if (spec.type === 'integer') {
       const n = Number(raw);
-      const min = spec.min ?? -(2 ** 31);
-      const max = spec.max ?? 2 ** 31 - 1;
+      const min = spec.minimum ?? -(2 ** 31);
+      const max = spec.maximum ?? INT32;
       if (!/^-?\d+$/.test(raw) || n < min || n > max) throw new HttpError(400, `${name} must be an integer from ${min} to ${max}`);
       out[name] = n;
     } else {

@@ -1,7 +1,7 @@
-// The Koa middleware serving /api/v1 from the route table: match, authenticate, rate-limit, check
-// arguments, run the route's GraphQL operation in-process, answer in the spec's envelope.
-// Operations are validated at start-up; an error a client caused is never a 500.
-import { parse, validate, type ExecutionResult } from 'graphql';
+// The Koa middleware serving /api/v1 from its route table (rest/route-table.ts, the calendar API's
+// too): match, authenticate, rate-limit, check arguments, run the endpoint's handler (GraphQL
+// in-process), answer in the spec's envelope. An error a client caused is never a 500.
+import type { ExecutionResult } from 'graphql';
 import type { Middleware } from 'koa';
 import { hashApiKey, credentialsFromHeaders, type ApiKeyResolver } from '../../auth/api-keys.js';
 import type { Viewer } from '../../auth/viewer.js';
@@ -12,8 +12,9 @@ import { createOperationRunner } from '../../graphql/execute.js';
 import { schema } from '../../graphql/schema.js';
 import type { Logger } from '../../http/logger.js';
 import { SharedRateLimit } from '../../tasks/rate-limit.js';
-import { checkBody, checkQuery, HttpError, readJsonBody } from './http.js';
-import { TASK_ROUTES, type Reply, type TaskRoute } from './routes.js';
+import { compileRoutes, type HttpMethod, type RestResult } from '../route-table.js';
+import { assertCheckable, checkBody, checkQuery, HttpError, readJsonBody } from './http.js';
+import { TASK_ROUTES, argsByPlace, type TaskEndpoint, type TaskRequest } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -25,21 +26,6 @@ const STATUS_OF_CODE: Record<string, number> = {
   CONFLICT: 409,
   RATE_LIMITED: 429,
 };
-
-interface CompiledRoute {
-  route: TaskRoute;
-  pattern: RegExp;
-  names: string[];
-}
-
-function compile(route: TaskRoute): CompiledRoute {
-  const names: string[] = [];
-  const source = (API_PREFIX + route.path)
-    .split(/(:[A-Za-z]+)/)
-    .map((part) => (part.startsWith(':') ? (names.push(part.slice(1)), '([^/]+?)') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return { route, pattern: new RegExp(`^${source}$`), names };
-}
 
 /** The data of a GraphQL result, or the HttpError its first error stands for. */
 function unwrap(result: ExecutionResult, logger: Logger): any {
@@ -66,12 +52,8 @@ export function createTaskApi({
   logger: Logger;
 }): Middleware {
   const run = createOperationRunner(schema);
-  for (const { operation } of TASK_ROUTES) {
-    if (!operation) continue;
-    const errors = validate(schema, parse(operation));
-    if (errors.length) throw new Error(`task API: invalid operation: ${errors.map((e) => e.message).join('; ')}\n${operation}`);
-  }
-  const routes = TASK_ROUTES.map(compile);
+  for (const { path, endpoints } of TASK_ROUTES) for (const endpoint of endpoints) assertCheckable(path, endpoint.args ?? {});
+  const routes = compileRoutes(TASK_ROUTES, API_PREFIX.slice(1), { caseSensitive: true });
   let limiter: SharedRateLimit | undefined;
 
   return async (ctx, next) => {
@@ -80,19 +62,26 @@ export function createTaskApi({
       const onPath = routes.filter((r) => r.pattern.test(ctx.path));
       if (!onPath.length) throw new HttpError(404, `No route ${ctx.method} ${ctx.path}.`);
       const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
-      const match = onPath.find((r) => r.route.method === method);
+      let match: { compiled: (typeof routes)[number]; endpoint: TaskEndpoint } | undefined;
+      for (const compiled of onPath) {
+        const found = compiled.endpoints.find(({ endpoint }) => endpoint.methods.includes(method as HttpMethod));
+        if (found) {
+          match = { compiled, endpoint: found.endpoint };
+          break;
+        }
+      }
       if (!match) {
-        const allowed = onPath.map((r) => r.route.method).join(', ');
+        const allowed = onPath.flatMap((r) => r.endpoints.flatMap(({ endpoint }) => endpoint.methods)).join(', ');
         throw new HttpError(405, `${ctx.method} is not allowed on ${ctx.path}; use ${allowed}.`, { Allow: allowed });
       }
-      const { route } = match;
-      const groups = match.pattern.exec(ctx.path)!.slice(1);
-      const params = Object.fromEntries(match.names.map((name, i) => [name, decodeSegment(groups[i])]));
+      const { endpoint } = match;
+      const groups = match.compiled.pattern.exec(ctx.path)!.groups ?? {};
+      const params = Object.fromEntries(Object.entries(groups).map(([name, value]) => [name, decodeSegment(value)]));
 
       let viewer: Viewer | null = null;
-      if (route.auth !== 'none') {
+      if (endpoint.auth !== 'none') {
         const credentials = credentialsFromHeaders(ctx.req.headers);
-        if (!credentials && route.auth === 'key') throw new HttpError(401, 'Missing API key: send it in the x-api-key header.');
+        if (!credentials && endpoint.auth === 'key') throw new HttpError(401, 'Missing API key: send it in the x-api-key header.');
         const resolved = await keys.resolve(credentials);
         if (resolved === 'invalid') throw new HttpError(401, 'Invalid API key.');
         viewer = resolved;
@@ -108,23 +97,15 @@ export function createTaskApi({
         }
       }
 
-      const args = {
+      const places = argsByPlace(endpoint);
+      const req: TaskRequest = {
         params,
-        query: checkQuery(ctx.query, route.query ?? {}),
-        body: route.body ? checkBody(await readJsonBody(ctx.req), route.body) : {},
+        query: checkQuery(ctx.query, places.query),
+        body: Object.keys(places.body).length ? checkBody(await readJsonBody(ctx.req), places.body) : {},
+        hasKey: viewer !== null,
+        graphql: async (source, variables) => unwrap(await run(source, variables, contextFor(viewer)), logger),
       };
-      const context = () => contextFor(viewer);
-      let reply: Reply;
-      if (route.operation) {
-        reply = route.reply!(unwrap(await run(route.operation, route.variables!(args), context()), logger), args);
-      } else {
-        const services = {
-          hasKey: viewer !== null,
-          query: async (source: string, variables: Record<string, unknown>) => unwrap(await run(source, variables, context()), logger),
-        };
-        reply = await route.handle!(args, services);
-      }
-      send(ctx, reply);
+      send(ctx, await endpoint.handler(req));
     } catch (error) {
       if (error instanceof HttpError) {
         ctx.status = error.status;
@@ -147,15 +128,9 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function send(ctx: Parameters<Middleware>[0], reply: Reply): void {
-  ctx.status = 200;
-  if ('bytes' in reply) {
-    ctx.type = reply.contentType;
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = reply.bytes;
-  } else if ('body' in reply) {
-    ctx.body = reply.body;
-  } else {
-    ctx.body = { success: true, data: reply.data, ...reply.extra };
-  }
+function send(ctx: Parameters<Middleware>[0], result: RestResult): void {
+  ctx.status = result.status;
+  // Headers first: a Buffer body then keeps its Content-Type.
+  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  ctx.body = result.body;
 }

@@ -1,46 +1,83 @@
-// The task API (/api/v1), one row per route: method, path, who may call it, its arguments, and the
-// GraphQL operation it runs in-process with the shaping of the result into the spec's `data`.
-// The two binary routes (recording GIF, step screenshot) read the domain directly: bytes are not
-// GraphQL's business.
+// The task API (/api/v1), one row per route in the route table's shape (rest/route-table.ts): its
+// path, who may call it, its arguments, and the GraphQL operation it runs in-process with the
+// shaping of the result into the spec's `data`. The router, the argument checks and the OpenAPI
+// document derive from these rows. The two binary routes (recording GIF, step screenshot) answer
+// bytes, which are not GraphQL's business beyond reading them.
+import { parse, validate } from 'graphql';
+import { schema } from '../../graphql/schema.js';
 import { AGENTS } from '../../tasks/validation.js';
-import { HttpError, type ArgSpec } from './http.js';
+import { escapeRegex, ok, type ArgSpec, type Args, type Endpoint, type HttpMethod, type RestResult, type Route } from '../route-table.js';
+import { HttpError } from './http.js';
 import { enumValues, taskOpenApi } from './openapi.js';
 
-export interface RouteArgs {
+/** What a task endpoint's handler is given: checked arguments and the caller's GraphQL. */
+export interface TaskRequest {
+  /** Path parameters, decoded. */
   params: Record<string, string>;
   query: Record<string, any>;
   body: Record<string, any>;
-}
-
-export type Reply =
-  | { data: unknown; extra?: Record<string, unknown> } // the envelope {success: true, data, ...extra}
-  | { body: unknown } // a body as is
-  | { bytes: Buffer; contentType: string };
-
-export interface RouteServices {
-  /** Runs a GraphQL operation as the caller; the `data` of a successful result. */
-  query(source: string, variables: Record<string, unknown>): Promise<any>;
+  /** The caller sent an API key (a valid one: an unknown key was refused). */
   hasKey: boolean;
+  /** Runs a GraphQL operation as the caller: the `data` of a successful result. */
+  graphql(source: string, variables: Record<string, unknown>): Promise<any>;
 }
 
-export interface TaskRoute {
-  method: 'GET' | 'POST' | 'PUT';
-  path: string;
-  description: string;
+type Schema = Record<string, unknown>;
+
+export interface TaskEndpoint extends Endpoint<TaskRequest> {
   /** key: an API key is required; none: public; token: the run's share token, or the owner's key. */
   auth: 'key' | 'none' | 'token';
-  query?: Record<string, ArgSpec>;
-  body?: Record<string, ArgSpec>;
-  operation?: string;
-  variables?: (args: RouteArgs) => Record<string, unknown>;
-  reply?: (data: any, args: RouteArgs) => Reply;
-  handle?: (args: RouteArgs, services: RouteServices) => Promise<Reply>;
   /** What a success answers, for the OpenAPI document: the JSON Schema of `data`, and of the
    *  envelope's other keys. Absent: the route answers bytes, or a body of its own. */
   answer?: { data: Schema; extra?: Record<string, Schema> };
 }
 
-type Schema = Record<string, unknown>;
+export type TaskRoute = Route<TaskEndpoint>;
+
+/** Where an endpoint's args come from: a read's from the query; a write's from its JSON body, but
+ *  those declared `in: 'query'`. */
+export function argsByPlace(endpoint: TaskEndpoint): { query: Args; body: Args } {
+  const write = !endpoint.methods.includes('GET');
+  const entries = Object.entries(endpoint.args ?? {});
+  return {
+    query: Object.fromEntries(entries.filter(([, spec]) => !write || spec.in === 'query')),
+    body: Object.fromEntries(entries.filter(([, spec]) => write && spec.in !== 'query')),
+  };
+}
+
+/** Success in the spec's envelope: {success: true, data, ...extra}. */
+const envelope = (data: unknown, extra?: Record<string, unknown>): RestResult => ok({ success: true, data, ...extra });
+const bytes = (buffer: Buffer, contentType: string): RestResult => ({
+  status: 200,
+  body: buffer,
+  headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache' },
+});
+
+/** A handler that runs one GraphQL operation as the caller and shapes its data; the operation is
+ *  validated against the schema when the table loads, at start-up. */
+function runs(
+  operation: string,
+  variables: (req: TaskRequest) => Record<string, unknown>,
+  reply: (data: any, req: TaskRequest) => RestResult,
+) {
+  const errors = validate(schema, parse(operation));
+  if (errors.length) throw new Error(`task API: invalid operation: ${errors.map((e) => e.message).join('; ')}\n${operation}`);
+  return { handler: async (req: TaskRequest) => reply(await req.graphql(operation, variables(req)), req) };
+}
+
+/** A one-endpoint route; `:name` in the path is a parameter (one path segment, or its part before a suffix). */
+function route(method: HttpMethod, path: string, summary: string, endpoint: Omit<TaskEndpoint, 'methods' | 'doc'>): TaskRoute {
+  const regex = path
+    .split(/(:[A-Za-z]+)/)
+    .map((part) => (part.startsWith(':') ? `(?P<${part.slice(1)}>[^/]+?)` : escapeRegex(part)))
+    .join('');
+  return {
+    path: regex,
+    docPath: path.replace(/:(\w+)/g, '{$1}'),
+    endpoints: [{ methods: [method], doc: { summary, responses: {} }, ...endpoint }],
+  };
+}
+
 const string: Schema = { type: 'string' };
 const nullableString: Schema = { type: ['string', 'null'] };
 /** A closed set's values, as the GraphQL schema declares them (one list for both APIs). */
@@ -52,91 +89,70 @@ const paged = (item: Schema) => ({
 });
 const done = { data: { type: 'null' } };
 
-const runId: ArgSpec = { type: 'string', description: 'The run id (default: the latest run of the task).' };
-const pageArgs: Record<string, ArgSpec> = {
-  page: { type: 'integer', min: 1, default: 1, description: 'The page, from 1.' },
-  limit: { type: 'integer', min: 1, max: 30, default: 30, description: 'Items per page, at most 30.' },
+const runId: ArgSpec = { type: 'string', description: 'The run id (default: the latest run of the task).', in: 'query' };
+const pageArgs: Args = {
+  page: { type: 'integer', minimum: 1, default: 1, description: 'The page, from 1.' },
+  limit: { type: 'integer', minimum: 1, maximum: 30, default: 30, description: 'Items per page, at most 30.' },
 };
-const runVariables = ({ params, query }: RouteArgs) => ({ taskId: params.taskId, runId: query.runId ?? null });
+const runVariables = ({ params, query }: TaskRequest) => ({ taskId: params.taskId, runId: query.runId ?? null });
 
 /** The run of a `{task {id} taskRun {…}}` result, or a 404 naming what is missing. */
-function foundRun(data: any, args: RouteArgs): any {
-  if (!data.task) throw new HttpError(404, `No task with id "${args.params.taskId}".`);
+function foundRun(data: any, { params, query }: TaskRequest): any {
+  if (!data.task) throw new HttpError(404, `No task with id "${params.taskId}".`);
   if (!data.taskRun)
-    throw new HttpError(404, args.query.runId ? `No run "${args.query.runId}" in task "${args.params.taskId}".` : 'The task has no runs.');
+    throw new HttpError(404, query.runId ? `No run "${query.runId}" in task "${params.taskId}".` : 'The task has no runs.');
   return data.taskRun;
 }
 
 /** The images of the run a binary route serves: by share token (for <img> tags), or by the owner's key. */
-async function binaryRun(
-  args: RouteArgs,
-  services: RouteServices,
-  field: string,
-  variables: Record<string, unknown>,
-): Promise<Record<string, string | null>> {
-  const { taskId } = args.params;
-  if (args.query.token) {
-    if (!args.query.runId) throw new HttpError(400, 'runId is required with token');
-  } else if (!services.hasKey) {
+async function binaryRun(req: TaskRequest, field: string, variables: Record<string, unknown>): Promise<Record<string, string | null>> {
+  const { taskId } = req.params;
+  if (req.query.token) {
+    if (!req.query.runId) throw new HttpError(400, 'runId is required with token');
+  } else if (!req.hasKey) {
     throw new HttpError(401, 'Send the token of the recording URL, or an API key (header x-api-key).');
   }
   const extra = 'index' in variables ? ', $index: Int!' : '';
-  const data = await services.query(
+  const data = await req.graphql(
     `query RunMedia($taskId: ID!, $runId: ID, $token: String${extra}) { taskRunMedia(taskId: $taskId, runId: $runId, token: $token) { ${field} } }`,
-    { taskId, runId: args.query.runId ?? null, token: args.query.token ?? null, ...variables },
+    { taskId, runId: req.query.runId ?? null, token: req.query.token ?? null, ...variables },
   );
   if (!data.taskRunMedia) {
-    throw new HttpError(404, args.query.token ? 'No such recording (unknown run or wrong token).' : 'No such task or run.');
+    throw new HttpError(404, req.query.token ? 'No such recording (unknown run or wrong token).' : 'No such task or run.');
   }
   return data.taskRunMedia;
 }
 
 export const TASK_ROUTES: TaskRoute[] = [
-  {
-    method: 'GET',
-    path: '/openapi.json',
-    description: 'This API described in OpenAPI 3.1; needs no key.',
+  route('GET', '/openapi.json', 'This API described in OpenAPI 3.1; needs no key.', {
     auth: 'none',
-    handle: async () => ({ body: taskOpenApi(TASK_ROUTES) }),
-  },
-  {
-    method: 'GET',
-    path: '/health',
-    description: 'Liveness; needs no key.',
-    auth: 'none',
-    handle: async () => ({ body: { success: true } }),
-  },
-  {
-    method: 'GET',
-    path: '/webhook/secret',
-    description: 'The secret that signs the webhook deliveries of tasks created with this key: {secret}.',
+    handler: () => ok(taskOpenApi(TASK_ROUTES)),
+  }),
+  route('GET', '/health', 'Liveness; needs no key.', { auth: 'none', handler: () => ok({ success: true }) }),
+  route('GET', '/webhook/secret', 'The secret that signs the webhook deliveries of tasks created with this key: {secret}.', {
     auth: 'key',
-    operation: `query WebhookSecret { webhookSecret }`,
-    variables: () => ({}),
-    reply: (data) => ({ data: { secret: data.webhookSecret } }),
+    ...runs(
+      `query WebhookSecret { webhookSecret }`,
+      () => ({}),
+      (data) => envelope({ secret: data.webhookSecret }),
+    ),
     answer: { data: object({ secret: string }) },
-  },
-  {
-    method: 'GET',
-    path: '/check',
-    description: '"ok" when the API key is valid.',
+  }),
+  route('GET', '/check', '"ok" when the API key is valid.', {
     auth: 'key',
-    handle: async () => ({ data: 'ok' }),
+    handler: () => envelope('ok'),
     answer: { data: { const: 'ok' } },
-  },
-  {
-    method: 'POST',
-    path: '/task/create',
-    description: 'Stores a task and schedules its first run; answers {taskId} at once.',
+  }),
+  route('POST', '/task/create', 'Stores a task and schedules its first run; answers {taskId} at once.', {
     auth: 'key',
-    body: {
+    args: {
       task: { type: 'string', required: true, description: 'What to do: 1 to 10,000 characters after trimming.' },
       name: {
         type: 'string',
         description: 'A name for lists (readable_name; at most 120 characters). Default: the opening words of task.',
       },
       agent: { type: 'string', enum: AGENTS, description: 'The kind of agent (default BROWSER_AGENT).' },
-      tools: { type: 'array', description: 'OpenAI-style function tools the agent may call (at most 32).' },
+      tools: { type: 'array', items: {}, description: 'OpenAI-style function tools the agent may call (at most 32).' },
       maxSteps: { type: 'integer', description: 'Step budget of each run (default 30).' },
       timeoutSeconds: { type: 'integer', description: 'Time limit of each run, in seconds.' },
       startUrl: { type: 'string', description: 'An http(s) page to open before the first step.' },
@@ -146,59 +162,59 @@ export const TASK_ROUTES: TaskRoute[] = [
           "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails. Default: the API key's default webhook URL, if it has one.",
       },
     },
-    operation: `mutation CreateTask($input: CreateTaskInput!) { createTask(input: $input) { id } }`,
-    variables: ({ body }) => ({ input: body }),
-    reply: (data) => ({ data: { taskId: data.createTask.id } }),
+    ...runs(
+      `mutation CreateTask($input: CreateTaskInput!) { createTask(input: $input) { id } }`,
+      ({ body }) => ({ input: body }),
+      (data) => envelope({ taskId: data.createTask.id }),
+    ),
     answer: { data: object({ taskId: string }) },
-  },
-  {
-    method: 'GET',
-    path: '/tasks',
-    description: "The caller's tasks, newest first.",
+  }),
+  route('GET', '/tasks', "The caller's tasks, newest first.", {
     auth: 'key',
-    query: pageArgs,
-    operation: `query Tasks($page: Int!, $limit: Int!) { tasks(page: $page, limit: $limit) { total page limit items { id status readableName } } }`,
-    variables: ({ query }) => ({ page: query.page, limit: query.limit }),
-    reply: ({ tasks }) => ({
-      data: tasks.items.map((t: any) => ({ id: t.id, status: t.status, readable_name: t.readableName })),
-      extra: { total: tasks.total, page: tasks.page, limit: tasks.limit },
-    }),
+    args: pageArgs,
+    ...runs(
+      `query Tasks($page: Int!, $limit: Int!) { tasks(page: $page, limit: $limit) { total page limit items { id status readableName } } }`,
+      ({ query }) => ({ page: query.page, limit: query.limit }),
+      ({ tasks }) =>
+        envelope(
+          tasks.items.map((t: any) => ({ id: t.id, status: t.status, readable_name: t.readableName })),
+          { total: tasks.total, page: tasks.page, limit: tasks.limit },
+        ),
+    ),
     answer: paged(object({ id: string, status: oneOf('TaskStatus'), readable_name: string })),
-  },
-  {
-    method: 'GET',
-    path: '/task/:taskId/runs',
-    description: "The task's runs, newest first.",
+  }),
+  route('GET', '/task/:taskId/runs', "The task's runs, newest first.", {
     auth: 'key',
-    query: pageArgs,
-    operation: `query Runs($taskId: ID!, $page: Int!, $limit: Int!) { task(id: $taskId) { runs(page: $page, limit: $limit) { total page limit items { id createdAt } } } }`,
-    variables: ({ params, query }) => ({ taskId: params.taskId, page: query.page, limit: query.limit }),
-    reply: ({ task }, { params }) => {
-      if (!task) throw new HttpError(404, `No task with id "${params.taskId}".`);
-      const { runs } = task;
-      return {
-        data: runs.items.map((r: any) => ({ id: r.id, created_at: r.createdAt })),
-        extra: { total: runs.total, page: runs.page, limit: runs.limit },
-      };
-    },
+    args: pageArgs,
+    ...runs(
+      `query Runs($taskId: ID!, $page: Int!, $limit: Int!) { task(id: $taskId) { runs(page: $page, limit: $limit) { total page limit items { id createdAt } } } }`,
+      ({ params, query }) => ({ taskId: params.taskId, page: query.page, limit: query.limit }),
+      ({ task }, { params }) => {
+        if (!task) throw new HttpError(404, `No task with id "${params.taskId}".`);
+        const { runs } = task;
+        return envelope(
+          runs.items.map((r: any) => ({ id: r.id, created_at: r.createdAt })),
+          { total: runs.total, page: runs.page, limit: runs.limit },
+        );
+      },
+    ),
     answer: paged(object({ id: string, created_at: { type: 'string', format: 'date-time' } })),
-  },
-  {
-    method: 'GET',
-    path: '/task/:taskId/run/status',
-    description: 'Where the run is: status, detailedStatus, the tool call it waits on, liveStatus.',
+  }),
+  route('GET', '/task/:taskId/run/status', 'Where the run is: status, detailedStatus, the tool call it waits on, liveStatus.', {
     auth: 'key',
-    query: { runId },
-    operation: `query RunStatus($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status detailedStatus liveStatus toolCall { id name parameters } } }`,
-    variables: runVariables,
-    reply: (data, args) => {
-      const run = foundRun(data, args);
-      const toolCall = run.toolCall && {
-        toolCallId: run.toolCall.id,
-        tool: { name: run.toolCall.name, parameters: run.toolCall.parameters },
-      };
-      return { data: { status: run.status, detailedStatus: run.detailedStatus, toolCall: toolCall ?? null, liveStatus: run.liveStatus } };
-    },
+    args: { runId },
+    ...runs(
+      `query RunStatus($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status detailedStatus liveStatus toolCall { id name parameters } } }`,
+      runVariables,
+      (data, req) => {
+        const run = foundRun(data, req);
+        const toolCall = run.toolCall && {
+          toolCallId: run.toolCall.id,
+          tool: { name: run.toolCall.name, parameters: run.toolCall.parameters },
+        };
+        return envelope({ status: run.status, detailedStatus: run.detailedStatus, toolCall: toolCall ?? null, liveStatus: run.liveStatus });
+      },
+    ),
     answer: {
       data: object({
         status: oneOf('TaskRunStatus'),
@@ -212,19 +228,18 @@ export const TASK_ROUTES: TaskRoute[] = [
         liveStatus: nullableString,
       }),
     },
-  },
-  {
-    method: 'GET',
-    path: '/task/:taskId/run/result',
-    description: 'The outcome: status, error, output, dataTable.',
+  }),
+  route('GET', '/task/:taskId/run/result', 'The outcome: status, error, output, dataTable.', {
     auth: 'key',
-    query: { runId },
-    operation: `query RunResult($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status error output dataTable } }`,
-    variables: runVariables,
-    reply: (data, args) => {
-      const run = foundRun(data, args);
-      return { data: { status: run.status, error: run.error, output: run.output, dataTable: run.dataTable } };
-    },
+    args: { runId },
+    ...runs(
+      `query RunResult($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status error output dataTable } }`,
+      runVariables,
+      (data, req) => {
+        const run = foundRun(data, req);
+        return envelope({ status: run.status, error: run.error, output: run.output, dataTable: run.dataTable });
+      },
+    ),
     answer: {
       data: object({
         status: oneOf('TaskRunStatus'),
@@ -233,78 +248,66 @@ export const TASK_ROUTES: TaskRoute[] = [
         dataTable: { type: 'array', items: { type: 'object' } },
       }),
     },
-  },
-  {
-    method: 'POST',
-    path: '/task/:taskId/run/tool-input',
-    description: 'Answers the tool call the run waits on; the run continues.',
+  }),
+  route('POST', '/task/:taskId/run/tool-input', 'Answers the tool call the run waits on; the run continues.', {
     auth: 'key',
-    query: { runId },
-    body: {
+    args: {
+      runId,
       input: { type: 'string', required: true, description: "The client's answer." },
       toolCallId: { type: 'string', description: 'When given, must be the id of the waiting call.' },
     },
-    operation: `mutation ToolInput($taskId: ID!, $runId: ID, $input: String!, $toolCallId: ID) { submitToolInput(taskId: $taskId, runId: $runId, input: $input, toolCallId: $toolCallId) { id } }`,
-    variables: (args) => ({ ...runVariables(args), input: args.body.input, toolCallId: args.body.toolCallId ?? null }),
-    reply: () => ({ data: null }),
+    ...runs(
+      `mutation ToolInput($taskId: ID!, $runId: ID, $input: String!, $toolCallId: ID) { submitToolInput(taskId: $taskId, runId: $runId, input: $input, toolCallId: $toolCallId) { id } }`,
+      (req) => ({ ...runVariables(req), input: req.body.input, toolCallId: req.body.toolCallId ?? null }),
+      () => envelope(null),
+    ),
     answer: done,
-  },
-  {
-    method: 'PUT',
-    path: '/task/:taskId/run/stop',
-    description: 'Stops the run: it ends with status error, error "stopped".',
+  }),
+  route('PUT', '/task/:taskId/run/stop', 'Stops the run: it ends with status error, error "stopped".', {
     auth: 'key',
-    query: { runId },
-    operation: `mutation StopRun($taskId: ID!, $runId: ID) { stopTaskRun(taskId: $taskId, runId: $runId) { id } }`,
-    variables: runVariables,
-    reply: () => ({ data: null }),
+    args: { runId },
+    ...runs(`mutation StopRun($taskId: ID!, $runId: ID) { stopTaskRun(taskId: $taskId, runId: $runId) { id } }`, runVariables, () =>
+      envelope(null),
+    ),
     answer: done,
-  },
-  {
-    method: 'PUT',
-    path: '/task/:taskId/stop',
-    description: 'Makes the task inactive and stops its unfinished runs.',
+  }),
+  route('PUT', '/task/:taskId/stop', 'Makes the task inactive and stops its unfinished runs.', {
     auth: 'key',
-    operation: `mutation StopTask($taskId: ID!) { stopTask(id: $taskId) { id } }`,
-    variables: ({ params }) => ({ taskId: params.taskId }),
-    reply: () => ({ data: null }),
+    ...runs(
+      `mutation StopTask($taskId: ID!) { stopTask(id: $taskId) { id } }`,
+      ({ params }) => ({ taskId: params.taskId }),
+      () => envelope(null),
+    ),
     answer: done,
-  },
-  {
-    method: 'GET',
-    path: '/task/:taskId/run/gif',
-    description: "Where the run's animated recording is: {status, url, error}.",
+  }),
+  route('GET', '/task/:taskId/run/gif', "Where the run's animated recording is: {status, url, error}.", {
     auth: 'key',
-    query: { runId },
-    operation: `query RunGif($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { recording { status url error } } }`,
-    variables: runVariables,
-    reply: (data, args) => ({ data: foundRun(data, args).recording }),
+    args: { runId },
+    ...runs(
+      `query RunGif($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { recording { status url error } } }`,
+      runVariables,
+      (data, req) => envelope(foundRun(data, req).recording),
+    ),
     answer: { data: object({ status: oneOf('TaskRecordingStatus'), url: nullableString, error: nullableString }) },
-  },
-  {
-    method: 'GET',
-    path: '/task/:taskId/run/gif.gif',
-    description: 'The recording itself (image/gif): with the token of its URL, or an API key.',
+  }),
+  route('GET', '/task/:taskId/run/gif.gif', 'The recording itself (image/gif): with the token of its URL, or an API key.', {
     auth: 'token',
-    query: { runId, token: { type: 'string', description: 'The share token from the recording URL.' } },
-    handle: async (args, services) => {
-      const gif = (await binaryRun(args, services, 'gif', {})).gif;
+    args: { runId, token: { type: 'string', description: 'The share token from the recording URL.' } },
+    handler: async (req) => {
+      const gif = (await binaryRun(req, 'gif', {})).gif;
       if (!gif) throw new HttpError(404, 'The run has no screenshots yet.');
-      return { bytes: Buffer.from(gif, 'base64'), contentType: 'image/gif' };
+      return bytes(Buffer.from(gif, 'base64'), 'image/gif');
     },
-  },
-  {
-    method: 'GET',
-    path: '/task/:taskId/run/step/:index.png',
-    description: "A step's screenshot (image/png): with the token of its URL, or an API key.",
+  }),
+  route('GET', '/task/:taskId/run/step/:index.png', "A step's screenshot (image/png): with the token of its URL, or an API key.", {
     auth: 'token',
-    query: { runId, token: { type: 'string', description: 'The share token from the screenshot URL.' } },
-    handle: async (args, services) => {
-      const index = Number(args.params.index);
+    args: { runId, token: { type: 'string', description: 'The share token from the screenshot URL.' } },
+    handler: async (req) => {
+      const index = Number(req.params.index);
       if (!Number.isSafeInteger(index) || index < 1) throw new HttpError(400, 'index must be a step number from 1');
-      const png = (await binaryRun(args, services, 'screenshot(index: $index)', { index })).screenshot;
+      const png = (await binaryRun(req, 'screenshot(index: $index)', { index })).screenshot;
       if (!png) throw new HttpError(404, `Step ${index} has no screenshot.`);
-      return { bytes: Buffer.from(png, 'base64'), contentType: 'image/png' };
+      return bytes(Buffer.from(png, 'base64'), 'image/png');
     },
-  },
+  }),
 ];
