@@ -43,17 +43,7 @@ const select = {
   revokedAt: true,
   user: { select: { login: true } },
 } as const;
-type Row = {
-  id: number;
-  userId: number;
-  prefix: string;
-  label: string;
-  defaultWebhookUrl: string | null;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-  user: { login: string };
-};
+type Row = Omit<ApiKeyRecord, 'login'> & { user: { login: string } };
 const record = ({ user, ...row }: Row): ApiKeyRecord => ({ ...row, login: user.login });
 
 function actingFor(actor: KeyActor, userId: number | undefined): number | 'any' {

@@ -30,13 +30,7 @@ import { normalizeWall, wallAsUtcMillis, wallToDateTime, type Wall } from './wal
 // mktime-style overflow (Jan 31 + 1 month = Mar 3), and the wall time is resolved in the zone.
 // Hours/minutes are wall-clock arithmetic as well, as in PHP 8.2.
 
-interface Relative {
-  y: number;
-  m: number;
-  d: number;
-  h: number;
-  i: number;
-  s: number;
+interface Relative extends Wall {
   /** Microseconds: below our resolution, but a negative amount borrows a second, as in PHP. */
   us: number;
 }

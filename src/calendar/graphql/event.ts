@@ -20,7 +20,7 @@ import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
 import { EVENT_READ, imageById, imageUrlOf, ORGANIZER_READ, organizersOf, TERM_READ, termsOf, VENUE_READ, venuesOf } from './loaders.js';
 import { readsColumns, selectedColumns, type Selected } from '../../graphql/selected-columns.js';
-import { CostDetails, DateDetails, Image, isMasked, PostStatus } from './shared.js';
+import { CostDetails, DateDetails, Image, isMasked, maskedText, PostStatus } from './shared.js';
 
 type EventRow = { id: number; password: string; status: string; authorId: number };
 
@@ -38,246 +38,215 @@ const byName = termComparator('name', 'asc');
 const termsIn = async (ctx: GraphQLContext, eventId: number, taxonomy: string, info: GraphQLResolveInfo) =>
   (await termsOf(ctx, eventId, selectedColumns(info, TERM_READ))).filter((term) => term.taxonomy === taxonomy).sort(byName);
 
-builder.prismaObjectFields(Event, (t) => ({
-  globalId: t.string({
-    description: 'Global id: the site host and path, then ?id=.',
-    extensions: readsColumns(),
-    resolve: (e, _a, ctx) => globalId(ctx.config.siteUrl, e.id),
-  }),
-  globalIdLineage: t.stringList({
-    description: 'The global id, then any ids it was imported from.',
-    extensions: readsColumns(),
-    resolve: (e, _a, ctx) => [globalId(ctx.config.siteUrl, e.id)],
-  }),
-  author: t.exposeInt('authorId', { description: 'Id of the user who owns the event (0: none).' }),
-  status: t.field({
-    type: PostStatus,
-    description: 'Publication status.',
-    extensions: readsColumns(),
-    resolve: (e) => e.status as PostStatusName,
-  }),
-  date: t.exposeString('date', { description: 'Publication date, site-local "YYYY-MM-DD HH:MM:SS".' }),
-  dateUtc: t.exposeString('dateUtc', { description: 'Publication date in UTC.' }),
-  modified: t.exposeString('modified', { description: 'Last modification, site-local.' }),
-  modifiedUtc: t.exposeString('modifiedUtc', { description: 'Last modification in UTC.' }),
-  url: t.string({
-    description: 'The event page (permalink).',
-    extensions: readsColumns('slug'),
-    resolve: (e, _a, ctx) => permalink(ctx.config.siteUrl, 'event', e),
-  }),
-  title: t.exposeString('title', { description: 'The title as entered.' }),
-  titleRendered: t.string({
-    description: 'The title as HTML, typographic quotes and entities applied.',
-    extensions: readsColumns('title'),
-    resolve: (e) => renderTitle(e.title),
-  }),
-  description: t.string({
-    description: 'The description as entered ("" when masked).',
-    extensions: readsColumns('content'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : e.content),
-  }),
-  descriptionHtml: t.string({
-    description: 'The description with paragraphs ("" when masked).',
-    extensions: readsColumns('content'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : renderContent(e.content)),
-  }),
-  excerpt: t.string({
-    description: 'The excerpt as entered ("" when masked).',
-    extensions: readsColumns('excerpt'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : e.excerpt),
-  }),
-  excerptHtml: t.string({
-    description: 'The excerpt with paragraphs ("" when masked).',
-    extensions: readsColumns('excerpt'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : renderExcerpt(e.excerpt)),
-  }),
-  slug: t.string({
-    description: 'The URL slug, unique among events; "" for a draft or pending event until it is published (or given one).',
-    extensions: readsColumns('slug'),
-    resolve: (e) => e.slug ?? '',
-  }),
-  image: t.field({
-    type: Image,
-    nullable: true,
-    description: 'The featured image, if any (null when masked).',
-    extensions: readsColumns('imageId'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : imageById(ctx, e.imageId)),
-  }),
-  allDay: t.boolean({
-    nullable: true,
-    description: 'Whether the event lasts whole days (null when masked).',
-    extensions: readsColumns('allDay'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.allDay),
-  }),
-  startDate: t.exposeString('startLocal', { description: 'Start, event-local "YYYY-MM-DD HH:MM:SS".' }),
-  startDateDetails: t.field({
-    type: DateDetails,
-    description: 'Parts of startDate.',
-    extensions: readsColumns('startLocal'),
-    resolve: (e) => e.startLocal,
-  }),
-  endDate: t.exposeString('endLocal', { description: 'End, event-local "YYYY-MM-DD HH:MM:SS".' }),
-  endDateDetails: t.field({
-    type: DateDetails,
-    description: 'Parts of endDate.',
-    extensions: readsColumns('endLocal'),
-    resolve: (e) => e.endLocal,
-  }),
-  utcStartDate: t.exposeString('startUtc', { description: 'Start in UTC.' }),
-  utcStartDateDetails: t.field({
-    type: DateDetails,
-    description: 'Parts of utcStartDate.',
-    extensions: readsColumns('startUtc'),
-    resolve: (e) => e.startUtc,
-  }),
-  utcEndDate: t.exposeString('endUtc', { description: 'End in UTC.' }),
-  utcEndDateDetails: t.field({
-    type: DateDetails,
-    description: 'Parts of utcEndDate.',
-    extensions: readsColumns('endUtc'),
-    resolve: (e) => e.endUtc,
-  }),
-  timezone: t.exposeString('timezone', { description: 'The event time zone: an IANA id or UTC±N.' }),
-  timezoneAbbr: t.exposeString('timezoneAbbr', { description: 'Time zone abbreviation at the start (EST, CEST, UTC…).' }),
-  cost: t.string({
-    description: 'The cost as displayed: "$10", "Free – 30$" ("" when none or masked).',
-    extensions: readsColumns('cost', 'currencySymbol', 'currencyPosition'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : formatCost(storedCost(e.cost), e.currencySymbol, e.currencyPosition)),
-  }),
-  costDetails: t.field({
-    type: CostDetails,
-    description: 'The stored cost, parsed (empty when masked).',
-    extensions: readsColumns('cost', 'currencySymbol', 'currencyCode', 'currencyPosition'),
-    resolve: (e, _a, ctx, info) =>
-      isMasked(e, ctx, info)
-        ? { currencySymbol: '', currencyCode: '', currencyPosition: '', values: [] }
-        : {
-            currencySymbol: e.currencySymbol,
-            currencyCode: e.currencyCode,
-            currencyPosition: e.currencyPosition,
-            values: costValues(storedCost(e.cost)),
-          },
-  }),
-  website: t.string({
-    description: 'The event website; the permalink when none was ever stored ("" when masked).',
-    extensions: readsColumns('website', 'slug'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e))),
-  }),
-  showMap: t.boolean({
-    nullable: true,
-    description: 'Show a map of the venue (null when masked).',
-    extensions: readsColumns('showMap'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : (e.showMap ?? true)),
-  }),
-  showMapLink: t.boolean({
-    nullable: true,
-    description: 'Show a link to a map (null when masked).',
-    extensions: readsColumns('showMapLink'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : (e.showMapLink ?? true)),
-  }),
-  hideFromListings: t.boolean({
-    nullable: true,
-    description: 'Hidden from event lists (null when masked).',
-    extensions: readsColumns('hideFromListings'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.hideFromListings),
-  }),
-  sticky: t.boolean({
-    nullable: true,
-    description: 'Pinned (null when masked).',
-    extensions: readsColumns('menuOrder'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.menuOrder < 0),
-  }),
-  featured: t.boolean({
-    nullable: true,
-    description: 'Featured (null when masked).',
-    extensions: readsColumns('featured'),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.featured),
-  }),
-  passwordProtected: t.boolean({
-    description: 'Whether the event has a password.',
-    extensions: readsColumns(),
-    resolve: (e) => e.password !== '',
-  }),
-  masked: t.boolean({
-    description: 'Whether this record hides its protected fields from this request.',
-    extensions: readsColumns(),
-    resolve: (e, _a, ctx, info) => isMasked(e, ctx, info),
-  }),
-  parentId: t.exposeInt('parentId', { description: 'Id of the parent event (0: none).' }),
-  categories: t.field({
-    type: [EventCategory],
-    description: 'Event categories, by name ([] when masked).',
-    extensions: readsColumns(),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'tribe_events_cat', info)),
-  }),
-  tags: t.field({
-    type: [Tag],
-    description: 'Tags, by name ([] when masked).',
-    extensions: readsColumns(),
-    resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'post_tag', info)),
-  }),
-  venue: t.field({
-    type: Venue,
-    nullable: true,
-    description: 'The linked venue, when the caller may read it (null when none, masked, or it is trashed or not public).',
-    extensions: readsColumns(),
-    resolve: async (e, _a, ctx, info) =>
-      isMasked(e, ctx, info) ? null : ((await readableLinks(ctx, e.id, venuesOf, selectedColumns(info, VENUE_READ), false))[0] ?? null),
-  }),
-  venues: t.field({
-    type: [Venue],
-    args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
-    description: 'The linked venues the caller may read ([] when masked).',
-    extensions: readsColumns(),
-    resolve: (e, args, ctx, info) =>
-      isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, venuesOf, selectedColumns(info, VENUE_READ), args.all ?? false),
-  }),
-  organizers: t.field({
-    type: [Organizer],
-    args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
-    description: 'The linked organizers the caller may read, in the order given ([] when masked).',
-    extensions: readsColumns(),
-    resolve: (e, args, ctx, info) =>
-      isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, organizersOf, selectedColumns(info, ORGANIZER_READ), args.all ?? false),
-  }),
-  jsonLd: t.field({
-    type: 'JSON',
-    description: 'Schema.org JSON-LD of the event.',
-    // The venues and organizers fields' loaders: one load when a request asks for both (the REST record always does).
-    resolve: async (e, _a, ctx) => {
-      const [venue, organizer] = await Promise.all([
-        venuesOf(ctx, e.id).then((rows) => rows[0]),
-        organizersOf(ctx, e.id).then((rows) => rows[0]),
-      ]);
-      const [imageUrl, venueImageUrl, organizerImageUrl] = await Promise.all([
-        imageUrlOf(ctx, e.imageId),
-        imageUrlOf(ctx, venue?.imageId),
-        imageUrlOf(ctx, organizer?.imageId),
-      ]);
-      return eventJsonLd({
-        ...e,
-        url: permalink(ctx.config.siteUrl, 'event', e),
-        costValues: storedCost(e.cost),
-        imageUrl,
-        venue: venue ? appearsInJsonLd(ctx.viewer, venue) && { ...venue, imageUrl: venueImageUrl } : null,
-        organizer: organizer ? appearsInJsonLd(ctx.viewer, organizer) && { ...organizer, imageUrl: organizerImageUrl } : null,
-      });
-    },
-  }),
-  icalUrl: t.string({
-    description: 'The event as an iCalendar file (the event page + "ical/").',
-    extensions: readsColumns('slug'),
-    resolve: (e, _a, ctx) => icalUrl({ url: permalink(ctx.config.siteUrl, 'event', e) }),
-  }),
-  googleCalendarUrl: t.string({
-    description: "Google Calendar's page that adds the event (times in UTC, the event's zone shown when it is a named one).",
-    resolve: async (e, _a, ctx, info) => googleCalendarUrl(await linkEvent(e, ctx, info)),
-  }),
-  outlookUrl: t.string({
-    description: "Outlook on the web's page that adds the event.",
-    resolve: async (e, _a, ctx, info) => outlookUrl(await linkEvent(e, ctx, info)),
-  }),
-}));
+builder.prismaObjectFields(Event, (t) => {
+  /** The parts of a date, read from its column. */
+  const partsOf = (column: 'startLocal' | 'endLocal' | 'startUtc' | 'endUtc', field: string) =>
+    t.field({ type: DateDetails, description: `Parts of ${field}.`, extensions: readsColumns(column), resolve: (e) => e[column] });
+  return {
+    globalId: t.string({
+      description: 'Global id: the site host and path, then ?id=.',
+      extensions: readsColumns(),
+      resolve: (e, _a, ctx) => globalId(ctx.config.siteUrl, e.id),
+    }),
+    globalIdLineage: t.stringList({
+      description: 'The global id, then any ids it was imported from.',
+      extensions: readsColumns(),
+      resolve: (e, _a, ctx) => [globalId(ctx.config.siteUrl, e.id)],
+    }),
+    author: t.exposeInt('authorId', { description: 'Id of the user who owns the event (0: none).' }),
+    status: t.field({
+      type: PostStatus,
+      description: 'Publication status.',
+      extensions: readsColumns(),
+      resolve: (e) => e.status as PostStatusName,
+    }),
+    date: t.exposeString('date', { description: 'Publication date, site-local "YYYY-MM-DD HH:MM:SS".' }),
+    dateUtc: t.exposeString('dateUtc', { description: 'Publication date in UTC.' }),
+    modified: t.exposeString('modified', { description: 'Last modification, site-local.' }),
+    modifiedUtc: t.exposeString('modifiedUtc', { description: 'Last modification in UTC.' }),
+    url: t.string({
+      description: 'The event page (permalink).',
+      extensions: readsColumns('slug'),
+      resolve: (e, _a, ctx) => permalink(ctx.config.siteUrl, 'event', e),
+    }),
+    title: t.exposeString('title', { description: 'The title as entered.' }),
+    titleRendered: t.string({
+      description: 'The title as HTML, typographic quotes and entities applied.',
+      extensions: readsColumns('title'),
+      resolve: (e) => renderTitle(e.title),
+    }),
+    description: maskedText(t, 'content', 'The description as entered'),
+    descriptionHtml: maskedText(t, 'content', 'The description with paragraphs', renderContent),
+    excerpt: maskedText(t, 'excerpt', 'The excerpt as entered'),
+    excerptHtml: maskedText(t, 'excerpt', 'The excerpt with paragraphs', renderExcerpt),
+    slug: t.string({
+      description: 'The URL slug, unique among events; "" for a draft or pending event until it is published (or given one).',
+      extensions: readsColumns('slug'),
+      resolve: (e) => e.slug ?? '',
+    }),
+    image: t.field({
+      type: Image,
+      nullable: true,
+      description: 'The featured image, if any (null when masked).',
+      extensions: readsColumns('imageId'),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : imageById(ctx, e.imageId)),
+    }),
+    allDay: t.boolean({
+      nullable: true,
+      description: 'Whether the event lasts whole days (null when masked).',
+      extensions: readsColumns('allDay'),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.allDay),
+    }),
+    startDate: t.exposeString('startLocal', { description: 'Start, event-local "YYYY-MM-DD HH:MM:SS".' }),
+    startDateDetails: partsOf('startLocal', 'startDate'),
+    endDate: t.exposeString('endLocal', { description: 'End, event-local "YYYY-MM-DD HH:MM:SS".' }),
+    endDateDetails: partsOf('endLocal', 'endDate'),
+    utcStartDate: t.exposeString('startUtc', { description: 'Start in UTC.' }),
+    utcStartDateDetails: partsOf('startUtc', 'utcStartDate'),
+    utcEndDate: t.exposeString('endUtc', { description: 'End in UTC.' }),
+    utcEndDateDetails: partsOf('endUtc', 'utcEndDate'),
+    timezone: t.exposeString('timezone', { description: 'The event time zone: an IANA id or UTC±N.' }),
+    timezoneAbbr: t.exposeString('timezoneAbbr', { description: 'Time zone abbreviation at the start (EST, CEST, UTC…).' }),
+    cost: t.string({
+      description: 'The cost as displayed: "$10", "Free – 30$" ("" when none or masked).',
+      extensions: readsColumns('cost', 'currencySymbol', 'currencyPosition'),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : formatCost(storedCost(e.cost), e.currencySymbol, e.currencyPosition)),
+    }),
+    costDetails: t.field({
+      type: CostDetails,
+      description: 'The stored cost, parsed (empty when masked).',
+      extensions: readsColumns('cost', 'currencySymbol', 'currencyCode', 'currencyPosition'),
+      resolve: (e, _a, ctx, info) =>
+        isMasked(e, ctx, info)
+          ? { currencySymbol: '', currencyCode: '', currencyPosition: '', values: [] }
+          : {
+              currencySymbol: e.currencySymbol,
+              currencyCode: e.currencyCode,
+              currencyPosition: e.currencyPosition,
+              values: costValues(storedCost(e.cost)),
+            },
+    }),
+    website: t.string({
+      description: 'The event website; the permalink when none was ever stored ("" when masked).',
+      extensions: readsColumns('website', 'slug'),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e))),
+    }),
+    showMap: t.boolean({
+      nullable: true,
+      description: 'Show a map of the venue (null when masked).',
+      extensions: readsColumns('showMap'),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : (e.showMap ?? true)),
+    }),
+    showMapLink: t.boolean({
+      nullable: true,
+      description: 'Show a link to a map (null when masked).',
+      extensions: readsColumns('showMapLink'),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : (e.showMapLink ?? true)),
+    }),
+    hideFromListings: t.boolean({
+      nullable: true,
+      description: 'Hidden from event lists (null when masked).',
+      extensions: readsColumns('hideFromListings'),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.hideFromListings),
+    }),
+    sticky: t.boolean({
+      nullable: true,
+      description: 'Pinned (null when masked).',
+      extensions: readsColumns('menuOrder'),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.menuOrder < 0),
+    }),
+    featured: t.boolean({
+      nullable: true,
+      description: 'Featured (null when masked).',
+      extensions: readsColumns('featured'),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.featured),
+    }),
+    passwordProtected: t.boolean({
+      description: 'Whether the event has a password.',
+      extensions: readsColumns(),
+      resolve: (e) => e.password !== '',
+    }),
+    masked: t.boolean({
+      description: 'Whether this record hides its protected fields from this request.',
+      extensions: readsColumns(),
+      resolve: (e, _a, ctx, info) => isMasked(e, ctx, info),
+    }),
+    parentId: t.exposeInt('parentId', { description: 'Id of the parent event (0: none).' }),
+    categories: t.field({
+      type: [EventCategory],
+      description: 'Event categories, by name ([] when masked).',
+      extensions: readsColumns(),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'tribe_events_cat', info)),
+    }),
+    tags: t.field({
+      type: [Tag],
+      description: 'Tags, by name ([] when masked).',
+      extensions: readsColumns(),
+      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? [] : termsIn(ctx, e.id, 'post_tag', info)),
+    }),
+    venue: t.field({
+      type: Venue,
+      nullable: true,
+      description: 'The linked venue, when the caller may read it (null when none, masked, or it is trashed or not public).',
+      extensions: readsColumns(),
+      resolve: async (e, _a, ctx, info) =>
+        isMasked(e, ctx, info) ? null : ((await readableLinks(ctx, e.id, venuesOf, selectedColumns(info, VENUE_READ), false))[0] ?? null),
+    }),
+    venues: t.field({
+      type: [Venue],
+      args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
+      description: 'The linked venues the caller may read ([] when masked).',
+      extensions: readsColumns(),
+      resolve: (e, args, ctx, info) =>
+        isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, venuesOf, selectedColumns(info, VENUE_READ), args.all ?? false),
+    }),
+    organizers: t.field({
+      type: [Organizer],
+      args: { all: t.arg.boolean({ defaultValue: false, description: LINKED_ALL }) },
+      description: 'The linked organizers the caller may read, in the order given ([] when masked).',
+      extensions: readsColumns(),
+      resolve: (e, args, ctx, info) =>
+        isMasked(e, ctx, info) ? [] : readableLinks(ctx, e.id, organizersOf, selectedColumns(info, ORGANIZER_READ), args.all ?? false),
+    }),
+    jsonLd: t.field({
+      type: 'JSON',
+      description: 'Schema.org JSON-LD of the event.',
+      // The venues and organizers fields' loaders: one load when a request asks for both (the REST record always does).
+      resolve: async (e, _a, ctx) => {
+        const [venue, organizer] = await Promise.all([
+          venuesOf(ctx, e.id).then((rows) => rows[0]),
+          organizersOf(ctx, e.id).then((rows) => rows[0]),
+        ]);
+        const [imageUrl, venueImageUrl, organizerImageUrl] = await Promise.all([
+          imageUrlOf(ctx, e.imageId),
+          imageUrlOf(ctx, venue?.imageId),
+          imageUrlOf(ctx, organizer?.imageId),
+        ]);
+        return eventJsonLd({
+          ...e,
+          url: permalink(ctx.config.siteUrl, 'event', e),
+          costValues: storedCost(e.cost),
+          imageUrl,
+          venue: venue ? appearsInJsonLd(ctx.viewer, venue) && { ...venue, imageUrl: venueImageUrl } : null,
+          organizer: organizer ? appearsInJsonLd(ctx.viewer, organizer) && { ...organizer, imageUrl: organizerImageUrl } : null,
+        });
+      },
+    }),
+    icalUrl: t.string({
+      description: 'The event as an iCalendar file (the event page + "ical/").',
+      extensions: readsColumns('slug'),
+      resolve: (e, _a, ctx) => icalUrl({ url: permalink(ctx.config.siteUrl, 'event', e) }),
+    }),
+    googleCalendarUrl: t.string({
+      description: "Google Calendar's page that adds the event (times in UTC, the event's zone shown when it is a named one).",
+      resolve: async (e, _a, ctx, info) => googleCalendarUrl(await linkEvent(e, ctx, info)),
+    }),
+    outlookUrl: t.string({
+      description: "Outlook on the web's page that adds the event.",
+      resolve: async (e, _a, ctx, info) => outlookUrl(await linkEvent(e, ctx, info)),
+    }),
+  };
+});
 
 /** What the add-to-calendar links show of an event: no description or place when the caller may not see them. */
 type LinkRow = EventRow & { slug: string | null } & Omit<CalendarLinkEvent, 'url' | 'location'>;

@@ -27,7 +27,7 @@ import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, nestedFirstArg, nestedTake, PageArgs, pageRequest } from './pagination.js';
 import { Event, type Organizer, type Venue } from './refs.js';
 import { imageById, type OrganizerRow, type VenueRow } from './loaders.js';
-import { Image, isMasked, PostStatus } from './shared.js';
+import { Image, isMasked, maskedText, PostStatus } from './shared.js';
 
 type Row = { id: number; password: string; status: string; authorId: number; [column: string]: any };
 
@@ -52,15 +52,6 @@ const MASKABLE_FIELDS: Record<LinkedType, readonly string[]> = {
 };
 const MASKED_COLUMN: Record<string, string> = { description: 'content', image: 'imageId' };
 const hasValue = (value: unknown) => (typeof value === 'string' ? value.trim() !== '' : value !== null && value !== undefined);
-
-/** A text column that reads "" while the record is masked. */
-export function maskedText(t: any, column: string, description: string) {
-  return t.string({
-    description: `${description} ("" when masked).`,
-    extensions: readsColumns(column),
-    resolve: (row: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(row, ctx, info) ? '' : row[column]),
-  });
-}
 
 /** Fields every venue and organizer carries (spec §3.2, §3.3). `t` is the type's Prisma field builder. */
 export function linkedRecordFields(type: LinkedType, t: any) {
@@ -96,19 +87,9 @@ export function linkedRecordFields(type: LinkedType, t: any) {
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? '' : renderTitle(r.title)),
     }),
     description: maskedText(t, 'content', 'The description as entered'),
-    descriptionHtml: t.string({
-      description: 'The description with paragraphs ("" when empty or masked).',
-      extensions: readsColumns('content'),
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
-        isMasked(r, ctx, info) ? '' : renderContent(r.content),
-    }),
+    descriptionHtml: maskedText(t, 'content', 'The description with paragraphs', renderContent),
     excerpt: maskedText(t, 'excerpt', 'The excerpt as entered'),
-    excerptHtml: t.string({
-      description: 'The excerpt with paragraphs ("" when empty or masked).',
-      extensions: readsColumns('excerpt'),
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
-        isMasked(r, ctx, info) ? '' : renderExcerpt(r.excerpt),
-    }),
+    excerptHtml: maskedText(t, 'excerpt', 'The excerpt with paragraphs', renderExcerpt),
     slug: t.exposeString('slug', { description: `The URL slug, unique among ${type}s.` }),
     image: t.field({
       type: Image,

@@ -1,10 +1,11 @@
-// Types shared by the calendar's records: post status, date parts, cost details, images.
+// Types shared by the calendar's records: post status, date parts, cost details, images, masking.
 import { builder } from '../../graphql/builder.js';
 import { dateDetails } from '../dates/wall-times.js';
 import { imageRecord } from '../images.js';
 import { POST_STATUSES } from '../capabilities.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { readsColumns } from '../../graphql/selected-columns.js';
 import { unlockOf } from '../../graphql/unlock.js';
 import { isUnlocked } from '../events.js';
 
@@ -74,3 +75,16 @@ export const isMasked = (
   ctx: GraphQLContext,
   info: GraphQLResolveInfo,
 ): boolean => post.password !== '' && !isUnlocked(post, ctx.viewer, unlockOf(ctx, info));
+
+type MaskableRow = { password: string; status: string; authorId: number } & Record<string, any>;
+
+/** A text column that reads "" while the record is masked, as stored or through `render`. `t` is
+ *  the record type's field builder (typed per model by Pothos; any of the post models here). */
+export function maskedText(t: any, column: string, description: string, render: (text: string) => string = (text) => text) {
+  return t.string({
+    description: `${description} ("" when masked).`,
+    extensions: readsColumns(column),
+    resolve: (row: MaskableRow, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
+      isMasked(row, ctx, info) ? '' : render(row[column]),
+  });
+}

@@ -3,8 +3,8 @@
 import { appearsInJsonLd } from '../capabilities.js';
 import { builder } from '../../graphql/builder.js';
 import { venueJsonLd } from '../jsonld.js';
-import { defineLinkedApi, linkedRecordFields, maskedText } from './linked-posts.js';
-import { isMasked } from './shared.js';
+import { defineLinkedApi, linkedRecordFields } from './linked-posts.js';
+import { isMasked, maskedText } from './shared.js';
 import { readsColumns } from '../../graphql/selected-columns.js';
 import { Venue } from './refs.js';
 import { imageUrlOf } from './loaders.js';

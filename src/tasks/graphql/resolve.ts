@@ -1,4 +1,6 @@
-// Glue between the task domain and GraphQL: who the caller is, and domain errors as GraphQL errors.
+// Glue between the task domain and GraphQL: who the caller is, which run the arguments name, and
+// domain errors as GraphQL errors.
+import type { ArgsOf } from '../../graphql/builder.js';
 import { translateDomainErrors } from '../../graphql/errors.js';
 import { requireViewer, type GraphQLContext } from '../../graphql/context.js';
 import { TaskError } from '../errors.js';
@@ -56,3 +58,15 @@ export function batchLoader<K, V>(
   }
   return loader;
 }
+
+/** The arguments that name a run: its task, and the run (`runIdDescription`: what an omitted one means). */
+export const runArgs = (t: ArgsOf, runIdDescription = 'The run id (default: the latest run).') => ({
+  taskId: t.arg.id({ required: true, description: 'The task id.' }),
+  runId: t.arg.id({ description: runIdDescription }),
+});
+
+/** The run those arguments name, as the domain takes it (runId null: the latest). */
+export const runNamed = (args: { taskId: string | number; runId?: string | number | null }) => ({
+  taskId: String(args.taskId),
+  runId: args.runId == null ? null : String(args.runId),
+});

@@ -5,7 +5,7 @@ import { NodeInterface, nodeIdField, nodeSource, stringId } from '../../graphql/
 import { buildRunGif, countScreenshots, recordingUrl, runByToken, screenshotUrl, stepScreenshot } from '../recording.js';
 import { findRun, findRuns, listSteps, pendingToolCall, stopRun, submitToolInput } from '../runs.js';
 import { UNFINISHED, type DetailedStatus, type RunStatus } from '../statuses.js';
-import { ownerOf } from './resolve.js';
+import { ownerOf, runArgs, runNamed } from './resolve.js';
 import { DetailedStatusEnum, RecordingStatusEnum, RunStatusEnum, TaskRecording, TaskRun, TaskStep, ToolCall } from './refs.js';
 
 const parse = (text: string | null) => (text == null ? null : JSON.parse(text));
@@ -157,13 +157,11 @@ builder.queryFields((t) => ({
     description:
       "A run's images, with the share token of their URLs or as the owner (runId, or the latest run, without a token). Null when the run is unknown or the token is wrong.",
     args: {
-      taskId: t.arg.id({ required: true, description: 'The task id.' }),
-      runId: t.arg.id({ description: 'The run id (required with a token).' }),
+      ...runArgs(t, 'The run id (required with a token).'),
       token: t.arg.string({ description: 'The share token of a recording or screenshot URL.' }),
     },
     resolve: async (_root, args, ctx) => {
-      const taskId = String(args.taskId);
-      const runId = args.runId == null ? null : String(args.runId);
+      const { taskId, runId } = runNamed(args);
       if (args.token != null) {
         const run = runId ? await runByToken(ctx.prisma, taskId, runId, args.token) : null;
         return run ? { runId: run.id } : null;
@@ -176,11 +174,11 @@ builder.queryFields((t) => ({
     type: TaskRun,
     nullable: true,
     description: "A run of one of the caller's tasks: `runId`, or the latest run when it is omitted. Null when either is unknown.",
-    args: {
-      taskId: t.arg.id({ required: true, description: 'The task id.' }),
-      runId: t.arg.id({ description: 'The run id (default: the latest run).' }),
+    args: runArgs(t),
+    resolve: (_root, args, ctx) => {
+      const { taskId, runId } = runNamed(args);
+      return findRun(ctx.prisma, ownerOf(ctx), taskId, runId);
     },
-    resolve: (_root, args, ctx) => findRun(ctx.prisma, ownerOf(ctx), String(args.taskId), args.runId == null ? null : String(args.runId)),
   }),
 }));
 
@@ -188,26 +186,24 @@ builder.mutationFields((t) => ({
   stopTaskRun: t.field({
     type: TaskRun,
     description: 'Stops a scheduled or running run: it ends with status error, error "stopped". CONFLICT when it already ended.',
-    args: {
-      taskId: t.arg.id({ required: true, description: 'The task id.' }),
-      runId: t.arg.id({ description: 'The run id (default: the latest run).' }),
+    args: runArgs(t),
+    resolve: (_root, args, ctx) => {
+      const { taskId, runId } = runNamed(args);
+      return stopRun(ctx.prisma, ownerOf(ctx), taskId, runId);
     },
-    resolve: (_root, args, ctx) => stopRun(ctx.prisma, ownerOf(ctx), String(args.taskId), args.runId == null ? null : String(args.runId)),
   }),
   submitToolInput: t.field({
     type: TaskRun,
     description:
       'Answers the caller-tool call a run waits on; the run continues with the input as the tool result. CONFLICT when it is not waiting.',
     args: {
-      taskId: t.arg.id({ required: true, description: 'The task id.' }),
-      runId: t.arg.id({ description: 'The run id (default: the latest run).' }),
+      ...runArgs(t),
       input: t.arg.string({ required: true, description: "The client's answer, as a string." }),
       toolCallId: t.arg.id({ description: 'When given, must be the id of the call the run waits on.' }),
     },
     resolve: (_root, args, ctx) =>
       submitToolInput(ctx.prisma, ownerOf(ctx), {
-        taskId: String(args.taskId),
-        runId: args.runId == null ? null : String(args.runId),
+        ...runNamed(args),
         input: args.input,
         toolCallId: args.toolCallId == null ? null : String(args.toolCallId),
       }),

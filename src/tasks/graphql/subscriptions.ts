@@ -18,7 +18,7 @@ import { taskSignals } from '../events.js';
 import { findRun } from '../runs.js';
 import { UNFINISHED, type RunStatus } from '../statuses.js';
 import { MAX_PAGE_SIZE } from '../tasks.js';
-import { ownerOf } from './resolve.js';
+import { ownerOf, runArgs, runNamed } from './resolve.js';
 import { Task, TaskRun } from './refs.js';
 
 const MAX_INTERVAL_MS = 1000;
@@ -103,13 +103,9 @@ builder.subscriptionFields((t) => ({
     type: TaskRun,
     description:
       "A run of one of the caller's tasks, sent at once and again whenever its status, live status, steps or tool calls change (including changes made by other server processes); the subscription ends after the run's final state. NOT_FOUND when the caller has no such run.",
-    args: {
-      taskId: t.arg.id({ required: true, description: 'The task id.' }),
-      runId: t.arg.id({ description: 'The run id (default: the latest run when the subscription starts).' }),
-    },
+    args: runArgs(t, 'The run id (default: the latest run when the subscription starts).'),
     subscribe: async (_root, args, ctx) => {
-      const taskId = String(args.taskId);
-      const runId = args.runId == null ? null : String(args.runId);
+      const { taskId, runId } = runNamed(args);
       const run = await findRun(ctx.prisma, ownerOf(ctx), taskId, runId);
       if (!run)
         throw new AppError(
