@@ -467,7 +467,16 @@ const UpdateEventInput = builder.inputType('UpdateEventInput', {
 });
 
 /** GraphQL gives explicit nulls for fields sent as null; treat them as "not given" except where null clears. */
-function fieldsFrom(input: Record<string, unknown>, ctx: GraphQLContext): EventFields {
+type EventInput = typeof UpdateEventInput.$inferInput;
+type DomainFields = Omit<EventFields, 'wpTagQuirk'>; // wpTagQuirk: a caller's option, never input
+/** The input and the domain's fields name the same fields with values of the same types (an input
+ *  null is the domain's "clear"): checked when compiling, so neither grows without the other. */
+type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const inputMatchesDomain: Agree<keyof EventInput, keyof DomainFields> &
+  ({ [K in keyof EventInput]-?: NonNullable<EventInput[K]> } extends Required<DomainFields> ? true : false) = true;
+void inputMatchesDomain;
+
+function fieldsFrom(input: EventInput, ctx: GraphQLContext): EventFields {
   const fields: Record<string, unknown> = {};
   if (ctx.operationOptions?.wpTagQuirk) fields.wpTagQuirk = true;
   for (const [key, value] of Object.entries(input)) {
