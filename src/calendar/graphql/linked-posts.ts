@@ -80,16 +80,16 @@ export function linkedRecordFields(type: LinkedType, t: any) {
         permalink(ctx.config.siteUrl, type, { id: r.id, slug: r.slug, status: r.status }),
     }),
     // The original masks the name too (its masked record shows `venue: []`), so both forms read "".
-    name: maskedText(t, 'title', `The ${what} name as entered`),
+    name: maskedText<Row>(t, 'title', `The ${what} name as entered`),
     title: t.string({
       description: `The name as HTML, typographic quotes and entities applied: the REST record's "${type}" ("" when masked).`,
       extensions: readsColumns('title'),
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) => (isMasked(r, ctx, info) ? '' : renderTitle(r.title)),
     }),
-    description: maskedText(t, 'content', 'The description as entered'),
-    descriptionHtml: maskedText(t, 'content', 'The description with paragraphs', renderContent),
-    excerpt: maskedText(t, 'excerpt', 'The excerpt as entered'),
-    excerptHtml: maskedText(t, 'excerpt', 'The excerpt with paragraphs', renderExcerpt),
+    description: maskedText<Row>(t, 'content', 'The description as entered'),
+    descriptionHtml: maskedText<Row>(t, 'content', 'The description with paragraphs', renderContent),
+    excerpt: maskedText<Row>(t, 'excerpt', 'The excerpt as entered'),
+    excerptHtml: maskedText<Row>(t, 'excerpt', 'The excerpt with paragraphs', renderExcerpt),
     slug: t.exposeString('slug', { description: `The URL slug, unique among ${type}s.` }),
     image: t.field({
       type: Image,
@@ -99,8 +99,8 @@ export function linkedRecordFields(type: LinkedType, t: any) {
       resolve: (r: Row, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
         isMasked(r, ctx, info) ? null : imageById(ctx, r.imageId),
     }),
-    website: maskedText(t, 'website', 'Website URL as stored'),
-    phone: maskedText(t, 'phone', 'Phone number'),
+    website: maskedText<Row>(t, 'website', 'Website URL as stored'),
+    phone: maskedText<Row>(t, 'phone', 'Phone number'),
     passwordProtected: t.boolean({
       description: `Whether the ${what} has a password.`,
       extensions: readsColumns(),

@@ -1,5 +1,5 @@
 // Types shared by the calendar's records: post status, date parts, cost details, images, masking.
-import { builder } from '../../graphql/builder.js';
+import { builder, type AlmanacTypes } from '../../graphql/builder.js';
 import { dateDetails } from '../dates/wall-times.js';
 import { imageRecord } from '../images.js';
 import { POST_STATUSES } from '../capabilities.js';
@@ -76,15 +76,21 @@ export const isMasked = (
   info: GraphQLResolveInfo,
 ): boolean => post.password !== '' && !isUnlocked(post, ctx.viewer, unlockOf(ctx, info));
 
-type MaskableRow = { password: string; status: string; authorId: number } & Record<string, any>;
+type MaskableRow = { password: string; status: string; authorId: number };
+/** The columns of a row that hold text. */
+type TextColumn<Row> = { [K in keyof Row]: Row[K] extends string ? K : never }[keyof Row] & string;
 
-/** A text column that reads "" while the record is masked, as stored or through `render`. `t` is
- *  the record type's field builder (typed per model by Pothos; any of the post models here). */
-export function maskedText(t: any, column: string, description: string, render: (text: string) => string = (text) => text) {
+/** A text column that reads "" while the record is masked, as stored or through `render`; `t` is
+ *  the field builder of an event, venue or organizer. */
+export function maskedText<Row extends MaskableRow>(
+  t: PothosSchemaTypes.RootFieldBuilder<AlmanacTypes, Row, 'PrismaObject'>,
+  column: TextColumn<Row>,
+  description: string,
+  render: (text: string) => string = (text) => text,
+) {
   return t.string({
     description: `${description} ("" when masked).`,
     extensions: readsColumns(column),
-    resolve: (row: MaskableRow, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
-      isMasked(row, ctx, info) ? '' : render(row[column]),
+    resolve: (row, _a, ctx, info) => (isMasked(row, ctx, info) ? '' : render(row[column] as string)),
   });
 }
