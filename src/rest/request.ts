@@ -175,23 +175,25 @@ export function buildQuery(query: PlainObject | Array<[string, unknown]>): strin
   return parts.join('&');
 }
 
-export interface RequestInit {
-  method: string;
-  path: string;
-  route: Route;
-  endpoint: Endpoint;
-  args: Args;
-  sources: ParamSources;
-  viewer: Viewer | null;
-  namespace: string;
-  namespaceUrl: string;
-  headers: IncomingHttpHeaders;
-  queryString: string;
-  protocol: string;
-  config: Config;
-  operationOptions: OperationOptions;
-  graphql: RestRequest['graphql'];
-}
+/** What the router knows of a request before its parameters are merged: RestRequest's own, and
+ *  the endpoint's declared args. */
+export type RequestInit = Pick<
+  RestRequest,
+  | 'method'
+  | 'path'
+  | 'route'
+  | 'endpoint'
+  | 'sources'
+  | 'viewer'
+  | 'namespace'
+  | 'namespaceUrl'
+  | 'headers'
+  | 'queryString'
+  | 'protocol'
+  | 'config'
+  | 'graphql'
+  | 'operationOptions'
+> & { args: Args };
 
 export class RestRequestImpl implements RestRequest {
   readonly method: string;
