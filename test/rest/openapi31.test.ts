@@ -113,6 +113,8 @@ describe.each(DATABASE_KINDS)('calendar OpenAPI 3.1 document on %s', (kind) => {
     keysOf('Venue', single.venue);
     keysOf('Organizer', singleOrganizer);
     keysOf('Organizer', single.organizer[0]);
+    keysOf('EmbeddedTerm', single.categories[0]);
+    keysOf('EmbeddedTerm', single.tags[0]);
     expect(checked).toContain('POST /events 400');
   });
 

@@ -5,7 +5,7 @@
 // (records.ts); paths, parameters and request bodies from the route table.
 import type { DocInfo } from '../openapi.js';
 import { documentedSchema, ref } from './item-schema.js';
-import { EVENT, ORGANIZER, VENUE } from './records.js';
+import { EVENT, ORGANIZER, TERM_DOC, VENUE } from './records.js';
 
 const schemas = {
   ImageSize: {
@@ -29,20 +29,7 @@ const schemas = {
       values: { type: 'array', items: { type: 'integer' }, description: 'A sorted array of all the numeric values for the cost' },
     },
   },
-  Term: {
-    type: 'object',
-    properties: {
-      id: { type: 'integer', description: 'The WordPress term ID' },
-      name: { type: 'string', description: 'The term name' },
-      slug: { type: 'string', description: 'The term slug' },
-      taxonomy: { type: 'string', description: 'The taxonomy the term belongs to' },
-      description: { type: 'string', description: 'The term description' },
-      parent: { type: 'integer', description: 'The term parent term if any' },
-      count: { type: 'integer', description: 'The number of posts associated with the term' },
-      url: { type: 'string', description: 'The URL to the term archive page' },
-      urls: { type: 'array', items: { type: 'string' }, description: 'A list of links to the term own, archive and parent REST URL' },
-    },
-  },
+  Term: { type: 'object', properties: TERM_DOC },
   Image: {
     type: 'object',
     properties: {

@@ -8,7 +8,7 @@ import { openApi31Document, type Answer } from '../openapi.js';
 import { compileRoutes, type Endpoint, type Route } from '../route-table.js';
 import { docInfo } from './doc.js';
 import { answerSchema, arrayOf, integer, ref, string, type Schema } from './item-schema.js';
-import { EVENT, ORGANIZER, VENUE } from './records.js';
+import { CATEGORY_TERMS, EVENT, ORGANIZER, VENUE } from './records.js';
 import { calendarTable } from './index.js';
 
 const originalSchemas = docInfo.schemas as Record<string, { properties: Record<string, { description?: string }> }>;
@@ -49,39 +49,8 @@ const schemas: Record<string, Schema> = {
     additionalProperties: true,
   },
   JsonLd: { type: 'object', description: 'The record as schema.org JSON-LD (single-record reads only).', additionalProperties: true },
-  EmbeddedTerm: record(
-    'Term',
-    {
-      name: string,
-      slug: string,
-      term_group: integer,
-      term_taxonomy_id: integer,
-      taxonomy: string,
-      description: string,
-      parent: integer,
-      count: integer,
-      filter: string,
-      id: integer,
-      urls: { type: 'object', properties: { self: string, collection: string, up: string }, required: ['self', 'collection'] },
-    },
-    ['id', 'name', 'slug', 'taxonomy'],
-  ),
-  Term: record(
-    'Term',
-    {
-      id: integer,
-      count: integer,
-      description: string,
-      name: string,
-      slug: string,
-      taxonomy: string,
-      parent: { type: 'integer', description: 'The parent category ID (categories only)' },
-      meta: arrayOf({}),
-      url: string,
-      urls: { type: 'object', properties: { self: string, collection: string, up: string }, required: ['self', 'collection'] },
-    },
-    ['id', 'name', 'slug', 'taxonomy'],
-  ),
+  EmbeddedTerm: answerSchema(CATEGORY_TERMS.embedded),
+  Term: answerSchema(CATEGORY_TERMS.record),
   Venue: answerSchema(VENUE),
   Organizer: answerSchema(ORGANIZER),
   Event: answerSchema(EVENT),

@@ -1,5 +1,5 @@
-// GraphQL results → the original's JSON records (spec §3): the item schemas of events, venues and
-// organizers (item-schema.ts derives their selections, records and documents), and the term records.
+// GraphQL results → the original's JSON records (spec §3): the item schemas of events, venues,
+// organizers and terms, from which item-schema.ts derives their selections, records and documents.
 import { dateDetails } from '../../calendar/dates/wall-times.js';
 import type { RestRequest } from '../route-table.js';
 import { wpStatus } from './common.js';
@@ -12,6 +12,7 @@ import {
   ref,
   selection,
   string,
+  type ItemSchema,
   type Node,
   type RecordField,
   type Schema,
@@ -19,53 +20,92 @@ import {
 
 const IMAGE = 'image { record }';
 
-export const TERM_EMBED_FIELDS = 'id name slug termGroup termTaxonomyId taxonomy description count';
-// Embedded terms carry no archive link, so event records do not load the category tree.
-export const CATEGORY_FIELDS = `${TERM_EMBED_FIELDS} parentId url`;
-export const TAG_FIELDS = `${TERM_EMBED_FIELDS} url`;
+// ---------------------------------------------------------------------------------------------
+// Terms (§3.4): an event's embedded categories and tags, and the term endpoints' records
 
-/** An embedded term inside an event (§3.4.1). */
-export function embeddedTermRecord(term: Node, req: RestRequest) {
-  const collection = req.url(term.taxonomy === 'post_tag' ? '/tags' : '/categories');
-  const parent = term.parentId ?? 0;
-  const urls: Record<string, string> = { self: `${collection}/${term.id}`, collection };
-  if (parent) urls.up = `${collection}/${parent}`;
-  return {
-    name: term.name,
-    slug: term.slug,
-    term_group: term.termGroup,
-    term_taxonomy_id: term.termTaxonomyId,
-    taxonomy: term.taxonomy,
-    description: term.description,
-    parent,
-    count: term.count,
-    filter: 'raw',
-    id: term.id,
-    urls,
+/** The original documents one Term for both shapes (TEC's Term definition, verbatim, /doc's order). */
+export const TERM_DOC = {
+  id: { type: 'integer', description: 'The WordPress term ID' },
+  name: { type: 'string', description: 'The term name' },
+  slug: { type: 'string', description: 'The term slug' },
+  taxonomy: { type: 'string', description: 'The taxonomy the term belongs to' },
+  description: { type: 'string', description: 'The term description' },
+  parent: { type: 'integer', description: 'The term parent term if any' },
+  count: { type: 'integer', description: 'The number of posts associated with the term' },
+  url: { type: 'string', description: 'The URL to the term archive page' },
+  urls: { type: 'array', items: { type: 'string' }, description: 'A list of links to the term own, archive and parent REST URL' },
+};
+
+/** A term's key that is a GraphQL field as it comes, with its Term description. */
+const termField = (key: keyof typeof TERM_DOC, field: string, schema: Schema): RecordField => ({
+  select: field,
+  value: (term) => term[field],
+  schema,
+  doc: TERM_DOC[key],
+  required: ['id', 'name', 'slug', 'taxonomy'].includes(key),
+});
+
+/** Both shapes of the terms of one taxonomy; only categories have parents. */
+function termSchemas(hierarchical: boolean) {
+  const id = termField('id', 'id', integer);
+  const name = termField('name', 'name', string);
+  const slug = termField('slug', 'slug', string);
+  const taxonomy = termField('taxonomy', 'taxonomy', string);
+  const description = termField('description', 'description', string);
+  const count = termField('count', 'count', integer);
+  const parent: RecordField = {
+    select: hierarchical ? 'parentId' : undefined,
+    value: (term) => term.parentId ?? 0,
+    schema: integer,
+    doc: TERM_DOC.parent,
   };
+  const urls: RecordField = {
+    select: hierarchical ? 'id taxonomy parentId' : 'id taxonomy',
+    value: (term, req) => {
+      const collection = req.url(term.taxonomy === 'post_tag' ? '/tags' : '/categories');
+      const urls: Record<string, string> = { self: `${collection}/${term.id}`, collection };
+      if (term.parentId) urls.up = `${collection}/${term.parentId}`;
+      return urls;
+    },
+    schema: { type: 'object', properties: { self: string, collection: string, up: string }, required: ['self', 'collection'] },
+    doc: TERM_DOC.urls,
+  };
+  const embedded = itemSchema('EmbeddedTerm', {
+    name,
+    slug,
+    term_group: { select: 'termGroup', value: (term) => term.termGroup, schema: integer },
+    term_taxonomy_id: { select: 'termTaxonomyId', value: (term) => term.termTaxonomyId, schema: integer },
+    taxonomy,
+    description,
+    parent,
+    count,
+    filter: { value: () => 'raw', schema: string },
+    id,
+    urls,
+  });
+  const record = itemSchema('Term', {
+    id,
+    count,
+    description,
+    name,
+    slug,
+    taxonomy,
+    ...(hierarchical
+      ? { parent: { ...parent, schema: { type: 'integer', description: 'The parent category ID (categories only)' } } }
+      : {}),
+    meta: { value: () => [], schema: arrayOf({}) },
+    url: termField('url', 'url', string),
+    urls,
+  });
+  return { embedded, record };
 }
+
+export const CATEGORY_TERMS = termSchemas(true);
+export const TAG_TERMS = termSchemas(false);
 
 /** A term as the term endpoints return it (§3.4.2); `parent` only for categories. */
-export function termRecord(term: Node, req: RestRequest) {
-  const isCategory = term.taxonomy !== 'post_tag';
-  const collection = req.url(isCategory ? '/categories' : '/tags');
-  const parent = term.parentId ?? 0;
-  const record: Record<string, unknown> = {
-    id: term.id,
-    count: term.count,
-    description: term.description,
-    name: term.name,
-    slug: term.slug,
-    taxonomy: term.taxonomy,
-  };
-  if (isCategory) record.parent = parent;
-  record.meta = [];
-  record.url = term.url;
-  const urls: Record<string, string> = { self: `${collection}/${term.id}`, collection };
-  if (parent) urls.up = `${collection}/${parent}`;
-  record.urls = urls;
-  return record;
-}
+export const termRecord = (term: Node, req: RestRequest) =>
+  buildRecord(term.taxonomy === 'post_tag' ? TAG_TERMS.record : CATEGORY_TERMS.record, term, req);
 
 // ---------------------------------------------------------------------------------------------
 // What the three post types share
@@ -260,9 +300,9 @@ const details = (field: string, description: string): RecordField => ({
   doc: { type: 'array', description, items: ref('DateDetails') },
 });
 const eventFlag = (field: string, description: string) => exposed(field, boolean, description);
-const terms = (field: 'categories' | 'tags', select: string, description: string): RecordField => ({
-  select: `${field} { ${select} }`,
-  value: (node, req) => (node[field] as Node[]).map((term) => embeddedTermRecord(term, req)),
+const terms = (field: 'categories' | 'tags', embedded: ItemSchema, description: string): RecordField => ({
+  select: `${field} { ${selection(embedded, false)} }`,
+  value: (node, req) => (node[field] as Node[]).map((term) => buildRecord(embedded, term, req)),
   schema: arrayOf(ref('EmbeddedTerm')),
   doc: { type: 'array', description, items: ref('Term') },
 });
@@ -321,8 +361,8 @@ export const EVENT = itemSchema('Event', {
   hide_from_listings: eventFlag('hideFromListings', 'Whether an event should be hidden from the calendar view or not'),
   sticky: eventFlag('sticky', 'Whether an event is sticky in the calendar view or not'),
   featured: eventFlag('featured', 'Whether the event is featured in the calendar or not'),
-  categories: terms('categories', `${TERM_EMBED_FIELDS} parentId`, 'The event categories'),
-  tags: terms('tags', TERM_EMBED_FIELDS, 'The event tags'),
+  categories: terms('categories', CATEGORY_TERMS.embedded, 'The event categories'),
+  tags: terms('tags', TAG_TERMS.embedded, 'The event tags'),
   venue: {
     select: (single) => `venues(all: true) { ${selection(VENUE, single)} }`,
     value: (node, req) => {

@@ -40,8 +40,8 @@ import {
   type Outcome,
 } from './common.js';
 import { run } from './errors.js';
-import { ref } from './item-schema.js';
-import { CATEGORY_FIELDS, TAG_FIELDS, termRecord } from './records.js';
+import { ref, selection } from './item-schema.js';
+import { CATEGORY_TERMS, TAG_TERMS, termRecord } from './records.js';
 
 type Node = Record<string, any>;
 type Validate = NonNullable<ArgSpec['validate']>;
@@ -71,7 +71,7 @@ const TERMS: Record<'category' | 'tag', TermKind> = {
     what: 'event category',
     whatPlural: 'event categories',
     hierarchical: true,
-    fields: CATEGORY_FIELDS,
+    fields: selection(CATEGORY_TERMS.record, false),
     canManage: canManageCategories,
     gql: { one: 'eventCategory', many: 'eventCategories', type: 'EventCategory' },
     wp: {
@@ -88,7 +88,7 @@ const TERMS: Record<'category' | 'tag', TermKind> = {
     what: 'event tag',
     whatPlural: 'event tags',
     hierarchical: false,
-    fields: TAG_FIELDS,
+    fields: selection(TAG_TERMS.record, false),
     canManage: canManageTags,
     gql: { one: 'tag', many: 'tags', type: 'Tag' },
     wp: { taxonomy: 'post_tag', base: 'tags', queryVar: 'tags', postTypes: ['posts', 'tribe_events', 'tec_calendar_embed'] },
