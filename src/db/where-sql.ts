@@ -137,9 +137,9 @@ export function oneOfSql(dialect: SqlDialect, column: string, ids: readonly numb
   return { sql: compiler.isOneOf(column, ids), args: compiler.args };
 }
 
-/** `alias."a", alias."b", …`: every column of `model`, as a select list. */
-export const columnList = (model: SqlModel, alias: string, columns: Iterable<string> = model.columns): string =>
-  [...columns].map((column) => `${alias}.${quote(column)}`).join(', ');
+/** `alias."a", alias."b", …`: `columns` of `model` (null: every one), as a select list. */
+export const columnList = (model: SqlModel, alias: string, columns: Iterable<string> | null = null): string =>
+  [...(columns ?? model.columns)].map((column) => `${alias}.${quote(column)}`).join(', ');
 
 /** The query `build` compiles, or null when it reaches a shape outside the subset. */
 function compiled(build: () => SqlQuery): SqlQuery | null {
@@ -183,7 +183,7 @@ export function selectSql(
     });
     const limit = `LIMIT ${compiler.param(query.take)} OFFSET ${compiler.param(query.skip)}`;
     return {
-      sql: `SELECT ${columnList(model, table, query.columns ?? undefined)} FROM ${table} WHERE ${where}${order.length ? ` ORDER BY ${order.join(', ')}` : ''} ${limit}`,
+      sql: `SELECT ${columnList(model, table, query.columns)} FROM ${table} WHERE ${where}${order.length ? ` ORDER BY ${order.join(', ')}` : ''} ${limit}`,
       args: compiler.args,
     };
   });

@@ -121,14 +121,17 @@ export function selectedColumns(info: GraphQLResolveInfo, read: RowColumns, with
     }
     return selected;
   };
-  if (nodes.length === 1) return columnsOf(nodes[0]);
-  // Several nodes under one response key (`venue { name } venue { city }`), or none selected.
+  // Several nodes under one response key (`venue { name } venue { city }`): what they read together.
+  return nodes.length === 1 ? columnsOf(nodes[0]) : unionOfColumns(read, nodes.map(columnsOf));
+}
+
+/** What several selections of `read` read together: ALL when one reads ALL; `read.always` at least. */
+export function unionOfColumns(read: RowColumns, selections: readonly Selected[]): Selected {
+  const first = selections[0];
+  if (first !== undefined && selections.every((selected) => selected === first)) return first;
+  if (selections.includes(ALL)) return ALL;
   const wanted = new Set(read.always);
-  for (const node of nodes) {
-    const selected = columnsOf(node);
-    if (selected === ALL) return ALL;
-    for (const column of selected) wanted.add(column);
-  }
+  for (const selected of selections) for (const column of selected!) wanted.add(column);
   return inTableOrder(read, wanted);
 }
 

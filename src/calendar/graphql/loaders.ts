@@ -8,7 +8,7 @@ import DataLoader from 'dataloader';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { EVENT_TABLE, ORGANIZER_TABLE, TERM_TABLE, VENUE_TABLE } from '../../db/tables.js';
 import { columnList, oneOfSql } from '../../db/where-sql.js';
-import { rowColumns, type RowColumns, type Selected } from '../../graphql/selected-columns.js';
+import { rowColumns, unionOfColumns, type RowColumns, type Selected } from '../../graphql/selected-columns.js';
 
 type Rows<M extends 'attachment' | 'venue' | 'organizer' | 'term'> = Awaited<ReturnType<GraphQLContext['prisma'][M]['findMany']>>;
 export type AttachmentRow = Rows<'attachment'>[number];
@@ -62,15 +62,6 @@ function columnsKey(columns: Selected): string {
   return key;
 }
 
-/** The columns that serve every load: ALL when one asks for them, else the union in the table's order. */
-function unionOf(loads: readonly LinkLoad[], read: RowColumns): Selected {
-  const first = loads[0].columns;
-  if (loads.every((load) => load.columns === first)) return first;
-  if (loads.some((load) => load.columns === null)) return null;
-  const wanted = new Set(loads.flatMap((load) => load.columns!));
-  return read.table.filter((column) => wanted.has(column));
-}
-
 /**
  * An event's rows of one link: the loads of a tick are read in one statement, for the union of
  * the columns they ask (a page's categories and tags select different fields). A load is kept per
@@ -84,7 +75,10 @@ function linkLoad<T>(
   sql: (columns: Selected, eventIdIsOneOf: string) => string,
 ) {
   const batch = async (loads: readonly LinkLoad[]) => {
-    const columns = unionOf(loads, read);
+    const columns = unionOfColumns(
+      read,
+      loads.map((one) => one.columns),
+    );
     const eventIds = [...new Set(loads.map((one) => one.eventId))];
     const rows = await linkedRows<T>(ctx, eventIds, (eventIdIsOneOf) => sql(columns, eventIdIsOneOf));
     const byEvent = new Map(eventIds.map((id, i) => [id, rows[i]]));
@@ -101,7 +95,7 @@ export const venuesOf = (ctx: GraphQLContext, eventId: number, columns: Selected
     VENUE_READ,
     { eventId, columns },
     (selected, eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(VENUE_TABLE, 'v', selected ?? undefined)} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
+      `SELECT l."eventId" AS "_eventId", ${columnList(VENUE_TABLE, 'v', selected)} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
   );
 
 /** An event's organizers, in the order given; `columns`: only these (all by default). */
@@ -112,7 +106,7 @@ export const organizersOf = (ctx: GraphQLContext, eventId: number, columns: Sele
     ORGANIZER_READ,
     { eventId, columns },
     (selected, eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(ORGANIZER_TABLE, 'o', selected ?? undefined)} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
+      `SELECT l."eventId" AS "_eventId", ${columnList(ORGANIZER_TABLE, 'o', selected)} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
   );
 
 /** An event's categories and tags, unordered; `columns`: only these (all by default). */
@@ -123,7 +117,7 @@ export const termsOf = (ctx: GraphQLContext, eventId: number, columns: Selected 
     TERM_READ,
     { eventId, columns },
     (selected, eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(TERM_TABLE, 't', selected ?? undefined)} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
+      `SELECT l."eventId" AS "_eventId", ${columnList(TERM_TABLE, 't', selected)} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
   );
 
 /** A featured image by attachment id (none: null, without a statement). */
