@@ -41,13 +41,17 @@ export interface ItemSchema {
    * request's operation options (calendarOperationOptions), keyed by this kind.
    */
   dropsEmpty?: 'venue' | 'organizer';
+  /** The GraphQL selection of a list's record and of a single one (with JSON-LD). */
+  selections: readonly [string, string];
   /** The record of a node; `hidden`: the keys masking emptied (compileBuilder). */
   build: (node: Node, req: RestRequest, hidden: readonly string[] | undefined) => Record<string, unknown>;
 }
 
 export function itemSchema(title: string, fields: Record<string, RecordField>, dropsEmpty?: ItemSchema['dropsEmpty']): ItemSchema {
   const entries = Object.entries(fields);
-  return { title, fields: entries, dropsEmpty, build: compileBuilder(entries, dropsEmpty !== undefined) };
+  const drops = dropsEmpty !== undefined;
+  const selections = [selectionOf(entries, drops, false), selectionOf(entries, drops, true)] as const;
+  return { title, fields: entries, dropsEmpty, selections, build: compileBuilder(entries, drops) };
 }
 
 /**
@@ -66,24 +70,16 @@ function compileBuilder(entries: ReadonlyArray<readonly [string, RecordField]>, 
   return (node, req, hidden) => literal(values, kept, node, req, hidden);
 }
 
-const selections = new WeakMap<ItemSchema, [string, string]>();
-
 /** The GraphQL selection a record needs, each field once. */
-export function selection(item: ItemSchema, single: boolean): string {
-  let both = selections.get(item);
-  if (!both) {
-    const of = (single: boolean) => {
-      const fields = new Set<string>(item.dropsEmpty ? ['masked'] : []);
-      for (const [, { select }] of item.fields) {
-        const text = typeof select === 'function' ? select(single) : select;
-        if (text) fields.add(text);
-      }
-      return [...fields].join(' ');
-    };
-    both = [of(false), of(true)];
-    selections.set(item, both);
+export const selection = (item: ItemSchema, single: boolean): string => item.selections[single ? 1 : 0];
+
+function selectionOf(fields: ReadonlyArray<readonly [string, RecordField]>, dropsEmpty: boolean, single: boolean): string {
+  const selected = new Set<string>(dropsEmpty ? ['masked'] : []);
+  for (const [, { select }] of fields) {
+    const text = typeof select === 'function' ? select(single) : select;
+    if (text) selected.add(text);
   }
-  return both[single ? 1 : 0];
+  return [...selected].join(' ');
 }
 
 const isEmpty = (value: unknown) => value === '' || value === false || value === null || value === '0' || value === 0;

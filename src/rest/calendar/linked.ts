@@ -63,8 +63,8 @@ import {
   type WriteArg,
 } from './common.js';
 import { graphqlArgName, run } from './errors.js';
-import { ref, selection } from './item-schema.js';
-import { ORGANIZER, VENUE, organizerRecord, venueRecord } from './records.js';
+import { buildRecord, ref, type ItemSchema } from './item-schema.js';
+import { ORGANIZER, VENUE } from './records.js';
 
 type Node = Record<string, any>;
 type Validate = NonNullable<ArgSpec['validate']>;
@@ -142,10 +142,8 @@ interface LinkedKind {
   type: 'venue' | 'organizer';
   plural: 'venues' | 'organizers';
   typeName: 'Venue' | 'Organizer';
-  /** The record's GraphQL selection; with JSON-LD for a single record. */
-  fields: string;
-  singleFields: string;
-  record: (node: Node, req: RestRequest) => Record<string, unknown>;
+  /** The record's item schema: its GraphQL selections and its builder. */
+  item: ItemSchema;
   createArgs: Record<string, WriteArg>;
   /** Quirks of the original's /doc: organizers document their path arg as a body field, have no
    *  200 update response, and a 404 text about "the specified event". */
@@ -157,9 +155,7 @@ const LINKED: Record<'venue' | 'organizer', LinkedKind> = {
     type: 'venue',
     plural: 'venues',
     typeName: 'Venue',
-    fields: selection(VENUE, false),
-    singleFields: selection(VENUE, true),
-    record: venueRecord,
+    item: VENUE,
     createArgs: VENUE_CREATE,
     doc: { targetInBody: false, updateResponse: true, notFound: 'A venue with the specified post ID does not exist.' },
   },
@@ -167,9 +163,7 @@ const LINKED: Record<'venue' | 'organizer', LinkedKind> = {
     type: 'organizer',
     plural: 'organizers',
     typeName: 'Organizer',
-    fields: selection(ORGANIZER, false),
-    singleFields: selection(ORGANIZER, true),
-    record: organizerRecord,
+    item: ORGANIZER,
     createArgs: ORGANIZER_CREATE,
     doc: { targetInBody: true, updateResponse: false, notFound: 'An organizer with the specified event does not exist.' },
   },
@@ -202,7 +196,9 @@ function linkedInput(kind: LinkedKind, params: Record<string, unknown>): Record<
 }
 
 function linkedRoutes(kind: LinkedKind): Route[] {
-  const { type, plural, typeName, fields, singleFields } = kind;
+  const { type, plural, typeName, item } = kind;
+  const [fields, singleFields] = item.selections;
+  const record = (node: Node, req: RestRequest) => buildRecord(item, node, req);
   const Plural = plural[0].toUpperCase() + plural.slice(1);
   const target = `$id: Int, $slug: String`;
   const ops = {
@@ -256,12 +252,12 @@ function linkedRoutes(kind: LinkedKind): Route[] {
     return data != null && rule(req.viewer, { status: wpStatus(data.status), authorId: data.author });
   };
 
-  const read = async (req: RestRequest) => ok(kind.record(unwrap(await load(req))!, req));
+  const read = async (req: RestRequest) => ok(record(unwrap(await load(req))!, req));
   const update = async (req: RestRequest) => {
     const { node } = await run(req, type, ops.update, { ...targetOf(req), input: linkedInput(kind, req.params) });
-    return ok(kind.record(node, req));
+    return ok(record(node, req));
   };
-  const remove = async (req: RestRequest) => ok(kind.record((await run(req, type, ops.remove, targetOf(req)!)).node, req));
+  const remove = async (req: RestRequest) => ok(record((await run(req, type, ops.remove, targetOf(req)!)).node, req));
 
   const updateArgs = editArgs(kind.createArgs);
 
@@ -383,7 +379,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       ['status', status],
     ];
     const body: Record<string, unknown> = {
-      [plural]: result.items.map((node: Node) => kind.record(node, req)),
+      [plural]: result.items.map((node: Node) => record(node, req)),
       rest_url: queryUrl(base, [['page', page], ...query]),
     };
     if (result.total > page * perPage) body.next_rest_url = nextUrl(base, query, page);
@@ -408,7 +404,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
   };
 
   const createOne = async (req: RestRequest) =>
-    created(kind.record((await run(req, type, ops.create, { input: linkedInput(kind, req.params) })).node, req));
+    created(record((await run(req, type, ops.create, { input: linkedInput(kind, req.params) })).node, req));
 
   return [
     {

@@ -282,8 +282,8 @@ export const ORGANIZER = itemSchema(
   'organizer',
 );
 
-export const venueRecord = (node: Node, req: RestRequest) => buildRecord(VENUE, node, req);
-export const organizerRecord = (node: Node, req: RestRequest) => buildRecord(ORGANIZER, node, req);
+const venueRecord = (node: Node, req: RestRequest) => buildRecord(VENUE, node, req);
+const organizerRecord = (node: Node, req: RestRequest) => buildRecord(ORGANIZER, node, req);
 
 // ---------------------------------------------------------------------------------------------
 // Events (§3.1)
