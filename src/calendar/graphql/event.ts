@@ -13,14 +13,14 @@ import { assertEventReadable, createEvent, isEventReadable, trashEvent, updateEv
 import { eventJsonLd } from '../jsonld.js';
 import { listTotal } from '../list-totals.js';
 import { isLinkedReadable } from '../linked-posts.js';
-import { globalId, permalink } from '../posts.js';
+import { permalink } from '../posts.js';
 import { termComparator } from '../term-rules.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
 import { EVENT_READ, imageById, imageUrlOf, ORGANIZER_READ, organizersOf, TERM_READ, termsOf, VENUE_READ, venuesOf } from './loaders.js';
 import { readsColumns, selectedColumns, type Selected } from '../../graphql/selected-columns.js';
-import { CostDetails, DateDetails, Image, isMasked, maskedText, PostStatus } from './shared.js';
+import { CostDetails, DateDetails, globalIdFields, Image, isMasked, maskedFlag, maskedText, PostStatus } from './shared.js';
 
 type EventRow = { id: number; password: string; status: string; authorId: number };
 
@@ -43,16 +43,7 @@ builder.prismaObjectFields(Event, (t) => {
   const partsOf = (column: 'startLocal' | 'endLocal' | 'startUtc' | 'endUtc', field: string) =>
     t.field({ type: DateDetails, description: `Parts of ${field}.`, extensions: readsColumns(column), resolve: (e) => e[column] });
   return {
-    globalId: t.string({
-      description: 'Global id: the site host and path, then ?id=.',
-      extensions: readsColumns(),
-      resolve: (e, _a, ctx) => globalId(ctx.config.siteUrl, e.id),
-    }),
-    globalIdLineage: t.stringList({
-      description: 'The global id, then any ids it was imported from.',
-      extensions: readsColumns(),
-      resolve: (e, _a, ctx) => [globalId(ctx.config.siteUrl, e.id)],
-    }),
+    ...globalIdFields(t),
     author: t.exposeInt('authorId', { description: 'Id of the user who owns the event (0: none).' }),
     status: t.field({
       type: PostStatus,
@@ -91,12 +82,7 @@ builder.prismaObjectFields(Event, (t) => {
       extensions: readsColumns('imageId'),
       resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : imageById(ctx, e.imageId)),
     }),
-    allDay: t.boolean({
-      nullable: true,
-      description: 'Whether the event lasts whole days (null when masked).',
-      extensions: readsColumns('allDay'),
-      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.allDay),
-    }),
+    allDay: maskedFlag(t, 'allDay', 'Whether the event lasts whole days'),
     startDate: t.exposeString('startLocal', { description: 'Start, event-local "YYYY-MM-DD HH:MM:SS".' }),
     startDateDetails: partsOf('startLocal', 'startDate'),
     endDate: t.exposeString('endLocal', { description: 'End, event-local "YYYY-MM-DD HH:MM:SS".' }),
@@ -131,36 +117,16 @@ builder.prismaObjectFields(Event, (t) => {
       extensions: readsColumns('website', 'slug'),
       resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? '' : (e.website ?? permalink(ctx.config.siteUrl, 'event', e))),
     }),
-    showMap: t.boolean({
-      nullable: true,
-      description: 'Show a map of the venue (null when masked).',
-      extensions: readsColumns('showMap'),
-      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : (e.showMap ?? true)),
-    }),
-    showMapLink: t.boolean({
-      nullable: true,
-      description: 'Show a link to a map (null when masked).',
-      extensions: readsColumns('showMapLink'),
-      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : (e.showMapLink ?? true)),
-    }),
-    hideFromListings: t.boolean({
-      nullable: true,
-      description: 'Hidden from event lists (null when masked).',
-      extensions: readsColumns('hideFromListings'),
-      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.hideFromListings),
-    }),
+    showMap: maskedFlag(t, 'showMap', 'Show a map of the venue', true),
+    showMapLink: maskedFlag(t, 'showMapLink', 'Show a link to a map', true),
+    hideFromListings: maskedFlag(t, 'hideFromListings', 'Hidden from event lists'),
     sticky: t.boolean({
       nullable: true,
       description: 'Pinned (null when masked).',
       extensions: readsColumns('menuOrder'),
       resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.menuOrder < 0),
     }),
-    featured: t.boolean({
-      nullable: true,
-      description: 'Featured (null when masked).',
-      extensions: readsColumns('featured'),
-      resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.featured),
-    }),
+    featured: maskedFlag(t, 'featured', 'Featured'),
     passwordProtected: t.boolean({
       description: 'Whether the event has a password.',
       extensions: readsColumns(),

@@ -21,13 +21,13 @@ import {
   type LinkedTarget,
   type LinkedType,
 } from '../linked-posts.js';
-import { globalId, linkedTable, permalink, wallNow } from '../posts.js';
+import { linkedTable, permalink, wallNow } from '../posts.js';
 import { listableStatuses } from '../capabilities.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, nestedFirstArg, nestedTake, PageArgs, pageRequest } from './pagination.js';
 import { Event, type Organizer, type Venue } from './refs.js';
 import { imageById, type OrganizerRow, type VenueRow } from './loaders.js';
-import { Image, isMasked, maskedText, PostStatus } from './shared.js';
+import { globalIdFields, Image, isMasked, maskedText, PostStatus } from './shared.js';
 
 type Row = { id: number; password: string; status: string; authorId: number; [column: string]: any };
 
@@ -57,16 +57,7 @@ const hasValue = (value: unknown) => (typeof value === 'string' ? value.trim() !
 export function linkedRecordFields(type: LinkedType, t: any) {
   const what = type === 'venue' ? 'venue' : 'organizer';
   return {
-    globalId: t.string({
-      description: 'Global id: the site host and path, then ?id=.',
-      extensions: readsColumns(),
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => globalId(ctx.config.siteUrl, r.id),
-    }),
-    globalIdLineage: t.stringList({
-      description: 'The global id, then any ids it was imported from.',
-      extensions: readsColumns(),
-      resolve: (r: Row, _a: unknown, ctx: GraphQLContext) => [globalId(ctx.config.siteUrl, r.id)],
-    }),
+    ...globalIdFields<Row>(t),
     author: t.exposeInt('authorId', { description: `Id of the user who owns the ${what} (0: none).` }),
     status: t.field({ type: PostStatus, description: 'Publication status.', extensions: readsColumns(), resolve: (r: Row) => r.status }),
     date: t.exposeString('date', { description: 'Publication date, site-local "YYYY-MM-DD HH:MM:SS".' }),

@@ -8,6 +8,7 @@ import type { GraphQLContext } from '../../graphql/context.js';
 import { readsColumns } from '../../graphql/selected-columns.js';
 import { unlockOf } from '../../graphql/unlock.js';
 import { isUnlocked } from '../events.js';
+import { globalId } from '../posts.js';
 
 export const PostStatus = builder.enumType('PostStatus', {
   description: 'Publication status of an event, venue or organizer (WordPress post statuses).',
@@ -77,14 +78,16 @@ export const isMasked = (
 ): boolean => post.password !== '' && !isUnlocked(post, ctx.viewer, unlockOf(ctx, info));
 
 type MaskableRow = { password: string; status: string; authorId: number };
-/** The columns of a row that hold text. */
-type TextColumn<Row> = { [K in keyof Row]: Row[K] extends string ? K : never }[keyof Row] & string;
+/** The columns of a row whose values are of type V. */
+type ColumnOf<Row, V> = { [K in keyof Row]: Row[K] extends V ? K : never }[keyof Row] & string;
+/** A post model's field builder: an event's, a venue's or an organizer's. */
+type PostFields<Row> = PothosSchemaTypes.RootFieldBuilder<AlmanacTypes, Row, 'PrismaObject'>;
 
 /** A text column that reads "" while the record is masked, as stored or through `render`; `t` is
  *  the field builder of an event, venue or organizer. */
 export function maskedText<Row extends MaskableRow>(
-  t: PothosSchemaTypes.RootFieldBuilder<AlmanacTypes, Row, 'PrismaObject'>,
-  column: TextColumn<Row>,
+  t: PostFields<Row>,
+  column: ColumnOf<Row, string>,
   description: string,
   render: (text: string) => string = (text) => text,
 ) {
@@ -94,3 +97,32 @@ export function maskedText<Row extends MaskableRow>(
     resolve: (row, _a, ctx, info) => (isMasked(row, ctx, info) ? '' : render(row[column] as string)),
   });
 }
+
+/** A flag column that reads null while the record is masked; `whenUnset`: the value of a null one. */
+export function maskedFlag<Row extends MaskableRow>(
+  t: PostFields<Row>,
+  column: ColumnOf<Row, boolean | null>,
+  description: string,
+  whenUnset: boolean | null = null,
+) {
+  return t.boolean({
+    nullable: true,
+    description: `${description} (null when masked).`,
+    extensions: readsColumns(column),
+    resolve: (row, _a, ctx, info) => (isMasked(row, ctx, info) ? null : ((row[column] as boolean | null) ?? whenUnset)),
+  });
+}
+
+/** A post's global ids (the site host and path, then ?id=), as the REST records carry them. */
+export const globalIdFields = <Row extends { id: number }>(t: PostFields<Row>) => ({
+  globalId: t.string({
+    description: 'Global id: the site host and path, then ?id=.',
+    extensions: readsColumns(),
+    resolve: (row, _a, ctx) => globalId(ctx.config.siteUrl, row.id),
+  }),
+  globalIdLineage: t.stringList({
+    description: 'The global id, then any ids it was imported from.',
+    extensions: readsColumns(),
+    resolve: (row, _a, ctx) => [globalId(ctx.config.siteUrl, row.id)],
+  }),
+});

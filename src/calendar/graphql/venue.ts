@@ -4,7 +4,7 @@ import { appearsInJsonLd } from '../capabilities.js';
 import { builder } from '../../graphql/builder.js';
 import { venueJsonLd } from '../jsonld.js';
 import { defineLinkedApi, linkedRecordFields } from './linked-posts.js';
-import { isMasked, maskedText } from './shared.js';
+import { isMasked, maskedFlag, maskedText } from './shared.js';
 import { readsColumns } from '../../graphql/selected-columns.js';
 import { Venue } from './refs.js';
 import { imageUrlOf } from './loaders.js';
@@ -22,18 +22,8 @@ builder.prismaObjectFields(Venue, (t) => ({
     'stateprovince',
     'State or province: as given, else the state in the US (or with no country), else the province',
   ),
-  showMap: t.boolean({
-    nullable: true,
-    description: 'Show a map of the venue; true when never stored (null when masked).',
-    extensions: readsColumns('showMap'),
-    resolve: (v, _a, ctx, info) => (isMasked(v, ctx, info) ? null : (v.showMap ?? true)),
-  }),
-  showMapLink: t.boolean({
-    nullable: true,
-    description: 'Show a link to a map; true when never stored (null when masked).',
-    extensions: readsColumns('showMapLink'),
-    resolve: (v, _a, ctx, info) => (isMasked(v, ctx, info) ? null : (v.showMapLink ?? true)),
-  }),
+  showMap: maskedFlag(t, 'showMap', 'Show a map of the venue; true when never stored', true),
+  showMapLink: maskedFlag(t, 'showMapLink', 'Show a link to a map; true when never stored', true),
   geoLat: t.float({
     nullable: true,
     description: 'Latitude, when coordinates are stored (0 when masked).',
