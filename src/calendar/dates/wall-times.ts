@@ -34,7 +34,12 @@ export function wallAsUtcMillis(w: Wall): number {
 
 /** Normalises out-of-range fields the way PHP's mktime does (Feb 30 → Mar 2, 24:00 → next day). */
 export function normalizeWall(w: Wall): Wall {
-  const t = new Date(wallAsUtcMillis(w));
+  return wallOfUtcMillis(wallAsUtcMillis(w));
+}
+
+/** The wall time whose wallAsUtcMillis is `ms`. */
+export function wallOfUtcMillis(ms: number): Wall {
+  const t = new Date(ms);
   return {
     y: t.getUTCFullYear(),
     m: t.getUTCMonth() + 1,
