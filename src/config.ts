@@ -18,6 +18,9 @@ export interface Config {
   responseCache: boolean;
   /** Origins whose pages may call the APIs from a browser (CORS_ORIGINS): any ('*'), or these. */
   corsOrigins: '*' | string[];
+  /** Recurring events: how far ahead occurrences exist (RECURRENCE_HORIZON_DAYS, default 730, the
+   *  original Pro's "24 months"), and at most how many one expansion of a series makes. */
+  recurrence: { horizonDays: number; maxOccurrencesPerExpansion: number };
   graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number; maxBytes: number; maxBatch: number };
   tasks: {
     workers: number;
@@ -150,6 +153,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     responseCache: flag(env, 'RESPONSE_CACHE', true),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    recurrence: {
+      horizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 730, 1, 3650),
+      maxOccurrencesPerExpansion: integer(env, 'RECURRENCE_MAX_OCCURRENCES_PER_EXPANSION', 1000, 10, 100_000),
+    },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 100, 10_000_000),

@@ -33,6 +33,10 @@ export interface EventFilter {
   status?: string[] | null;
   include?: number[] | null;
   postParent?: number | null;
+  /** Only occurrences of these series. */
+  series?: number[] | null;
+  /** Of each series, only its first occurrence the list has (the original Pro's "show only the first upcoming instance"). */
+  firstOccurrenceOnly?: boolean | null;
 }
 
 export interface EventListQuery {
@@ -241,16 +245,43 @@ export async function eventListQuery(
   if (filter.featured != null) and.push({ featured: filter.featured });
   if (filter.include != null) and.push({ id: { in: filter.include.filter(isDbId) } });
   if (filter.postParent != null) and.push({ parentId: filter.postParent });
+  if (filter.series != null) and.push({ seriesId: { in: filter.series.filter(isDbId) } });
+  // Only events with an occurrence (Event.listed; the list index carries it, so this costs no table visit).
+  const where = { status: { in: statuses! }, hideFromListings: false, listed: true, AND: and };
+  if (filter.firstOccurrenceOnly) and.push(await firstOccurrences(db, where));
 
   return {
-    // Only events with an occurrence (Event.listed; the list index carries it, so this costs no table visit).
-    where: { status: { in: statuses! }, hideFromListings: false, listed: true, AND: and },
+    where,
     // With include: publication date, then id; otherwise start date (ties in insertion order).
     orderBy: filter.include != null ? [{ dateUtc: 'asc' }, { id: 'asc' }] : [{ startLocal: 'asc' }, { id: 'asc' }],
     window,
     statuses: statuses!,
     version,
   };
+}
+
+/**
+ * The condition that keeps single events and, of each series, its earliest occurrence among those
+ * `where` lists: two grouped reads, whose size is the number of series in the list.
+ */
+async function firstOccurrences(db: ListDb, where: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const inSeries = { ...where, seriesId: { not: null } };
+  const groups = await db.event.groupBy({ by: ['seriesId'], where: inSeries, _min: { startLocal: true } });
+  const first = new Map(groups.map((group) => [group.seriesId, group._min.startLocal]));
+  const rows = groups.length
+    ? await db.event.findMany({
+        where: {
+          ...inSeries,
+          seriesId: { in: [...first.keys()] as number[] },
+          startLocal: { in: [...new Set(first.values())] as string[] },
+        },
+        select: { id: true, seriesId: true, startLocal: true },
+        orderBy: { id: 'asc' },
+      })
+    : [];
+  const ids = new Map<number, number>();
+  for (const row of rows) if (first.get(row.seriesId) === row.startLocal && !ids.has(row.seriesId!)) ids.set(row.seriesId!, row.id);
+  return { OR: [{ seriesId: null }, { id: { in: [...ids.values()] } }] };
 }
 
 export type EventRow = Awaited<ReturnType<Prisma['event']['findMany']>>[number];

@@ -28,6 +28,16 @@ import {
   type Db,
 } from './posts.js';
 import { sanitizeSlug, slugForLookup } from './slugs.js';
+import {
+  applyToSeries,
+  planRecurrence,
+  renameOccurrences,
+  startSeries,
+  trashOtherOccurrences,
+  type RecurrenceFields,
+  type RecurrenceScope,
+  type SeriesPlan,
+} from './series.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms } from './terms.js';
 import { tecSanitizeString } from './text.js';
 import { isNonBlankString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
@@ -59,6 +69,8 @@ export interface EventFields {
   organizer?: unknown;
   password?: string;
   parent?: number;
+  /** Makes the event recurring (a series), or changes its rule; null ends the series (scope ALL). */
+  recurrence?: RecurrenceFields | null;
   /** Reproduce the original's tag handling (see resolveEventTerms): a caller's option, never an input field. */
   wpTagQuirk?: boolean;
 }
@@ -173,6 +185,7 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
   const timezone = fields.timezone || config.siteTimezone;
   const schedule = eventSchedule({ start: fields.startDate, end: fields.endDate, timezone, allDay: fields.allDay === true });
   if (!schedule) throw invalidInput({ startDate: 'Invalid parameter.' });
+  const recurrence = fields.recurrence ? planRecurrence(fields.recurrence, timezone, fields.allDay === true, schedule.startLocal) : null;
   return retryOnConflict(() =>
     prisma.$transaction(async (tx) => {
       // One instant for both: a second boundary between them would turn a publish into `future`.
@@ -212,6 +225,7 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
       });
       await replaceLinks(tx, id, plans, fields, context);
       if (fields.categories !== undefined || fields.tags !== undefined) await refreshTermCounts(tx, await termsOf(tx, id));
+      if (recurrence) await startSeries(tx, id, recurrence, config, instant);
       return id;
     }),
   );
@@ -245,12 +259,24 @@ async function targetEvent(
   return event;
 }
 
-export async function updateEvent(context: WriteContext, target: { id?: number; slug?: string }, asGiven: EventFields): Promise<number> {
+/**
+ * Updates an event. For an occurrence of a series, `scope` says which occurrences the change
+ * reaches: THIS alone (it becomes an exception), FOLLOWING (the series is split there) or ALL.
+ */
+export async function updateEvent(
+  context: WriteContext,
+  target: { id?: number; slug?: string },
+  asGiven: EventFields,
+  scope: RecurrenceScope = 'THIS',
+): Promise<number> {
   const { prisma, viewer, config } = context;
   const plans = await validate(prisma, asGiven, false, viewer, outboundPolicy(config));
   const fields = postHtmlAsSaved(asGiven, 'title', canPostUnfilteredHtml(viewer));
   const event = await targetEvent(prisma, target, viewer, canEditPost, 'not_found');
   const given = (name: keyof EventFields) => fields[name] !== undefined;
+  if (given('recurrence') && event.seriesId !== null && scope === 'THIS')
+    throw invalidInput({ recurrence: 'A recurrence belongs to the whole series: give the scope ALL or FOLLOWING to change it.' });
+  const inSeries = event.seriesId !== null;
   return retryOnConflict(() =>
     prisma.$transaction(async (tx) => {
       const instant = new Date();
@@ -278,6 +304,8 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
         // Out of the trash, the event takes back the name it had (wp_insert_post's _wp_desired_post_slug), made unique.
         const title = (data.title as string | undefined) ?? event.title;
         data.slug = await eventSlug(tx, given('slug') ? fields.slug : untrashedSlug(event.slug), title, event.id, status);
+      } else if (inSeries) {
+        // An occurrence's page is named by its series and day (renameOccurrences, below).
       } else if (given('slug') || (event.slug === null && !isFloatingStatus(status))) {
         // A draft gets its name when it is published (or given one).
         data.slug = await eventSlug(tx, fields.slug, (data.title as string | undefined) ?? event.title, event.id, status);
@@ -309,17 +337,49 @@ export async function updateEvent(context: WriteContext, target: { id?: number; 
       // Term counts follow the status and the terms: recount the terms it had and has.
       const recount = data.status !== undefined || given('categories') || given('tags');
       const termsBefore = recount ? await termsOf(tx, event.id) : [];
+      if (inSeries) delete data.slug;
+      // Changed alone, an occurrence becomes an exception that changes to the series skip.
+      if (inSeries && scope === 'THIS') data.detached = true;
       await tx.event.update({ where: { id: event.id }, data });
       await replaceLinks(tx, event.id, plans, fields, context);
       if (recount)
         await refreshTermCounts(tx, [...termsBefore, ...(given('categories') || given('tags') ? await termsOf(tx, event.id) : [])]);
+      const updated = await tx.event.findUniqueOrThrow({ where: { id: event.id } });
+      const plan: SeriesPlan | null | undefined =
+        fields.recurrence === undefined
+          ? undefined
+          : fields.recurrence && planRecurrence(fields.recurrence, updated.timezone, updated.allDay, updated.startLocal);
+      if (!inSeries) {
+        if (plan) await startSeries(tx, event.id, plan, config, instant);
+      } else if (scope === 'THIS') {
+        await renameOccurrences(tx, event.seriesId!, [event.id]);
+      } else {
+        await applyToSeries(
+          tx,
+          {
+            before: event,
+            data,
+            plan,
+            linksChanged: Boolean(plans.venue || plans.organizer || given('categories') || given('tags')),
+            retimed: given('startDate') || given('endDate') || given('allDay') || given('timezone'),
+            slugGiven: given('slug'),
+            scope,
+          },
+          config,
+          instant,
+        );
+      }
       return event.id;
     }),
   );
 }
 
 /** Moves an event to the trash; a second delete is `ALREADY_TRASHED` (gone). Events are never deleted outright. */
-export async function trashEvent(context: WriteContext, target: { id?: number; slug?: string }): Promise<number> {
+export async function trashEvent(
+  context: WriteContext,
+  target: { id?: number; slug?: string },
+  scope: RecurrenceScope = 'THIS',
+): Promise<number> {
   const { prisma, viewer, config } = context;
   const event = await targetEvent(prisma, target, viewer, canDeletePost);
   const now = wallNow(config.siteTimezone);
@@ -330,9 +390,18 @@ export async function trashEvent(context: WriteContext, target: { id?: number; s
       const trashed = await tx.event.updateMany({
         where: { id: event.id, status: { not: 'trash' } },
         // A floating draft is dated now when it leaves the floating statuses (wp_update_post).
-        data: { status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, ...floatingDates(event, 'trash', now) },
+        data: {
+          status: 'trash',
+          slug,
+          modified: now.local,
+          modifiedUtc: now.utc,
+          ...floatingDates(event, 'trash', now),
+          // Trashed alone, an occurrence is an exception: restoring the series leaves it out.
+          ...(event.seriesId !== null && scope === 'THIS' ? { detached: true } : {}),
+        },
       });
       if (trashed.count) await refreshTermCounts(tx, await termsOf(tx, event.id));
+      if (trashed.count) await trashOtherOccurrences(tx, event, scope, now);
       return trashed;
     }),
   );
@@ -340,9 +409,31 @@ export async function trashEvent(context: WriteContext, target: { id?: number; s
   return event.id;
 }
 
+/**
+ * The event a slug names: "<series slug>/<YYYY-MM-DD>" names an occurrence of a series (its page's
+ * path); a series' own slug names its next occurrence (else its last one), as the original Pro's
+ * /event/<slug>/ does.
+ */
 async function eventBySlug(prisma: Prisma, raw: string) {
+  const occurrence = /^\/*([^/]+)\/(\d{4}-\d{2}-\d{2}(?:-\d+)?)\/*$/.exec(String(raw ?? ''));
+  if (occurrence) {
+    const series = slugForLookup(occurrence[1]!);
+    return series ? prisma.event.findUnique({ where: { slug: `${series}/${occurrence[2]}` } }) : null;
+  }
   const slug = slugForLookup(raw);
-  return slug ? prisma.event.findUnique({ where: { slug } }) : null;
+  if (!slug) return null;
+  return (await prisma.event.findUnique({ where: { slug } })) ?? seriesOccurrence(prisma, slug);
+}
+
+async function seriesOccurrence(prisma: Prisma, seriesSlug: string) {
+  const series = await prisma.eventSeries.findUnique({ where: { slug: seriesSlug }, select: { id: true, timezone: true } });
+  if (!series) return null;
+  const where = { seriesId: series.id, status: { not: 'trash' } };
+  const now = wallNow(series.timezone).local;
+  return (
+    (await prisma.event.findFirst({ where: { ...where, endLocal: { gte: now } }, orderBy: [{ startLocal: 'asc' }, { id: 'asc' }] })) ??
+    (await prisma.event.findFirst({ where, orderBy: [{ startLocal: 'desc' }, { id: 'desc' }] }))
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ export type LinkedType = 'venue' | 'organizer';
 /** Any Prisma client, or the transaction client inside `$transaction`. */
 export type Db = Pick<
   Prisma,
-  'post' | 'event' | 'venue' | 'organizer' | 'attachment' | 'term' | 'eventTerm' | 'eventVenue' | 'eventOrganizer' | 'user'
+  'post' | 'event' | 'eventSeries' | 'venue' | 'organizer' | 'attachment' | 'term' | 'eventTerm' | 'eventVenue' | 'eventOrganizer' | 'user'
 >;
 
 /**
@@ -75,6 +75,8 @@ export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exc
   }
   const where = { OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }], ...(exceptId ? { NOT: { id: exceptId } } : {}) };
   const rows: { slug: string }[] = await (db[model] as any).findMany({ where, select: { slug: true } });
+  // A series names its occurrences' pages (/event/<series slug>/<date>/): an event may not take its name.
+  if (model === 'event') rows.push(...(await db.eventSeries.findMany({ where: { OR: where.OR }, select: { slug: true } })));
   const taken = new Set(rows.map((r) => r.slug));
   return nextUniqueSlug(base, (candidate) => taken.has(candidate));
 }

@@ -52,6 +52,9 @@ export interface PageEvent {
   icalUrl?: string;
   googleCalendarUrl?: string;
   outlookUrl?: string;
+  /** How a recurring event repeats, and its series' next occurrences. */
+  recurrenceText?: string | null;
+  occurrences?: Pick<PageEvent, 'id' | 'url' | 'allDay' | 'startDate' | 'endDate' | 'timezoneAbbr'>[];
 }
 
 /** Where a page's API data lives (The Events Calendar's discovery), and its own feed. */
@@ -164,6 +167,17 @@ export function passwordForm(action: string, wrong: boolean): string {
 </form>`;
 }
 
+/** A recurring event's rule and its next dates, each linking to its own page. */
+function seriesSection(event: PageEvent): string {
+  const dates = (event.occurrences ?? []).map((occurrence) => {
+    const current = occurrence.id === event.id ? ' aria-current="page"' : '';
+    return `<li><a href="${esc(occurrence.url)}"${current}>${esc(whenText(occurrence))}</a></li>`;
+  });
+  return `<section class="series" aria-label="Dates"><p class="repeats">Repeats: ${esc(event.recurrenceText ?? '')}</p>${
+    dates.length ? `<h2>Next dates</h2><ul class="occurrences">${dates.join('')}</ul>` : ''
+  }</section>`;
+}
+
 export function eventPage(event: PageEvent, options: { passwordWrong: boolean; action: string }): string {
   const parts = [`<article class="event-page">`, `<h1>${esc(event.title)}</h1>`, `<p class="when">${when(event)}</p>`];
   if (event.masked) {
@@ -195,6 +209,7 @@ export function eventPage(event: PageEvent, options: { passwordWrong: boolean; a
   if (event.categories.length) details.push(`<dt>Categories</dt><dd>${termLinks(event.categories)}</dd>`);
   if (event.tags.length) details.push(`<dt>Tags</dt><dd>${termLinks(event.tags)}</dd>`);
   if (details.length) parts.push(`<dl class="details">${details.join('')}</dl>`);
+  if (event.recurrenceText) parts.push(seriesSection(event));
   if (event.icalUrl) {
     parts.push(`<nav class="add" aria-label="Add to calendar"><h2>Add to calendar</h2><ul>
 <li><a href="${esc(event.googleCalendarUrl)}">Google Calendar</a></li>

@@ -33,9 +33,10 @@ const CARD = `id slug title url allDay startDate endDate timezoneAbbr cost featu
 const LIST = `query SiteList($filter: EventFilter, $page: Int!, $perPage: Int!) {
   events(filter: $filter, page: { page: $page, perPage: $perPage }) { total totalPages page items { ${CARD} } }
 }`;
-const EVENT = `query SiteEvent($slug: String!, $password: String) {
+const EVENT = `query SiteEvent($slug: String!, $password: String, $from: String!) {
   event(slug: $slug, password: $password) { ${CARD} masked passwordProtected descriptionHtml image { url } jsonLd icalUrl googleCalendarUrl outlookUrl
-    organizers { name url email phone website } }
+    organizers { name url email phone website }
+    recurrenceText occurrences(first: 8, between: { start: $from }) { id url allDay startDate endDate timezoneAbbr } }
 }`;
 const CATEGORY = `query SiteCategory($slug: String!) { eventCategory(slug: $slug) { name slug url } }`;
 const TAG = `query SiteTag($slug: String!) { tag(slug: $slug) { name slug url } }`;
@@ -194,17 +195,20 @@ export function siteRoutes(options: SiteOptions): Middleware {
       handle: (ctx, m) => archive(ctx, 'tag', decodeURIComponent(m[1]), `/tag/${m[1]}/`),
     },
     {
-      pattern: /^\/event\/([^/]+)\/ical\/?$/,
+      pattern: /^\/event\/([^/]+(?:\/\d{4}-\d{2}-\d{2}(?:-\d+)?)?)\/ical\/?$/,
       handle: (ctx, m) => feed.event(ctx, decodeURIComponent(m[1])),
     },
     {
-      pattern: /^\/event\/([^/]+)\/?$/,
+      // An occurrence of a series: /event/<series slug>/<YYYY-MM-DD>/.
+      pattern: /^\/event\/([^/]+(?:\/\d{4}-\d{2}-\d{2}(?:-\d+)?)?)\/?$/,
       post: true,
       handle: async (ctx, m) => {
         const slug = decodeURIComponent(m[1]);
         if (wantsIcal(ctx)) return feed.event(ctx, slug);
         const password = ctx.method === 'POST' ? await formPassword(ctx) : undefined;
-        const result = await runner<{ event: PageEvent }>(EVENT, { slug, password }, await services.graphqlContext(ctx));
+        // A series' next dates, from yesterday on (every zone's today has begun by then).
+        const from = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+        const result = await runner<{ event: PageEvent }>(EVENT, { slug, password, from }, await services.graphqlContext(ctx));
         const locked = result.errors?.[0]?.extensions?.code === 'PASSWORD_REQUIRED' ? Number(result.errors[0].extensions.id) : undefined;
         let event: PageEvent;
         if (locked !== undefined) {
@@ -217,7 +221,7 @@ export function siteRoutes(options: SiteOptions): Middleware {
           if (!card.events.items.length) throw new SiteError(404, 'There is no such page.');
           event = { ...card.events.items[0], masked: true };
         } else {
-          event = (await query<{ event: PageEvent }>(ctx, EVENT, { slug, password })).event;
+          event = (await query<{ event: PageEvent }>(ctx, EVENT, { slug, password, from })).event;
         }
         const wrong = event.masked === true && password !== undefined;
         sendPage(

@@ -7,6 +7,7 @@
 // Signature: X-Almanac-Signature: sha256=<hex HMAC-SHA256 of "<X-Almanac-Timestamp>.<body>">, keyed
 // with the webhook secret of the API key that created the task. Receivers should refuse a timestamp
 // more than 5 minutes away from their clock (replays).
+import { everyInterval, type Rounds } from '../rounds.js';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
@@ -181,28 +182,13 @@ export async function deliverDue(prisma: Prisma, config: Config, now = new Date(
 }
 
 /** The loop every server process runs: collect events, deliver what is due. */
-export function startWebhookDeliveries(deps: { prisma: Prisma; config: Config; logger: Logger }): { stop(): Promise<void> } {
-  const intervalMs = Math.min(deps.config.tasks.pollMs, 1000);
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const tick = async () => {
-    try {
+export function startWebhookDeliveries(deps: { prisma: Prisma; config: Config; logger: Logger }): Rounds {
+  return everyInterval(
+    Math.min(deps.config.tasks.pollMs, 1000),
+    async () => {
       await collectEvents(deps.prisma);
       await deliverDue(deps.prisma, deps.config);
-    } catch (error) {
-      if (!stopped) deps.logger.warn({ err: error }, 'webhook deliveries: a round failed; retrying');
-    }
-  };
-  const timer = setInterval(() => {
-    // One round at a time: a slow receiver delays the next round rather than stacking them.
-    if (!running) running = tick().finally(() => (running = null));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
     },
-  };
+    (error) => deps.logger.warn({ err: error }, 'webhook deliveries: a round failed; retrying'),
+  );
 }

@@ -18,6 +18,7 @@ import { termComparator } from '../term-rules.js';
 import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
+import { RecurrenceInput, RecurrenceScopeEnum } from './series.js';
 import { EVENT_READ, imageById, imageUrlOf, ORGANIZER_READ, organizersOf, TERM_READ, termsOf, VENUE_READ, venuesOf } from './loaders.js';
 import { readsColumns, selectedColumns, type Selected } from '../../graphql/selected-columns.js';
 import { CostDetails, DateDetails, globalIdFields, Image, isMasked, maskedFlag, maskedText, PostStatus } from './shared.js';
@@ -71,9 +72,10 @@ builder.prismaObjectFields(Event, (t) => {
     excerpt: maskedText(t, 'excerpt', 'The excerpt as entered'),
     excerptHtml: maskedText(t, 'excerpt', 'The excerpt with paragraphs', renderExcerpt),
     slug: t.string({
-      description: 'The URL slug, unique among events; "" for a draft or pending event until it is published (or given one).',
+      description:
+        'The URL slug, unique among events; "" for a draft or pending event until it is published (or given one). An occurrence of a series shows its series\' slug, as the original\'s Pro does: its own page is /event/<slug>/<YYYY-MM-DD>/ (see url), and event(slug:) takes either.',
       extensions: readsColumns('slug'),
-      resolve: (e) => e.slug ?? '',
+      resolve: (e) => (e.slug ? e.slug.replace(/\/[^/]*?(__trashed(?:-\d+)?)?$/, '$1') : ''),
     }),
     image: t.field({
       type: Image,
@@ -255,6 +257,11 @@ export const EventFilterInput = builder.inputType('EventFilter', {
     }),
     include: t.intList({ description: 'Only these event ids, ordered by publication date (the default date window still applies).' }),
     postParent: t.int({ description: 'Only children of this event.' }),
+    series: t.intList({ description: 'Only occurrences of these series (EventSeries ids).' }),
+    firstOccurrenceOnly: t.boolean({
+      description:
+        'Of each recurring event, only its first occurrence in the list (with the default window: its next one), as the original Pro\'s "show only the first upcoming instance".',
+    }),
   }),
 });
 
@@ -424,6 +431,11 @@ const eventInputFields = (t: InputFields, create: boolean) => ({
   organizer: t.field({ type: 'JSON', description: 'Organizer ids, {id} objects or organizer fields, as a list, in order; [] clears.' }),
   password: t.string({ description: 'Password protecting the event ("" removes).' }),
   parent: t.int({ description: 'Id of the parent event.' }),
+  recurrence: t.field({
+    type: RecurrenceInput,
+    description:
+      'Makes the event repeat (a series whose first occurrence it is), or, with the scope ALL or FOLLOWING, changes its series’ rule; null ends the series (scope ALL).',
+  }),
 });
 
 const CreateEventInput = builder.inputType('CreateEventInput', { description: 'A new event.', fields: (t) => eventInputFields(t, true) });
@@ -446,11 +458,17 @@ function fieldsFrom(input: EventInput, ctx: GraphQLContext): EventFields {
   const fields: Record<string, unknown> = {};
   if (ctx.operationOptions?.wpTagQuirk) fields.wpTagQuirk = true;
   for (const [key, value] of Object.entries(input)) {
-    if (value === null && !['venue', 'organizer', 'image', 'website', 'categories', 'tags'].includes(key)) continue;
+    if (value === null && !['venue', 'organizer', 'image', 'website', 'categories', 'tags', 'recurrence'].includes(key)) continue;
+    if (key === 'recurrence') {
+      fields.recurrence = value;
+      continue;
+    }
     fields[key] = value === null ? (key === 'website' || key === 'image' ? '' : []) : value;
   }
   return fields as EventFields;
 }
+
+const SCOPE = 'For an occurrence of a series: which occurrences the change reaches (default THIS, the occurrence alone).';
 
 const target = (args: { id?: number | null; slug?: string | null }) => (args.id != null ? { id: args.id } : { slug: args.slug ?? '' });
 
@@ -474,9 +492,10 @@ builder.mutationFields((t) => ({
       id: t.arg.int({ description: 'The event id.' }),
       slug: t.arg.string({ description: 'The event slug (when no id).' }),
       input: t.arg({ type: UpdateEventInput, required: true, description: 'The changes.' }),
+      scope: t.arg({ type: RecurrenceScopeEnum, defaultValue: 'THIS', description: SCOPE }),
     },
     resolve: async (query, _root, args, ctx, info) => {
-      const id = await updateEvent(ctx, target(args), fieldsFrom(args.input, ctx));
+      const id = await updateEvent(ctx, target(args), fieldsFrom(args.input, ctx), args.scope ?? 'THIS');
       setUnlock(ctx, info, { showAll: true });
       return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -484,9 +503,13 @@ builder.mutationFields((t) => ({
   deleteEvent: t.prismaField({
     type: Event,
     description: 'Moves an event to the trash and returns it. A second delete is ALREADY_TRASHED (gone).',
-    args: { id: t.arg.int({ description: 'The event id.' }), slug: t.arg.string({ description: 'The event slug (when no id).' }) },
+    args: {
+      id: t.arg.int({ description: 'The event id.' }),
+      slug: t.arg.string({ description: 'The event slug (when no id).' }),
+      scope: t.arg({ type: RecurrenceScopeEnum, defaultValue: 'THIS', description: SCOPE }),
+    },
     resolve: async (query, _root, args, ctx, info) => {
-      const id = await trashEvent(ctx, target(args));
+      const id = await trashEvent(ctx, target(args), args.scope ?? 'THIS');
       setUnlock(ctx, info, { showAll: true });
       return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
