@@ -367,6 +367,7 @@ export async function updateEvent(
           },
           config,
           instant,
+          (occurrence) => canEditPost(viewer, occurrence),
         );
       }
       return event.id;
@@ -401,7 +402,7 @@ export async function trashEvent(
         },
       });
       if (trashed.count) await refreshTermCounts(tx, await termsOf(tx, event.id));
-      if (trashed.count) await trashOtherOccurrences(tx, event, scope, now);
+      if (trashed.count) await trashOtherOccurrences(tx, event, scope, now, (occurrence) => canDeletePost(viewer, occurrence));
       return trashed;
     }),
   );

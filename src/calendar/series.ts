@@ -11,11 +11,25 @@ import type { Prisma } from '../db/client.js';
 import { eventSchedule } from './dates/schedule.js';
 import { isWallTime, parseWall, wallAsUtcMillis, wallString, normalizeWall, utcToWall } from './dates/wall-times.js';
 import { timezoneAbbr } from './dates/zones.js';
-import { invalidInput } from './errors.js';
+import { CalendarError, invalidInput } from './errors.js';
 import { isFloatingStatus, retryOnConflict, trashedSlug, uniquePostSlug, type Db } from './posts.js';
 import { expandOccurrences, formatRrule, parseRrule, RecurrenceError, validateRule, type RecurrenceRule } from './recurrence/index.js';
 import { nextUniqueSlug } from './slugs.js';
 import { refreshTermCounts } from './terms.js';
+
+/** What the caller's right on an occurrence is decided by. */
+export type AccessRow = { id: number; status: string; authorId: number; password: string };
+const ACCESS = { id: true, status: true, authorId: true, password: true } as const;
+
+/**
+ * The ids of `rows`, when the caller may act on every one; a change to several occurrences is
+ * all or nothing (the caller's transaction rolls back).
+ */
+function allowedIds(rows: AccessRow[], allowed: (row: AccessRow) => boolean): number[] {
+  if (!rows.every(allowed))
+    throw new CalendarError('FORBIDDEN', 'Sorry, you are not allowed to change every occurrence this change reaches.');
+  return rows.map((row) => row.id);
+}
 
 /** Which occurrences a change to one of them reaches. */
 export type RecurrenceScope = 'THIS' | 'FOLLOWING' | 'ALL';
@@ -384,6 +398,7 @@ export async function applyToSeries(
   },
   config: Config,
   now: Date,
+  mayChange: (occurrence: AccessRow) => boolean,
 ): Promise<void> {
   const { before } = input;
   let series = await tx.eventSeries.findUniqueOrThrow({ where: { id: before.seriesId! } });
@@ -391,9 +406,10 @@ export async function applyToSeries(
   if (input.scope === 'FOLLOWING' && from > series.startLocal) series = await splitSeries(tx, series, from);
   const target = await tx.event.findUniqueOrThrow({ where: { id: before.id } });
   if (input.plan === null) return endSeries(tx, series, target);
-  const siblings = (
-    await tx.event.findMany({ where: { seriesId: series.id, detached: false, id: { not: target.id } }, select: { id: true } })
-  ).map((row) => row.id);
+  const siblings = allowedIds(
+    await tx.event.findMany({ where: { seriesId: series.id, detached: false, id: { not: target.id } }, select: ACCESS }),
+    mayChange,
+  );
   const shared = Object.fromEntries(Object.entries(input.data).filter(([column]) => SHARED.has(column)));
   const statusChanged = 'status' in shared;
   const termsBefore = statusChanged || input.linksChanged ? await termIdsOf(tx, siblings) : [];
@@ -505,7 +521,13 @@ async function endSeries(tx: Db, series: SeriesRow, target: EventRow) {
  * THIS; the later ones for FOLLOWING (the series then ends before the target); all for ALL. They
  * stay in the series, so that restoring the series restores them.
  */
-export async function trashOtherOccurrences(tx: Db, target: EventRow, scope: RecurrenceScope, now: { local: string; utc: string }) {
+export async function trashOtherOccurrences(
+  tx: Db,
+  target: EventRow,
+  scope: RecurrenceScope,
+  now: { local: string; utc: string },
+  mayDelete: (occurrence: AccessRow) => boolean,
+) {
   if (!target.seriesId || scope === 'THIS') return;
   const series = await tx.eventSeries.findUniqueOrThrow({ where: { id: target.seriesId } });
   const from = target.recurrenceId ?? target.startLocal;
@@ -515,7 +537,7 @@ export async function trashOtherOccurrences(tx: Db, target: EventRow, scope: Rec
     status: { not: 'trash' },
     ...(scope === 'FOLLOWING' ? { recurrenceId: { gte: from } } : {}),
   };
-  const ids = (await tx.event.findMany({ where, select: { id: true } })).map((row) => row.id);
+  const ids = allowedIds(await tx.event.findMany({ where, select: ACCESS }), mayDelete);
   const ending = scope === 'FOLLOWING' && from > series.startLocal;
   await tx.eventSeries.update({
     where: { id: series.id },

@@ -218,6 +218,33 @@ describe.each(DATABASE_KINDS)('Recurring events on %s', (kind) => {
     expect(list.total).toBe(2);
   });
 
+  it('changes several occurrences only when the caller may change every one, else nothing', async () => {
+    const as = async (key: string, query: string, variables: Record<string, unknown>) => api.graphql(query, variables, key);
+    const mine = await as(api.keys.author, CREATE, {
+      input: {
+        title: 'Walk',
+        startDate: '2033-04-02 10:00:00',
+        endDate: '2033-04-02 12:00:00',
+        recurrence: { rrule: 'FREQ=WEEKLY;COUNT=3' },
+      },
+    });
+    expect(mine.errors).toBeUndefined();
+    const ids = (await occurrencesOf(api, mine.data.createEvent.id)).map((o) => o.id);
+    const editorsOwn = await as(api.keys.editor, CREATE, {
+      input: { title: 'Probe', startDate: '2033-01-01 10:00', endDate: '2033-01-01 11:00' },
+    });
+    const editorId = (await ok(api, `query($id: Int!) { event(id: $id) { author } }`, { id: editorsOwn.data.createEvent.id })).event.author;
+    // An administrator gives the last occurrence to the editor: an exception the author may not delete.
+    await ok(api, UPDATE, { id: ids[2], input: { author: editorId } });
+    const refused = await as(api.keys.author, DELETE, { id: ids[0], scope: 'ALL' });
+    expect(code(refused)).toBe('FORBIDDEN');
+    expect((await occurrencesOf(api, ids[0])).map((o) => o.status)).toEqual(['PUBLISH', 'PUBLISH', 'PUBLISH']);
+    // What the author owns, the author may change together.
+    const renamed = await as(api.keys.author, UPDATE, { id: ids[0], scope: 'ALL', input: { title: 'Long walk' } });
+    expect(renamed.errors).toBeUndefined();
+    expect((await occurrencesOf(api, ids[0])).map((o) => o.title)).toEqual(['Long walk', 'Long walk', 'Walk']);
+  });
+
   it('refuses bad rules with INVALID_INPUT naming what is wrong, and writes nothing', async () => {
     const input = { title: 'Bad', startDate: '2031-01-01 10:00:00', endDate: '2031-01-01 11:00:00' };
     for (const recurrence of [
