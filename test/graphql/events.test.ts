@@ -359,7 +359,7 @@ describe.each(DATABASE_KINDS)('GraphQL statement count on %s', (kind) => {
 
   it('a nested page of events costs the same number of statements for 5 rows as for 50', async () => {
     const query = `query($perPage: Int) { events(page: { perPage: $perPage }, filter: { startsBefore: "2040-01-01" }) {
-      items { title venue { name events { title } } organizers { name } categories { name } tags { name } } } }`;
+      items { title venue { name events { title } } organizers { name } categories { name parent { name } } tags { name } } } }`;
     for (let i = 0; i < 50; i++) {
       await create(api, {
         title: `Event ${i}`,

@@ -190,6 +190,24 @@ describe.each(DATABASE_KINDS)('linked records read with the columns their select
     for (const read of venueReads) expect(read).toMatch(/v\."title".*v\."city"/);
   });
 
+  it("reads the categories' parents and children once each, with the columns their selection needs", async () => {
+    let items: Record<string, any>[] = [];
+    const statements = await statementsOf(async () => {
+      items = await eventsWith('categories { name parent { id name slug } children { slug } }');
+    });
+    // One of each per run (eventsWith asks twice), none through Prisma's client.
+    expect(statements.filter((query) => /"Term"/.test(query))).toHaveLength(6);
+    const parentReads = statements.filter((query) => /FROM "Term" t WHERE t\."id"/.test(query));
+    const childReads = statements.filter((query) => /FROM "Term" t WHERE t\."parentId"/.test(query));
+    expect(parentReads).toHaveLength(2);
+    expect(childReads).toHaveLength(2);
+    for (const read of [...parentReads, ...childReads]) expect(read).not.toMatch(/"description"|"count"|"termGroup"/);
+    expect(items[0].categories).toEqual([
+      { name: 'Jazz', parent: { id: expect.any(Number), name: 'Music', slug: 'music' }, children: [] },
+      { name: 'Music', parent: null, children: [{ slug: 'jazz' }] },
+    ]);
+  });
+
   it('reads the terms once when categories and tags select different fields, with what each asked', async () => {
     let items: Record<string, any>[] = [];
     const statements = await statementsOf(async () => {

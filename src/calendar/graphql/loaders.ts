@@ -1,5 +1,6 @@
 // What an event's fields read besides its own row — featured images, venues, organizers, terms —
-// loaded once per request for every record that asks (DataLoader batches the records of a tick).
+// and a category's parent and children, loaded once per request for every record that asks
+// (DataLoader batches the records of a tick).
 // Each link is one joined statement, raw: Prisma's relation loading took two statements per link
 // (the link table, then the records) and ~0.2 ms of CPU each, where one raw statement for a page of
 // 50 events costs less than Prisma's mapping of its rows; it runs through the driver adapter
@@ -29,16 +30,21 @@ function loader<K, V, C = K>(
 }
 
 /**
- * Rows of a table linked to each of `eventIds` through a link table `l`, as `sql` selects them
- * (given the condition on `l."eventId"`). The link's event id comes back as `_eventId`.
+ * Rows of a statement for each of `keys`, as `sql` selects them given the condition that `column`
+ * is one of the keys; the statement returns each row's key as `_key`.
  */
-async function linkedRows<T>(ctx: GraphQLContext, eventIds: readonly number[], sql: (eventIdIsOneOf: string) => string): Promise<T[][]> {
-  const condition = oneOfSql(ctx.dbKind, 'l."eventId"', eventIds);
-  const rows = await ctx.readRows<T & { _eventId: number }>(sql(condition.sql), condition.args);
-  const byEvent = new Map<number, T[]>(eventIds.map((id) => [id, []]));
-  // The rows keep `_eventId` (no field reads it): copying each row without it cost more than the statement.
-  for (const row of rows) byEvent.get(Number(row._eventId))?.push(row);
-  return eventIds.map((id) => byEvent.get(id)!);
+async function rowsByKey<T>(
+  ctx: GraphQLContext,
+  keys: readonly number[],
+  column: string,
+  sql: (keyIsOneOf: string) => string,
+): Promise<T[][]> {
+  const condition = oneOfSql(ctx.dbKind, column, keys);
+  const rows = await ctx.readRows<T & { _key: number }>(sql(condition.sql), condition.args);
+  const byKey = new Map<number, T[]>(keys.map((key) => [key, []]));
+  // The rows keep `_key` (no field reads it): copying each row without it cost more than the statement.
+  for (const row of rows) byKey.get(Number(row._key))?.push(row);
+  return keys.map((key) => byKey.get(key)!);
 }
 
 // What is read whatever is selected: of a post (event, venue, organizer) what permission checks and
@@ -50,8 +56,9 @@ export const VENUE_READ = rowColumns(VENUE_TABLE.columns, POST_ACCESS);
 export const ORGANIZER_READ = rowColumns(ORGANIZER_TABLE.columns, POST_ACCESS);
 export const TERM_READ = rowColumns(TERM_TABLE.columns, ['id', 'taxonomy', 'name']);
 
-interface LinkLoad {
-  eventId: number;
+interface KeyedLoad {
+  /** An event id (linked records), a term id (a category's parent) or a parent id (its children). */
+  key: number;
   columns: Selected;
 }
 const columnKeys = new WeakMap<readonly string[], string>();
@@ -63,61 +70,92 @@ function columnsKey(columns: Selected): string {
 }
 
 /**
- * An event's rows of one link: the loads of a tick are read in one statement, for the union of
- * the columns they ask (a page's categories and tags select different fields). A load is kept per
- * event and column set, so a later one never gets rows without a column it asked for.
+ * The rows of one key (an event's venues, a category's parent…): the loads of a tick are read in
+ * one statement, for the union of the columns they ask (a page's categories and tags select
+ * different fields). A load is kept per key and column set, so a later one never gets rows without
+ * a column it asked for. `column` is the key's column in `sql`, which selects it as `_key`.
  */
-function linkLoad<T>(
+function keyedLoad<T>(
   ctx: GraphQLContext,
-  link: string,
+  name: string,
   read: RowColumns,
-  load: LinkLoad,
-  sql: (columns: Selected, eventIdIsOneOf: string) => string,
+  column: string,
+  load: KeyedLoad,
+  sql: (columns: Selected, keyIsOneOf: string) => string,
 ) {
-  const batch = async (loads: readonly LinkLoad[]) => {
+  const batch = async (loads: readonly KeyedLoad[]) => {
     const columns = unionOfColumns(
       read,
       loads.map((one) => one.columns),
     );
-    const eventIds = [...new Set(loads.map((one) => one.eventId))];
-    const rows = await linkedRows<T>(ctx, eventIds, (eventIdIsOneOf) => sql(columns, eventIdIsOneOf));
-    const byEvent = new Map(eventIds.map((id, i) => [id, rows[i]]));
-    return loads.map((one) => byEvent.get(one.eventId)!);
+    const keys = [...new Set(loads.map((one) => one.key))];
+    const rows = await rowsByKey<T>(ctx, keys, column, (keyIsOneOf) => sql(columns, keyIsOneOf));
+    const byKey = new Map(keys.map((key, i) => [key, rows[i]]));
+    return loads.map((one) => byKey.get(one.key)!);
   };
-  return loader(ctx, link, batch, { cacheKeyFn: (one) => `${one.eventId}:${columnsKey(one.columns)}` }).load(load);
+  return loader(ctx, name, batch, { cacheKeyFn: (one) => `${one.key}:${columnsKey(one.columns)}` }).load(load);
 }
 
 /** An event's venues, by venue id (the first is "the" venue); `columns`: only these (all by default). */
 export const venuesOf = (ctx: GraphQLContext, eventId: number, columns: Selected = null) =>
-  linkLoad<VenueRow>(
+  keyedLoad<VenueRow>(
     ctx,
     'event-venues',
     VENUE_READ,
-    { eventId, columns },
+    'l."eventId"',
+    { key: eventId, columns },
     (selected, eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(VENUE_TABLE, 'v', selected)} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
+      `SELECT l."eventId" AS "_key", ${columnList(VENUE_TABLE, 'v', selected)} FROM "EventVenue" l JOIN "Venue" v ON v."id" = l."venueId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."venueId"`,
   );
 
 /** An event's organizers, in the order given; `columns`: only these (all by default). */
 export const organizersOf = (ctx: GraphQLContext, eventId: number, columns: Selected = null) =>
-  linkLoad<OrganizerRow>(
+  keyedLoad<OrganizerRow>(
     ctx,
     'event-organizers',
     ORGANIZER_READ,
-    { eventId, columns },
+    'l."eventId"',
+    { key: eventId, columns },
     (selected, eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(ORGANIZER_TABLE, 'o', selected)} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
+      `SELECT l."eventId" AS "_key", ${columnList(ORGANIZER_TABLE, 'o', selected)} FROM "EventOrganizer" l JOIN "Organizer" o ON o."id" = l."organizerId" WHERE ${eventIdIsOneOf} ORDER BY l."eventId", l."position", l."organizerId"`,
   );
 
 /** An event's categories and tags, unordered; `columns`: only these (all by default). */
 export const termsOf = (ctx: GraphQLContext, eventId: number, columns: Selected = null) =>
-  linkLoad<TermRow>(
+  keyedLoad<TermRow>(
     ctx,
     'event-terms',
     TERM_READ,
-    { eventId, columns },
+    'l."eventId"',
+    { key: eventId, columns },
     (selected, eventIdIsOneOf) =>
-      `SELECT l."eventId" AS "_eventId", ${columnList(TERM_TABLE, 't', selected)} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
+      `SELECT l."eventId" AS "_key", ${columnList(TERM_TABLE, 't', selected)} FROM "EventTerm" l JOIN "Term" t ON t."id" = l."termId" WHERE ${eventIdIsOneOf}`,
+  );
+
+/** A term by id (none: null, without a statement); `columns`: only these (all by default). */
+export async function termById(ctx: GraphQLContext, id: number | null, columns: Selected = null): Promise<TermRow | null> {
+  if (id == null) return null;
+  const rows = await keyedLoad<TermRow>(
+    ctx,
+    'terms-by-id',
+    TERM_READ,
+    't."id"',
+    { key: id, columns },
+    (selected, idIsOneOf) => `SELECT t."id" AS "_key", ${columnList(TERM_TABLE, 't', selected)} FROM "Term" t WHERE ${idIsOneOf}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** A term's direct children by name, then id; `columns`: only these (all by default). */
+export const childTermsOf = (ctx: GraphQLContext, parentId: number, columns: Selected = null) =>
+  keyedLoad<TermRow>(
+    ctx,
+    'term-children',
+    TERM_READ,
+    't."parentId"',
+    { key: parentId, columns },
+    (selected, parentIdIsOneOf) =>
+      `SELECT t."parentId" AS "_key", ${columnList(TERM_TABLE, 't', selected)} FROM "Term" t WHERE ${parentIdIsOneOf} ORDER BY t."parentId", t."name", t."id"`,
   );
 
 /** A featured image by attachment id (none: null, without a statement). */

@@ -7,7 +7,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type InputFields, type MutationFields, type QueryFields } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
-import { readsColumns } from '../../graphql/selected-columns.js';
+import { readsColumns, selectedColumns } from '../../graphql/selected-columns.js';
 import {
   CATEGORY_TAXONOMY,
   categoryTree,
@@ -28,7 +28,7 @@ import { slugPath, termUrl } from '../term-rules.js';
 import { listableStatuses } from '../capabilities.js';
 import { nestedFirstArg, nestedTake, PageArgs, pageType } from './pagination.js';
 import { Event, EventCategory, Tag } from './refs.js';
-import type { TermRow } from './loaders.js';
+import { childTermsOf, TERM_READ, termById, type TermRow } from './loaders.js';
 
 type TermPlace = { id: number; slug: string; parentId: number | null };
 
@@ -89,15 +89,21 @@ builder.prismaObjectFields(EventCategory, (t) => ({
     extensions: readsColumns('parentId'),
     resolve: (term) => term.parentId ?? 0,
   }),
-  parent: t.relation('parent', { type: EventCategory, nullable: true, description: 'The parent category; null at the top level.' }),
-  children: t.relation('children', {
+  // Through the request's loaders, as Event.categories: one statement for every category of a page.
+  parent: t.field({
     type: EventCategory,
+    nullable: true,
+    description: 'The parent category; null at the top level.',
+    extensions: readsColumns('parentId'),
+    resolve: (term, _args, ctx, info) => termById(ctx, term.parentId, selectedColumns(info, TERM_READ)),
+  }),
+  children: t.field({
+    type: [EventCategory],
     description: 'Direct child categories, by name.',
     args: { first: nestedFirstArg(t) },
-    query: (args) => ({
-      orderBy: [{ name: 'asc' }, { id: 'asc' }] as { name?: 'asc'; id?: 'asc' }[],
-      take: nestedTake(args.first as number | null),
-    }),
+    extensions: readsColumns(),
+    resolve: async (term, args, ctx, info) =>
+      (await childTermsOf(ctx, term.id, selectedColumns(info, TERM_READ))).slice(0, nestedTake(args.first)),
   }),
 }));
 
