@@ -9,9 +9,15 @@
 //
 // The calendar: events spread from a year ago to four years ahead, most published, some drafts,
 // private or hidden from listings, every twentieth featured; each has one venue, one or two
-// organizers, one category (30, a third of them children) and two tags (of 100).
+// organizers, one category (30, a third of them children) and two tags (of 100). A tenth of them
+// are occurrences of recurring series, as src/calendar/series.ts makes them: weekly series without
+// an end (open, their horizon moving) and monthly ones of a few occurrences (COUNT), each occurrence
+// an Event row with its series, its place in it (recurrenceId) and the slug "<series slug>/<day>".
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { expandOccurrences, formatRrule, parseRrule } from '../src/calendar/recurrence/index.js';
+import { horizonOf } from '../src/calendar/series.js';
 import { deployMigrations } from '../src/db/migrations.js';
 import { databaseKind, sqliteFile } from '../src/db/url.js';
 
@@ -38,6 +44,11 @@ export interface Seeded {
   categoryIds: number[];
   tagIds: number[];
   eventIds: number[];
+  /** The series (weekly ones first), the first one's slug, and its first listed occurrence after now (0 and '' when none). */
+  seriesIds: number[];
+  seriesSlug: string;
+  upcomingOccurrenceId: number;
+  upcomingOccurrenceSlug: string;
   /** Milliseconds spent on migrations, and on the load itself (ANALYZE included). */
   migrateMs: number;
   loadMs: number;
@@ -55,7 +66,7 @@ interface Table {
   columns: Record<string, Column>;
 }
 
-const CALENDAR_TABLES = ['Post', 'Venue', 'Organizer', 'Term', 'Event', 'EventVenue', 'EventOrganizer', 'EventTerm'];
+const CALENDAR_TABLES = ['Post', 'Venue', 'Organizer', 'Term', 'EventSeries', 'Event', 'EventVenue', 'EventOrganizer', 'EventTerm'];
 const PG_ARRAY: Record<ColumnType, string> = { int: 'int[]', text: 'text[]', bool: 'boolean[]' };
 const PG_BATCH = 20_000; // rows per INSERT … unnest
 
@@ -138,8 +149,56 @@ const nth = (list: readonly string[], i: number) =>
   i < list.length ? list[i % list.length] : `${list[i % list.length]} ${Math.floor(i / list.length) + 1}`;
 const categoryName = (i: number) => (i < 10 ? nth(CATEGORIES, i) : nth(SUBCATEGORIES, i - 10));
 
+/** A series as src/calendar/series.ts leaves it once expanded: its row and its occurrences' start walls. */
+interface SeriesSeed {
+  rule: string;
+  startLocal: string;
+  expandedUntil: string;
+  open: boolean;
+  walls: string[];
+}
+
+const LAST_WALL = '9999-12-31 23:59:59';
+
+/**
+ * Series whose occurrences up to the horizon number `count` in all: weekly ones without an end
+ * (105 to 131 occurrences each, starting from half a year ago to a year ahead) for about half, then
+ * monthly ones of 3 to 24 occurrences (COUNT), starting from a month ago to four years ahead, for
+ * the rest (the first series has upcoming occurrences). Each is
+ * expanded by the application's rule code to the horizon its expansion at `now` reaches, with the
+ * application's default horizon; every event is in UTC, at a time of day like the others'.
+ */
+function recurringSeries(count: number, now: Date): SeriesSeed[] {
+  const config = loadConfig({});
+  const today = Math.floor(now.getTime() / 86_400_000) * 86_400_000;
+  const list: SeriesSeed[] = [];
+  let left = count;
+  let weekly = Math.floor(count / 2);
+  for (let s = 0; left > 0; s++) {
+    const hour = (9 + ((s * 5) % 13)) * 3_600_000 + (s % 2) * 1_800_000;
+    const expand = (text: string, startDay: number) => {
+      const startLocal = wall(new Date(today + startDay * 86_400_000 + hour));
+      const rule = parseRrule(text, 'UTC', false);
+      const expandedUntil = horizonOf({ timezone: 'UTC', startLocal }, config, now);
+      const limit = config.recurrence.maxOccurrencesPerExpansion;
+      const walls = expandOccurrences({ rule, startLocal, timezone: 'UTC', before: expandedUntil, limit });
+      if (walls.length >= limit) throw new Error('a seeded series outgrows one expansion');
+      const later = expandOccurrences({ rule, startLocal, timezone: 'UTC', from: expandedUntil, before: LAST_WALL, limit: 1 });
+      return { rule: formatRrule(rule, 'UTC', false), startLocal, expandedUntil, open: later.length > 0, walls };
+    };
+    const week = weekly > 0 ? expand('FREQ=WEEKLY', -180 + ((s * 37) % 545)) : null;
+    const one =
+      week && week.walls.length <= weekly ? week : expand(`FREQ=MONTHLY;COUNT=${Math.min(left, 3 + (s % 22))}`, -30 + ((s * 53) % 1460));
+    if (one === week) weekly -= one.walls.length;
+    else weekly = 0;
+    list.push(one);
+    left -= one.walls.length;
+  }
+  return list;
+}
+
 /** The rows to write, given the first free post and term ids. */
-function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Date) {
+function calendar(size: SeedSize, firstPost: number, firstTerm: number, firstSeries: number, now: Date) {
   const venues = size.venues ?? Math.max(25, Math.round(size.events / 200));
   const organizers = size.organizers ?? Math.max(15, Math.round(size.events / 300));
   const categories = size.categories ?? 30;
@@ -151,6 +210,25 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
   const eventIds = Array.from({ length: n }, (_, i) => firstPost + venues + organizers + i);
   const categoryIds = Array.from({ length: categories }, (_, i) => firstTerm + i);
   const tagIds = Array.from({ length: tags }, (_, i) => firstTerm + categories + i);
+
+  // The last tenth of the events are the series' occurrences, each series' in a row: `template[i]`
+  // is the index of the event whose fields (and links) occurrence i has, its series' first, as
+  // occurrences copy theirs from the series'.
+  const series = recurringSeries(Math.floor(n / 10), now);
+  const singles = n - series.reduce((sum, one) => sum + one.walls.length, 0);
+  const seriesIds = series.map((_, k) => firstSeries + k);
+  const template = Array.from({ length: n }, (_, i) => i);
+  const occurrence: Array<{ series: number; wall: string } | undefined> = new Array(n);
+  const seriesFirst: number[] = [];
+  let next = singles;
+  series.forEach((one, k) => {
+    const first = next;
+    seriesFirst.push(first);
+    for (const at of one.walls) {
+      template[next] = first;
+      occurrence[next++] = { series: k, wall: at };
+    }
+  });
 
   const published = wall(new Date(now.getTime() - 30 * 86_400_000));
   const post = (title: (i: number) => string, slug: (i: number) => string): Record<string, [ColumnType, (i: number) => Value]> => ({
@@ -164,27 +242,38 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
     authorId: ['int', () => 1],
   });
 
-  // Spread over five years, starting a year ago: about 55 events a day at 100,000.
+  // Single events spread over five years, starting a year ago: about 50 a day at 100,000.
   const span = 5 * 365 * 86_400_000;
   const start0 = now.getTime() - 365 * 86_400_000;
   const words = ['jazz', 'market', 'lecture', 'workshop', 'concert', 'festival', 'reading', 'tour', 'fair', 'meetup'];
   // Each on its day at a plausible hour: 09:00 to 21:30, on the hour or the half hour.
   const day0 = Math.floor(start0 / 86_400_000) * 86_400_000;
-  const starts = eventIds.map(
-    (_, i) =>
-      new Date(day0 + Math.floor(((i / n) * span) / 86_400_000) * 86_400_000 + (9 * 60 + ((i * 7) % 13) * 60 + (i % 2) * 30) * 60_000),
-  );
+  const starts = eventIds.map((_, i) => {
+    const at = occurrence[i]?.wall;
+    if (at) return new Date(`${at.replace(' ', 'T')}Z`);
+    return new Date(
+      day0 + Math.floor(((i / singles) * span) / 86_400_000) * 86_400_000 + (9 * 60 + ((i * 7) % 13) * 60 + (i % 2) * 30) * 60_000,
+    );
+  });
   const startWall = starts.map(wall);
   const endWall = starts.map((s) => wall(new Date(s.getTime() + 3 * 3_600_000)));
-  const status = (i: number) => (i % 50 === 7 ? 'draft' : i % 97 === 3 ? 'private' : 'publish');
-  const hidden = (i: number) => i % 200 === 11;
-  const word = (i: number) => words[i % words.length];
-  const eventTitle = (i: number) => `${PLACES[i % PLACES.length]} ${word(i)} ${SUFFIXES[i % SUFFIXES.length]}`;
-  const eventSlug = (i: number) => `${slugify(eventTitle(i))}-${i}`;
+  // Occurrences are published and listed, as their series' first event.
+  const status = (i: number) => (occurrence[i] ? 'publish' : i % 50 === 7 ? 'draft' : i % 97 === 3 ? 'private' : 'publish');
+  const hidden = (i: number) => !occurrence[i] && i % 200 === 11;
+  const word = (i: number) => words[template[i] % words.length];
+  const eventTitle = (i: number) => `${PLACES[template[i] % PLACES.length]} ${word(i)} ${SUFFIXES[template[i] % SUFFIXES.length]}`;
+  // A series' slug is its first event's; its occurrences' "<series slug>/<YYYY-MM-DD>" (one a day).
+  const singleSlug = (i: number) => `${slugify(eventTitle(i))}-${i}`;
+  const seriesSlug = (k: number) => singleSlug(seriesFirst[k]);
+  const eventSlug = (i: number) => {
+    const one = occurrence[i];
+    return one ? `${seriesSlug(one.series)}/${one.wall.slice(0, 10)}` : singleSlug(i);
+  };
 
   const organizerLinks: Array<[number, number, number]> = []; // event, organizer, position
   const termLinks: Array<[number, number]> = []; // event, term
-  eventIds.forEach((eventId, i) => {
+  eventIds.forEach((eventId, e) => {
+    const i = template[e];
     organizerLinks.push([eventId, organizerIds[i % organizers], 0]);
     if (i % 3 === 0 && organizers > 1) organizerLinks.push([eventId, organizerIds[(i + 1) % organizers], 1]);
     termLinks.push([eventId, categoryIds[i % categories]]);
@@ -229,6 +318,17 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
       // Categories 10 and up are children of the first ten.
       parentId: ['int', (i) => (i < categories && i >= 10 ? categoryIds[i % 10] : null)],
     }),
+    table('EventSeries', series.length, {
+      id: ['int', (k) => seriesIds[k]],
+      rule: ['text', (k) => series[k].rule],
+      timezone: ['text', () => 'UTC'],
+      allDay: ['bool', () => false],
+      startLocal: ['text', (k) => series[k].startLocal],
+      duration: ['int', () => 3 * 3600],
+      slug: ['text', seriesSlug],
+      expandedUntil: ['text', (k) => series[k].expandedUntil],
+      open: ['bool', (k) => series[k].open],
+    }),
     table('Event', n, {
       id: ['int', (i) => eventIds[i]],
       ...post(eventTitle, eventSlug),
@@ -236,20 +336,23 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
       content: [
         'text',
         (i) =>
-          `<p>An evening of ${word(i)} in the ${PLACES[i % PLACES.length].toLowerCase()} quarter: doors open half an hour before the start, seats are first come, first served.</p>`,
+          `<p>An evening of ${word(i)} in the ${PLACES[template[i] % PLACES.length].toLowerCase()} quarter: doors open half an hour before the start, seats are first come, first served.</p>`,
       ],
-      excerpt: ['text', (i) => `A ${word(i)} ${SUFFIXES[i % SUFFIXES.length]}`],
+      excerpt: ['text', (i) => `A ${word(i)} ${SUFFIXES[template[i] % SUFFIXES.length]}`],
       timezone: ['text', () => 'UTC'],
       timezoneAbbr: ['text', () => 'UTC'],
       startLocal: ['text', (i) => startWall[i]],
       endLocal: ['text', (i) => endWall[i]],
       startUtc: ['text', (i) => startWall[i]],
       endUtc: ['text', (i) => endWall[i]],
-      cost: ['text', (i) => JSON.stringify([String((i % 5) * 10)])],
+      cost: ['text', (i) => JSON.stringify([String((template[i] % 5) * 10)])],
       currencySymbol: ['text', () => '$'],
       currencyPosition: ['text', () => 'prefix'],
       hideFromListings: ['bool', hidden],
-      featured: ['bool', (i) => i % 20 === 0],
+      featured: ['bool', (i) => template[i] % 20 === 0],
+      seriesId: ['int', (i) => (occurrence[i] ? seriesIds[occurrence[i]!.series] : null)],
+      recurrenceId: ['text', (i) => occurrence[i]?.wall ?? null],
+      detached: ['bool', () => false],
     }),
     table('EventVenue', n, {
       eventId: ['int', (i) => eventIds[i]],
@@ -270,18 +373,23 @@ function calendar(size: SeedSize, firstPost: number, firstTerm: number, now: Dat
   const listed = (i: number) => status(i) === 'publish' && !hidden(i) && startWall[i] > nowWall;
   const upcoming = eventIds.findIndex((_, i) => listed(i));
   if (upcoming < 0) throw new Error('the calendar has no upcoming event: seed more events');
+  const upcomingOccurrence = eventIds.findIndex((_, i) => occurrence[i]?.series === 0 && listed(i));
   const upcomingListed = eventIds.reduce((count, _, i) => count + (listed(i) ? 1 : 0), 0);
   const seeded = {
     upcomingEventId: eventIds[upcoming],
     upcomingSlug: eventSlug(upcoming),
     upcomingListed,
-    categorySlug: slugify(categoryName(upcoming % categories)),
+    categorySlug: slugify(categoryName(template[upcoming] % categories)),
     searchWord: 'jazz',
     venueIds,
     organizerIds,
     categoryIds,
     tagIds,
     eventIds,
+    seriesIds,
+    seriesSlug: series.length ? seriesSlug(0) : '',
+    upcomingOccurrenceId: upcomingOccurrence < 0 ? 0 : eventIds[upcomingOccurrence],
+    upcomingOccurrenceSlug: upcomingOccurrence < 0 ? '' : eventSlug(upcomingOccurrence),
   };
   return { tables, seeded };
 }
@@ -313,7 +421,7 @@ function seedSqlite(url: string, size: SeedSize, now: Date) {
           )
           .get(t) as { id: number }
       ).id;
-    const { tables, seeded } = calendar(size, firstFree('Post'), firstFree('Term'), now);
+    const { tables, seeded } = calendar(size, firstFree('Post'), firstFree('Term'), firstFree('EventSeries'), now);
 
     db.transaction(() => {
       // The data-version triggers would fire once per row: off for the load, back before commit.
@@ -372,7 +480,7 @@ async function seedPostgres(url: string, size: SeedSize, now: Date) {
           )
         ).rows[0].id,
       );
-    const { tables, seeded } = calendar(size, await firstFree('Post'), await firstFree('Term'), now);
+    const { tables, seeded } = calendar(size, await firstFree('Post'), await firstFree('Term'), await firstFree('EventSeries'), now);
     const termCount = (await columnsOf('Term')).has('count');
     const dataVersion = (await columnsOf('DataVersion')).size > 0;
 
@@ -393,7 +501,7 @@ async function seedPostgres(url: string, size: SeedSize, now: Date) {
       if (termCount) await client.query(TERM_COUNT);
       if (dataVersion) await client.query(BUMP_VERSION);
       // Explicit ids leave the sequences behind: move them past what was written.
-      for (const t of ['Post', 'Term']) {
+      for (const t of ['Post', 'Term', 'EventSeries']) {
         await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT MAX("id") FROM "${t}"))`, [`"${t}"`]);
       }
       await client.query('COMMIT');

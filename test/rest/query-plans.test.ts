@@ -104,6 +104,12 @@ describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
       TASK_WORKERS: '0',
     });
     server = await startServer(config);
+    // The seeded weekly series are due for the horizon extension a process runs at start, in the
+    // background: wait until the database goes quiet, so that each request is observed alone.
+    for (let seen = -1; seen !== server.db.statements.count;) {
+      seen = server.db.statements.count;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
     explainer = kind === 'sqlite' ? sqliteExplain(database.url) : await postgresExplain(database.url);
   });
   afterAll(async () => {
@@ -120,6 +126,7 @@ describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
       const response = await fetch(server.url + path, init);
       const body = await response.text();
       expect(response.status, `${path}: ${body.slice(0, 300)}`).toBe(200);
+      expect(body, path).not.toMatch(/"errors"/);
     } finally {
       stop();
     }
@@ -162,7 +169,7 @@ describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({
             query:
-              '{ events(page: { perPage: 50 }) { total items { id title venue { name events(page: { perPage: 3 }) { total items { id } } } organizers { name } categories { name } tags { name } } } }',
+              '{ events(page: { perPage: 50 }) { total items { id title venue { name events(first: 3) { id } } organizers { name } categories { name } tags { name } } } }',
           }),
         },
       ],
