@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCalendar, type Seeded } from '../../bench/seed.js';
-import { loadConfig } from '../../src/config.js';
+import { extendSeriesHorizons } from '../../src/calendar/series.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { sqliteFile } from '../../src/db/url.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
@@ -26,6 +27,8 @@ type Explain = (statement: Statement) => Promise<string[]>;
 interface Explainer {
   explain: Explain;
   sorts: Explain;
+  /** The indexes the plan reads. */
+  indexes: Explain;
   close(): void | Promise<void>;
 }
 
@@ -50,9 +53,12 @@ function sqliteExplain(url: string): Explainer {
   const explain: Explain = async (statement) =>
     plan(statement).filter((detail) => tables.has(/^SCAN (?:main\.)?(\w+)$/.exec(detail)?.[1] ?? '') && !wholeTaxonomy(statement.query));
   const sorts: Explain = async (statement) => plan(statement).filter((detail) => detail.startsWith('USE TEMP B-TREE'));
+  const indexes: Explain = async (statement) =>
+    plan(statement).flatMap((detail) => /USING (?:COVERING )?INDEX (\w+)/.exec(detail)?.[1] ?? []);
   return {
     explain,
     sorts,
+    indexes,
     close: () => {
       db.close();
     },
@@ -81,7 +87,8 @@ async function postgresExplain(url: string): Promise<Explainer> {
     node['Node Type'] === 'Seq Scan' ? `Seq Scan on ${node['Relation Name']}${node.Filter ? ` (${node.Filter})` : ''}` : undefined,
   );
   const sorts = nodes((node) => (node['Node Type'] === 'Sort' ? `Sort by ${node['Sort Key'].join(', ')}` : undefined));
-  return { explain, sorts, close: () => client.end() };
+  const indexes = nodes((node) => node['Index Name']);
+  return { explain, sorts, indexes, close: () => client.end() };
 }
 
 describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
@@ -89,12 +96,13 @@ describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
   let server: RunningServer;
   let seeded: Seeded;
   let explainer: Explainer;
+  let config: Config;
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     // Enough of every record that reaching 50 of them through an index beats reading them all.
     seeded = await seedCalendar(database.url, { events: 3000, venues: 1000, organizers: 1000, tags: 1000 });
-    const config = loadConfig({
+    config = loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: database.url,
@@ -118,19 +126,40 @@ describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
     await database?.drop();
   });
 
-  /** The statements one request runs, with the parameters it ran them with. */
-  async function statementsOf(path: string, init: RequestInit = {}): Promise<Statement[]> {
+  /** The statements `run` runs, with the parameters it ran them with. */
+  async function statementsWhile(run: () => Promise<unknown>): Promise<Statement[]> {
     const statements: Statement[] = [];
     const stop = server.db.observe(({ query, params }) => statements.push({ query, params: JSON.parse(params || '[]') }));
     try {
-      const response = await fetch(server.url + path, init);
-      const body = await response.text();
-      expect(response.status, `${path}: ${body.slice(0, 300)}`).toBe(200);
-      expect(body, path).not.toMatch(/"errors"/);
+      await run();
     } finally {
       stop();
     }
     return statements;
+  }
+
+  /** The statements one request runs. */
+  const statementsOf = (path: string, init: RequestInit = {}) =>
+    statementsWhile(async () => {
+      const response = await fetch(server.url + path, init);
+      const body = await response.text();
+      expect(response.status, `${path}: ${body.slice(0, 300)}`).toBe(200);
+      expect(body, path).not.toMatch(/"errors"/);
+    });
+
+  const graphql = (query: string): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+
+  /** Each statement's whole-table reads, as report lines. */
+  async function scansOf(what: string, statements: Statement[]): Promise<string[]> {
+    const scans: string[] = [];
+    for (const statement of statements) {
+      for (const scan of await explainer.explain(statement)) scans.push(`${what}: ${scan}\n    ${statement.query.slice(0, 300)}`);
+    }
+    return scans;
   }
 
   it('reach every table through an index, on every list filter and read', async () => {
@@ -175,12 +204,38 @@ describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
       ],
     ];
     const scans: string[] = [];
-    for (const [path, init] of requests) {
-      for (const statement of await statementsOf(path, init)) {
-        for (const scan of await explainer.explain(statement)) scans.push(`${path}: ${scan}\n    ${statement.query.slice(0, 300)}`);
-      }
-    }
+    for (const [path, init] of requests) scans.push(...(await scansOf(path, await statementsOf(path, init))));
     expect(scans).toEqual([]);
+  });
+
+  it("reach every table through an index on the series' reads: an occurrence, its series, their lists and pages", async () => {
+    // The seed makes a tenth of the events occurrences of weekly (open) and monthly (COUNT) series.
+    expect(seeded.seriesIds.length).toBeGreaterThan(1);
+    expect(seeded.upcomingOccurrenceId).toBeGreaterThan(0);
+    const requests: Array<[string, RequestInit?]> = [
+      [
+        '/graphql',
+        graphql(
+          `{ event(id: ${seeded.upcomingOccurrenceId}) { series { rrule recurrenceText } occurrences(first: 10) { id startDate } } }`,
+        ),
+      ],
+      ['/graphql', graphql('{ events(page: { perPage: 50 }, filter: { firstOccurrenceOnly: true }) { total items { id title } } }')],
+      ['/graphql', graphql(`{ events(filter: { series: [${seeded.seriesIds[0]}] }) { total items { id startDate } } }`)],
+      ['/graphql', graphql(`{ event(slug: "${seeded.seriesSlug}") { id startDate } }`)],
+      ['/graphql', graphql(`{ event(slug: "${seeded.upcomingOccurrenceSlug}") { id recurrenceText } }`)],
+      [`/event/${seeded.upcomingOccurrenceSlug}/`],
+      [`/event/${seeded.seriesSlug}/`],
+    ];
+    const scans: string[] = [];
+    for (const [path, init] of requests) scans.push(...(await scansOf(`${path} ${init?.body ?? ''}`, await statementsOf(path, init))));
+    // The horizon scan (each process, every hour): the open series whose occurrences end before the due horizon.
+    const horizon = await statementsWhile(() => extendSeriesHorizons(server.db.prisma, config));
+    const dueSeries = horizon.filter((statement) => /FROM [`"](main|public)[`"]\.[`"]EventSeries[`"] WHERE .*open/.test(statement.query));
+    expect(dueSeries.length).toBeGreaterThan(0);
+    scans.push(...(await scansOf('extendSeriesHorizons', dueSeries)));
+    expect(scans).toEqual([]);
+    // …through the index of the open series in id order, never reading the closed ones.
+    for (const statement of dueSeries) expect(await explainer.indexes(statement), statement.query).toEqual(['EventSeries_open_id_idx']);
   });
 
   it('page venues and organizers in their list order through an index, sorting none of them', async () => {
