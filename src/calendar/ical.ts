@@ -1,9 +1,15 @@
 // iCalendar (RFC 5545) for events: one VCALENDAR of VEVENTs, as calendar clients subscribe to it.
-// Timed events are written in UTC (no VTIMEZONE needed, every client converts); all-day events as
-// DATE values with the exclusive end day RFC 5545 asks for. UIDs name the event, never its dates,
-// so a moved event updates in a subscribed calendar instead of appearing twice; SEQUENCE and
+// Timed single events are written in UTC (no VTIMEZONE needed, every client converts); all-day
+// events as DATE values with the exclusive end day RFC 5545 asks for. UIDs name the event, never its
+// dates, so a moved event updates in a subscribed calendar instead of appearing twice; SEQUENCE and
 // LAST-MODIFIED follow every edit.
+//
+// A recurring event (a series) is one master VEVENT (UID series-<id>@host) whose DTSTART, RRULE,
+// EXDATE and RDATE are written in the series' own zone (DTSTART;TZID=Europe/Paris:…), so clients
+// repeat it at the same wall time across DST changes; each occurrence changed alone is a VEVENT of
+// its own with the same UID and its RECURRENCE-ID. Every zone named by a TZID gets a VTIMEZONE.
 import { basicDate, basicUtc, dayAfter, venueLine } from './add-to-calendar.js';
+import { tzidParam, vtimezoneLines } from './dates/vtimezone.js';
 import { plainText } from './text.js';
 
 export interface ICalEvent {
@@ -37,7 +43,39 @@ export interface ICalEvent {
   organizers: { name: string; email: string }[];
   categories: string[];
   tags: string[];
+  /** The event's zone (IANA name or "UTC+2"): a series' occurrences are written in it. */
+  timezone?: string;
 }
+
+/** An occurrence of a series changed alone: its own fields, and the start the rule gave it. */
+export interface ICalException extends ICalEvent {
+  /** RECURRENCE-ID: event-local "YYYY-MM-DD HH:MM:SS" in the series' zone. */
+  recurrenceId: string;
+}
+
+/** A recurring event: its rule, and the fields its occurrences share. */
+export interface ICalSeries {
+  series: {
+    id: number;
+    /** The RRULE value (UNTIL in UTC for timed series, a DATE for all-day ones). */
+    rule: string;
+    timezone: string;
+    allDay: boolean;
+    /** DTSTART and DTEND of the first occurrence, event-local "YYYY-MM-DD HH:MM:SS". */
+    startLocal: string;
+    endLocal: string;
+    /** Event-local starts left out of (EXDATE) and added to (RDATE) the rule. */
+    exdates: string[];
+    rdates: string[];
+  };
+  /** The fields of the occurrences that are not exceptions (dates aside); `url` is the series' page. */
+  master: ICalEvent;
+  exceptions: ICalException[];
+}
+
+export type ICalEntry = ICalEvent | ICalSeries;
+
+const isSeries = (entry: ICalEntry): entry is ICalSeries => 'series' in entry && 'master' in entry;
 
 export interface ICalOptions {
   /** The site's URL: its host names the UIDs. */
@@ -46,6 +84,8 @@ export interface ICalOptions {
   calendarName: string;
   /** DTSTAMP: when this copy was made. */
   now: Date;
+  /** VTIMEZONEs describe each zone exactly up to this year at least (default: two years from now). */
+  untilYear?: number;
 }
 
 /** RFC 5545 TEXT: backslash, semicolon and comma escaped, line breaks as \n. */
@@ -89,17 +129,38 @@ function sequenceOf(modifiedUtc: string): number {
 
 const isRealDate = (wall: string) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(wall) && !wall.startsWith('0000');
 
-function eventLines(event: ICalEvent, host: string, stamp: string): string[] {
-  const lines = ['BEGIN:VEVENT', `UID:event-${event.id}@${host}`, `DTSTAMP:${stamp}`];
-  if (event.allDay) {
-    lines.push(`DTSTART;VALUE=DATE:${basicDate(event.startDate)}`);
-    lines.push(`DTEND;VALUE=DATE:${basicDate(dayAfter(event.endDate < event.startDate ? event.startDate : event.endDate))}`);
-  } else {
-    lines.push(`DTSTART:${basicUtc(event.utcStartDate)}`);
-    // An end before the start (the original allows it) would make the event invalid: end at the start.
-    lines.push(`DTEND:${basicUtc(event.utcEndDate < event.utcStartDate ? event.utcStartDate : event.utcEndDate)}`);
-  }
-  lines.push(`SUMMARY:${escapeText(event.title)}`);
+/** "YYYY-MM-DD HH:MM:SS" → local DATE-TIME "YYYYMMDDTHHMMSS". */
+const basicLocal = (wall: string) => `${basicDate(wall)}T${wall.slice(11, 19).replaceAll(':', '')}`;
+
+/** A DATE or a local DATE-TIME in `zone`: `;VALUE=DATE:…` or `;TZID=…:…` after the property name. */
+function zoned(name: string, walls: string[], zone: string, allDay: boolean): string {
+  return allDay
+    ? `${name};VALUE=DATE:${walls.map(basicDate).join(',')}`
+    : `${name};TZID=${tzidParam(zone)}:${walls.map(basicLocal).join(',')}`;
+}
+
+/** DTSTART and DTEND: days, UTC times (no zone given), or local times in the event's zone. */
+function datesOf(event: ICalEvent): string[] {
+  // An end before the start (the original allows it) would make the event invalid: end at the start.
+  if (event.allDay)
+    return [
+      `DTSTART;VALUE=DATE:${basicDate(event.startDate)}`,
+      `DTEND;VALUE=DATE:${basicDate(dayAfter(event.endDate < event.startDate ? event.startDate : event.endDate))}`,
+    ];
+  if (event.timezone === undefined)
+    return [
+      `DTSTART:${basicUtc(event.utcStartDate)}`,
+      `DTEND:${basicUtc(event.utcEndDate < event.utcStartDate ? event.utcStartDate : event.utcEndDate)}`,
+    ];
+  return [
+    zoned('DTSTART', [event.startDate], event.timezone, false),
+    zoned('DTEND', [event.endDate < event.startDate ? event.startDate : event.endDate], event.timezone, false),
+  ];
+}
+
+/** Everything after the dates: what the event is, where, by whom, and its revision. */
+function bodyLines(event: ICalEvent): string[] {
+  const lines = [`SUMMARY:${escapeText(event.title)}`];
   const description = plainText(event.description);
   if (description) lines.push(`DESCRIPTION:${escapeText(description)}`);
   lines.push(`URL:${event.url}`);
@@ -126,10 +187,70 @@ function eventLines(event: ICalEvent, host: string, stamp: string): string[] {
   return lines;
 }
 
-/** The VCALENDAR text of `events`, lines ending in CRLF. */
-export function toICalendar(events: ICalEvent[], options: ICalOptions): string {
+function eventLines(event: ICalEvent, host: string, stamp: string): string[] {
+  // A single event keeps its times in UTC, as it always was written.
+  return [
+    'BEGIN:VEVENT',
+    `UID:event-${event.id}@${host}`,
+    `DTSTAMP:${stamp}`,
+    ...datesOf({ ...event, timezone: undefined }),
+    ...bodyLines(event),
+  ];
+}
+
+function seriesLines({ series, master, exceptions }: ICalSeries, host: string, stamp: string): string[] {
+  const uid = `UID:series-${series.id}@${host}`;
+  const { timezone: zone, allDay } = series;
+  const lines = ['BEGIN:VEVENT', uid, `DTSTAMP:${stamp}`];
+  if (allDay) {
+    lines.push(`DTSTART;VALUE=DATE:${basicDate(series.startLocal)}`);
+    lines.push(`DTEND;VALUE=DATE:${basicDate(dayAfter(series.endLocal < series.startLocal ? series.startLocal : series.endLocal))}`);
+  } else {
+    lines.push(zoned('DTSTART', [series.startLocal], zone, false));
+    lines.push(zoned('DTEND', [series.endLocal < series.startLocal ? series.startLocal : series.endLocal], zone, false));
+  }
+  lines.push(`RRULE:${series.rule}`);
+  if (series.exdates.length) lines.push(zoned('EXDATE', [...new Set(series.exdates)].sort(), zone, allDay));
+  if (series.rdates.length) lines.push(zoned('RDATE', [...new Set(series.rdates)].sort(), zone, allDay));
+  lines.push(...bodyLines(master));
+  for (const exception of exceptions) {
+    lines.push('BEGIN:VEVENT', uid, `DTSTAMP:${stamp}`, zoned('RECURRENCE-ID', [exception.recurrenceId], zone, allDay));
+    lines.push(...datesOf(exception.allDay ? exception : { ...exception, timezone: exception.timezone || zone }), ...bodyLines(exception));
+  }
+  return lines;
+}
+
+const yearOf = (wall: string) => Number(wall.slice(0, 4));
+
+/** Each zone a TZID names, with the first and last year the feed's data reaches in it. */
+function zonesOf(entries: ICalEntry[]): Map<string, { from: number; to: number }> {
+  const zones = new Map<string, { from: number; to: number }>();
+  const note = (zone: string, walls: string[]) => {
+    const years = walls.filter(isRealDate).map(yearOf);
+    if (!years.length) return;
+    const known = zones.get(zone);
+    const from = Math.min(...years, known?.from ?? Infinity);
+    const to = Math.max(...years, known?.to ?? -Infinity);
+    zones.set(zone, { from, to });
+  };
+  for (const entry of entries) {
+    if (!isSeries(entry)) continue;
+    const { series } = entry;
+    if (!series.allDay) note(series.timezone, [series.startLocal, series.endLocal, ...series.exdates, ...series.rdates]);
+    for (const exception of entry.exceptions) {
+      if (!series.allDay) note(series.timezone, [exception.recurrenceId]);
+      if (!exception.allDay) note(exception.timezone || series.timezone, [exception.startDate, exception.endDate]);
+    }
+  }
+  return zones;
+}
+
+/** The VCALENDAR text of `entries` (single events and series), lines ending in CRLF. */
+export function toICalendar(entries: ICalEntry[], options: ICalOptions): string {
   const host = new URL(options.siteUrl).host;
   const stamp = isoOf(options.now);
+  const untilYear = options.untilYear ?? options.now.getUTCFullYear() + 2;
+  const timezones = [...zonesOf(entries)].flatMap(([zone, years]) => vtimezoneLines(zone, years.from, Math.max(years.to, untilYear)));
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -138,7 +259,8 @@ export function toICalendar(events: ICalEvent[], options: ICalOptions): string {
     'METHOD:PUBLISH',
     `X-WR-CALNAME:${escapeText(options.calendarName)}`,
     `X-ORIGINAL-URL:${options.siteUrl}`,
-    ...events.flatMap((event) => eventLines(event, host, stamp)),
+    ...timezones,
+    ...entries.flatMap((entry) => (isSeries(entry) ? seriesLines(entry, host, stamp) : eventLines(entry, host, stamp))),
     'END:VCALENDAR',
   ];
   return lines.map(foldLine).join('\r\n') + '\r\n';

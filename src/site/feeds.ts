@@ -2,8 +2,13 @@
 // the events list and on category and tag archives (the list's filters apply), and one event's
 // feed at /event/<slug>/ical/. Each runs a GraphQL operation in-process, so visibility (drafts,
 // private and password-protected events) is exactly the API's for the same caller.
+//
+// A recurring event is written once, as its series (a master VEVENT with the rule, and one VEVENT
+// per occurrence changed alone), however many of its occurrences the list holds; its exceptions,
+// its removed dates and the fields of its master are read through GraphQL too, as the caller may.
 import type { Context } from 'koa';
-import { toICalendar, type ICalEvent } from '../calendar/ical.js';
+import { toICalendar, type ICalEntry, type ICalEvent, type ICalException, type ICalSeries } from '../calendar/ical.js';
+import { normalizeWall, parseWall, wallAsUtcMillis, wallString } from '../calendar/dates/wall-times.js';
 import { errorCode } from '../graphql/errors.js';
 import { SiteError, type SiteServices } from './services.js';
 
@@ -11,18 +16,60 @@ const EVENT_FIELDS = `id title description url allDay startDate endDate utcStart
   venue { name address city stateprovince zip country geoLat geoLng }
   organizers { name email }
   categories { name }
-  tags { name }`;
+  tags { name }
+  timezone recurrenceId isException series { id }`;
 const LIST = `query IcalList($filter: EventFilter, $page: Int!, $perPage: Int!) {
   events(filter: $filter, page: { page: $page, perPage: $perPage }) { items { ${EVENT_FIELDS} } }
 }`;
 const ONE = `query IcalEvent($slug: String!) { event(slug: $slug) { ${EVENT_FIELDS} } }`;
+/** A series as a feed writes it, through one of its occurrences the caller may read. */
+const SERIES = `query IcalSeries($id: Int!) { event(id: $id) { series {
+  id rrule timezone startDate exdates rdates removedDates
+  exceptions { ${EVENT_FIELDS} }
+} } }`;
+/** Its occurrences, when the feed holds none of them that is not an exception (the master's fields). */
+const OCCURRENCES = `query IcalOccurrences($id: Int!, $after: Int) { event(id: $id) { occurrences(first: 100, after: $after) { ${EVENT_FIELDS} } } }`;
+const MAX_TEMPLATE_PAGES = 10;
 
 /** A feed holds at most this many events (the list's first ones, in start order). */
 export const ICAL_MAX_EVENTS = 1000;
 const PAGE = 100;
 
-type Row = Omit<ICalEvent, 'categories' | 'tags'> & { categories: { name: string }[]; tags: { name: string }[] };
-const toEvent = (row: Row): ICalEvent => ({ ...row, categories: row.categories.map((c) => c.name), tags: row.tags.map((t) => t.name) });
+type Row = Omit<ICalEvent, 'categories' | 'tags'> & {
+  categories: { name: string }[];
+  tags: { name: string }[];
+  timezone: string;
+  recurrenceId: string | null;
+  isException: boolean;
+  series: { id: number } | null;
+};
+const toEvent = ({ recurrenceId: _r, isException: _e, series: _s, timezone: _t, ...row }: Row): ICalEvent => ({
+  ...row,
+  categories: row.categories.map((c) => c.name),
+  tags: row.tags.map((t) => t.name),
+});
+const toException = (row: Row): ICalException => ({
+  ...toEvent(row),
+  timezone: row.timezone,
+  recurrenceId: row.recurrenceId ?? row.startDate,
+});
+
+interface SeriesRow {
+  id: number;
+  rrule: string;
+  timezone: string;
+  startDate: string;
+  exdates: string[];
+  rdates: string[];
+  removedDates: string[];
+  exceptions: Row[];
+}
+
+const wallSeconds = (wall: string) => wallAsUtcMillis(parseWall(wall)!) / 1000;
+const plusSeconds = (wall: string, seconds: number) => {
+  const w = parseWall(wall)!;
+  return wallString(normalizeWall({ ...w, s: w.s + seconds }));
+};
 
 const list = (value: unknown) =>
   typeof value === 'string' && value.trim()
@@ -76,11 +123,75 @@ export interface Archive {
 }
 
 export function feeds({ config, runner, graphqlContext }: SiteServices) {
-  function send(ctx: Context, events: ICalEvent[], name: string, file: string) {
+  function send(ctx: Context, entries: ICalEntry[], name: string, file: string) {
+    const now = new Date();
     ctx.type = 'text/calendar; charset=utf-8';
     ctx.set('Content-Disposition', `inline; filename="${file}.ics"`);
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = toICalendar(events, { siteUrl: config.siteUrl, calendarName: name, now: new Date() });
+    // VTIMEZONEs cover the years up to the recurrence horizon at least (occurrences exist up to it).
+    const untilYear = new Date(now.getTime() + config.recurrence.horizonDays * 86_400_000).getUTCFullYear();
+    ctx.body = toICalendar(entries, { siteUrl: config.siteUrl, calendarName: name, now, untilYear });
+  }
+
+  /**
+   * A series as one entry, read through `rows`, its occurrences the feed holds; null when the
+   * caller may read none of its occurrences that are not exceptions (they are then written as
+   * single events).
+   */
+  async function seriesEntry(context: Awaited<ReturnType<typeof graphqlContext>>, rows: Row[]): Promise<ICalSeries | null> {
+    const id = rows[0]!.id;
+    const result = await runner<{ event: { series: SeriesRow | null } }>(SERIES, { id }, context);
+    const series = result.data?.event?.series;
+    if (result.errors?.length || !series) return null;
+    let template = rows.find((row) => !row.isException);
+    let after: number | undefined;
+    for (let page = 0; page < MAX_TEMPLATE_PAGES && !template; page++) {
+      const found = await runner<{ event: { occurrences: Row[] } }>(OCCURRENCES, { id, after }, context);
+      const occurrences = found.data?.event?.occurrences ?? [];
+      template = occurrences.find((row) => !row.isException);
+      if (occurrences.length < 100) break;
+      after = occurrences[occurrences.length - 1]!.id;
+    }
+    if (!template) return null;
+    const duration = Math.max(0, wallSeconds(template.endDate) - wallSeconds(template.startDate));
+    return {
+      series: {
+        id: series.id,
+        rule: series.rrule,
+        timezone: series.timezone,
+        allDay: template.allDay,
+        startLocal: series.startDate,
+        endLocal: plusSeconds(series.startDate, duration),
+        exdates: [...series.exdates, ...series.removedDates],
+        rdates: series.rdates,
+      },
+      // The series' page (/event/<slug>/) shows its next occurrence.
+      master: { ...toEvent(template), url: template.url.replace(/\d{4}-\d{2}-\d{2}(?:-\d+)?\/?$/, '') },
+      exceptions: series.exceptions.map(toException),
+    };
+  }
+
+  /** The feed's entries: each single event, and each series once, where its first occurrence is. */
+  async function entriesOf(context: Awaited<ReturnType<typeof graphqlContext>>, rows: Row[]): Promise<ICalEntry[]> {
+    const bySeries = new Map<number, Row[]>();
+    for (const row of rows) if (row.series) bySeries.set(row.series.id, [...(bySeries.get(row.series.id) ?? []), row]);
+    const entries: ICalEntry[] = [];
+    const series = new Map<number, ICalSeries | null>();
+    for (const row of rows) {
+      const id = row.series?.id;
+      if (id === undefined) {
+        entries.push(toEvent(row));
+        continue;
+      }
+      if (!series.has(id)) {
+        const entry = await seriesEntry(context, bySeries.get(id)!);
+        series.set(id, entry);
+        if (entry) entries.push(entry);
+      }
+      // A series the caller sees only exceptions of: those occurrences as the events they are.
+      if (!series.get(id)) entries.push(toEvent(row));
+    }
+    return entries;
   }
 
   return {
@@ -88,7 +199,7 @@ export function feeds({ config, runner, graphqlContext }: SiteServices) {
     async list(ctx: Context, archive: Archive, name: string, file: string) {
       const context = await graphqlContext(ctx);
       const filter = filterOf(ctx.query, archive);
-      const events: ICalEvent[] = [];
+      const events: Row[] = [];
       for (let page = 1; events.length < ICAL_MAX_EVENTS; page++) {
         const result = await runner<{ events: { items: Row[] } }>(LIST, { filter, page, perPage: PAGE }, context);
         if (result.errors?.length) {
@@ -101,22 +212,24 @@ export function feeds({ config, runner, graphqlContext }: SiteServices) {
           throw new SiteError(400, `Invalid parameter(s): ${params.map((param) => PARAMETERS[param] ?? param).join(', ')}.`);
         }
         const items = result.data!.events.items;
-        events.push(...items.map(toEvent));
+        events.push(...items);
         if (items.length < PAGE) break;
       }
-      send(ctx, events.slice(0, ICAL_MAX_EVENTS), name, file);
+      send(ctx, await entriesOf(context, events.slice(0, ICAL_MAX_EVENTS)), name, file);
     },
 
     /** One event as a calendar. */
     async event(ctx: Context, slug: string) {
-      const result = await runner<{ event: Row }>(ONE, { slug }, await graphqlContext(ctx));
+      const context = await graphqlContext(ctx);
+      const result = await runner<{ event: Row }>(ONE, { slug }, context);
       if (result.errors?.length) {
         const code = errorCode(result.errors[0]);
         if (code === 'PASSWORD_REQUIRED' || code === 'NOT_ACCESSIBLE') throw new SiteError(403, 'This event is not public.');
         if (code === 'NOT_FOUND' || code === 'INVALID_INPUT' || code === 'TRASHED') throw new SiteError(404, 'No such event.');
         throw result.errors[0];
       }
-      send(ctx, [toEvent(result.data!.event)], result.data!.event.title, `event-${slug}`);
+      // An occurrence's feed is its series' (/event/<series>/<day>/ical/ names a file of its own).
+      send(ctx, await entriesOf(context, [result.data!.event]), result.data!.event.title, `event-${slug.replace(/\//g, '-')}`);
     },
   };
 }

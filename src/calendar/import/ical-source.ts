@@ -1,25 +1,32 @@
-// An iCalendar feed (RFC 5545) → one item per event occurrence, keyed by UID (and, for a recurring
-// event, the occurrence's RECURRENCE-ID), for Almanac's event writes. Recurring events are expanded
-// over a bounded window; time zones are kept when they name an IANA or Windows zone (Outlook's
-// "Pacific Standard Time"), else the instants are kept in the calendar's zone or UTC.
+// An iCalendar feed (RFC 5545) → items for Almanac's event writes, keyed by UID. A recurring event
+// stays one: its master VEVENT (RRULE, EXDATE, RDATE) becomes a series, each VEVENT with a
+// RECURRENCE-ID a change to (or, cancelled, the removal of) that one occurrence. A rule Almanac
+// cannot hold (sub-daily, BYWEEKNO…) or a zone it does not know is expanded over a bounded window
+// into single events instead, as before. Time zones are kept when they name an IANA or Windows zone
+// (Outlook's "Pacific Standard Time"), else the instants are kept in the calendar's zone or UTC.
 import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { findIana } from 'windows-iana';
 import type { UrlPolicy } from '../../http/url-policy.js';
-import { isValidTimezone } from '../dates/zones.js';
+import { isValidTimezone, toZone } from '../dates/zones.js';
 import type { EventFields } from '../events.js';
+import { parseRrule, RecurrenceError } from '../recurrence/index.js';
 import { ImportError, readSource } from './errors.js';
 
 export interface IcalItem {
+  /** The UID; for an occurrence of a series "<UID>#<RECURRENCE-ID>". */
   remoteId: string;
   /** STATUS:CANCELLED: an imported copy goes to the trash. */
   cancelled: boolean;
+  /** For a series (its master), `fields.recurrence` holds the rule and its dates, event-local. */
   fields: EventFields;
   /** LOCATION: becomes the event's venue (by name). */
   location: string;
   /** ORGANIZER: name (CN) and e-mail. */
   organizer: { name: string; email: string } | null;
+  /** An occurrence of a series changed alone: the series' UID and the occurrence's start in the series' zone. */
+  occurrenceOf?: { uid: string; recurrenceId: string };
 }
 
 export interface IcalWindow {
@@ -102,6 +109,66 @@ function categoriesOf(component: ICAL.Component): string[] {
     .filter(Boolean);
 }
 
+/** The zone of a time's TZID, for reading it as an instant: IANA, Windows or a fixed offset. */
+function tzidOf(property: ICAL.Property | null): string | null {
+  const tzid = property?.getParameter('tzid');
+  return (Array.isArray(tzid) ? tzid[0] : tzid) ?? null;
+}
+
+const isUtcTime = (time: ICAL.Time) => time.zone === ICAL.Timezone.utcTimezone || time.zone?.tzid === 'UTC';
+
+/**
+ * A time given with `tzid` as a wall time in `zone`: as written when it is in that zone already (or
+ * floating), else its instant converted. An all-day value is its day at midnight.
+ */
+function wallIn(time: ICAL.Time, tzid: string | null, zone: string): string {
+  if (time.isDate) return `${wall(time).slice(0, 10)} 00:00:00`;
+  const own = ianaZone(tzid);
+  if (own === zone || (!tzid && !isUtcTime(time))) return wall(time);
+  let millis: number;
+  if (isUtcTime(time)) millis = time.toUnixTime() * 1000;
+  else if (own) {
+    millis = DateTime.fromObject(
+      { year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second },
+      { zone: toZone(own, 'UTC') },
+    ).toMillis();
+  } else millis = time.toUnixTime() * 1000; // a zone the file's own VTIMEZONE defines
+  return DateTime.fromMillis(millis, { zone: toZone(zone, 'UTC') }).toFormat('yyyy-MM-dd HH:mm:ss');
+}
+
+/** Every value of a date property (EXDATE, RDATE: several per line, several lines) as walls in `zone`. */
+function wallsOf(component: ICAL.Component, name: string, zone: string): string[] {
+  return component.getAllProperties(name).flatMap((property) =>
+    property.getValues().flatMap((value: unknown) => {
+      const time = value instanceof ICAL.Period ? value.start : value;
+      return time instanceof ICAL.Time ? [wallIn(time, tzidOf(property), zone)] : [];
+    }),
+  );
+}
+
+/**
+ * The recurrence Almanac keeps for a master, or null when it must be expanded instead: one RRULE it
+ * can hold, in a zone it knows (a floating or UTC start stays so).
+ */
+function seriesRecurrence(component: ICAL.Component, item: IcalItem): EventFields['recurrence'] | null {
+  const rules = component.getAllProperties('rrule');
+  if (rules.length !== 1 || component.hasProperty('exrule')) return null;
+  const dtstart = component.getFirstProperty('dtstart')!;
+  const start = dtstart.getFirstValue() as ICAL.Time;
+  const tzid = tzidOf(dtstart);
+  // A zone known only by the file's own VTIMEZONE: its rule cannot be read in an Almanac zone.
+  if (!start.isDate && tzid && !ianaZone(tzid)) return null;
+  const zone = item.fields.timezone ?? 'UTC';
+  const rrule = String(rules[0]!.getFirstValue());
+  try {
+    parseRrule(rrule, zone, start.isDate);
+  } catch (error) {
+    if (error instanceof RecurrenceError) return null;
+    throw error;
+  }
+  return { rrule, exdates: wallsOf(component, 'exdate', zone), rdates: wallsOf(component, 'rdate', zone) };
+}
+
 function itemFor(component: ICAL.Component, start: ICAL.Time, end: ICAL.Time, remoteId: string, calendarZone: string | null): IcalItem {
   const tzid = (component.getFirstProperty('dtstart')?.getParameter('tzid') as string | undefined) ?? null;
   const endTzid = (component.getFirstProperty('dtend')?.getParameter('tzid') as string | undefined) ?? tzid;
@@ -146,7 +213,10 @@ function itemFor(component: ICAL.Component, start: ICAL.Time, end: ICAL.Time, re
   };
 }
 
-/** Every event of a feed, recurring ones expanded over `window`, in the feed's order. */
+/**
+ * Every event of a feed, in the feed's order: single events, series (each master followed by its
+ * changed occurrences), and recurring events Almanac cannot hold as series expanded over `window`.
+ */
 export function icalItems(source: string, window: IcalWindow): IcalItem[] {
   let calendar: ICAL.Component;
   try {
@@ -164,9 +234,10 @@ export function icalItems(source: string, window: IcalWindow): IcalItem[] {
   const vevents = calendar.getAllSubcomponents('vevent');
   const masters = new Map<string, ICAL.Event>();
   const exceptions: ICAL.Component[] = [];
+  // Each master is given its own exceptions below (left alone, ical.js relates every RECURRENCE-ID of the file to it).
   for (const vevent of vevents) {
     if (vevent.hasProperty('recurrence-id')) exceptions.push(vevent);
-    else masters.set(text(vevent, 'uid'), new ICAL.Event(vevent));
+    else masters.set(text(vevent, 'uid'), new ICAL.Event(vevent, { exceptions: [] }));
   }
   for (const exception of exceptions) masters.get(text(exception, 'uid'))?.relateException(exception);
 
@@ -177,6 +248,11 @@ export function icalItems(source: string, window: IcalWindow): IcalItem[] {
     if (!uid || !event.component.hasProperty('dtstart')) continue;
     if (!event.isRecurring()) {
       items.push(itemFor(event.component, event.startDate, event.endDate, uid, calendarZone));
+      continue;
+    }
+    const series = seriesItems(event, uid, calendarZone);
+    if (series) {
+      items.push(...series);
       continue;
     }
     const iterator = event.iterator();
@@ -190,6 +266,39 @@ export function icalItems(source: string, window: IcalWindow): IcalItem[] {
         itemFor(details.item.component, details.startDate, details.endDate, `${uid}#${details.recurrenceId.toString()}`, calendarZone),
       );
     }
+  }
+  return items;
+}
+
+/** A recurring event as a series (its master, then each changed occurrence); null when it cannot be one. */
+function seriesItems(event: ICAL.Event, uid: string, calendarZone: string | null): IcalItem[] | null {
+  // A rule read in UTC stays in UTC: in another zone its occurrences would move with that zone's DST.
+  const utcStart = isUtcTime(event.startDate);
+  const master = itemFor(event.component, event.startDate, event.endDate, uid, utcStart ? 'UTC' : calendarZone);
+  const recurrence = seriesRecurrence(event.component, master);
+  if (!recurrence) return null;
+  master.fields.recurrence = recurrence;
+  const zone = master.fields.timezone ?? calendarZone ?? 'UTC';
+  const items = [master];
+  const changed = Object.values(event.exceptions as unknown as Record<string, ICAL.Event>).sort((a, b) =>
+    a.recurrenceId.compare(b.recurrenceId),
+  );
+  for (const exception of changed) {
+    const property = exception.component.getFirstProperty('recurrence-id')!;
+    const recurrenceId = event.startDate.isDate
+      ? `${wall(exception.recurrenceId).slice(0, 10)} 00:00:00`
+      : wallIn(exception.recurrenceId, tzidOf(property), zone);
+    // A changed occurrence without times of its own keeps the ones its place in the rule gives it.
+    const start = exception.component.hasProperty('dtstart') ? exception.startDate : exception.recurrenceId;
+    const end = exception.component.hasProperty('dtstart') ? exception.endDate : start;
+    const item = itemFor(
+      exception.component,
+      start,
+      end,
+      `${uid}#${exception.recurrenceId.toString()}`,
+      master.fields.timezone ?? calendarZone,
+    );
+    items.push({ ...item, occurrenceOf: { uid, recurrenceId } });
   }
   return items;
 }

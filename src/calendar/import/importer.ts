@@ -5,11 +5,14 @@
 import type { Viewer } from '../../auth/viewer.js';
 import type { Config } from '../../config.js';
 import type { Prisma } from '../../db/client.js';
+import { parseWall, wallAsUtcMillis, wallString, normalizeWall } from '../dates/wall-times.js';
 import { CalendarError } from '../errors.js';
 import { createEvent, trashEvent, updateEvent, type EventFields } from '../events.js';
 import { createLinkedPost, updateLinkedPost } from '../linked-posts.js';
 import type { LinkedFields } from '../linked.js';
 import type { LinkedType } from '../posts.js';
+import { formatRrule } from '../recurrence/index.js';
+import { planRecurrence } from '../series.js';
 import { CATEGORY_TAXONOMY, createTerm, TAG_TAXONOMY, updateTerm, type TermInput } from '../terms.js';
 import type { IcalItem } from './ical-source.js';
 import { eventFields, eventRefs, linkedFields, termInput, type TecRecord } from './tec-records.js';
@@ -245,14 +248,25 @@ export class Importer {
   // — iCalendar —
 
   async icalItem(item: IcalItem): Promise<number | null> {
+    if (item.occurrenceOf) return this.icalOccurrence(item, item.occurrenceOf);
+    const series = item.fields.recurrence != null;
+    if (series) await this.keepSeriesLink(item.remoteId);
     if (item.cancelled) {
       const link = await this.linked('event', item.remoteId);
       if (link?.id && !link.trashed) {
-        await trashEvent(this.deps, { id: link.id });
+        // A cancelled series leaves the calendar whole.
+        await trashEvent(this.deps, { id: link.id }, series ? 'ALL' : 'THIS');
         this.count('event', 'removed');
       } else this.count('event', 'skipped');
       return null;
     }
+    const fields = await this.icalFields(item);
+    const write = series ? this.seriesWrite(item.remoteId) : this.writes().event;
+    return this.upsert('event', item.remoteId, `event "${fields.title}" (${item.remoteId})`, fields, write, () => this.orphanEvent(fields));
+  }
+
+  /** The item's fields with its LOCATION and ORGANIZER as venue and organizer (imported first). */
+  private async icalFields(item: IcalItem): Promise<EventFields> {
     const write = this.writes().linked;
     const venue = item.location
       ? await this.upsert('venue', item.location, `venue "${item.location}"`, { name: item.location }, write('venue'))
@@ -266,11 +280,157 @@ export class Importer {
           write('organizer'),
         )
       : null;
-    const fields: EventFields = { ...item.fields, venue: venue ?? '', organizer: organizer ? [organizer] : [] };
-    return this.upsert('event', item.remoteId, `event "${fields.title}" (${item.remoteId})`, fields, this.writes().event, () =>
-      this.orphanEvent(fields),
-    );
+    return { ...item.fields, venue: venue ?? '', organizer: organizer ? [organizer] : [] };
   }
+
+  /**
+   * A series is remembered by the occurrence its create returned. Trashed here alone, that one does
+   * not stand for the series: the link moves to an occurrence still there.
+   */
+  private async keepSeriesLink(remoteId: string) {
+    const { prisma } = this.deps;
+    const link = await prisma.importedRecord.findUnique({
+      where: { source_kind_remoteId: { source: this.sourceKey, kind: 'event', remoteId } },
+    });
+    if (!link?.localId) return;
+    const row = await prisma.event.findUnique({ where: { id: link.localId }, select: { status: true, seriesId: true } });
+    if (row?.status !== 'trash' || row.seriesId === null) return;
+    const other = await prisma.event.findFirst({
+      where: { seriesId: row.seriesId, status: { not: 'trash' } },
+      orderBy: [{ startLocal: 'asc' }, { id: 'asc' }],
+      select: { id: true },
+    });
+    if (other) await this.remember('event', remoteId, other.id);
+  }
+
+  /** Creates a series (its first occurrence's id stands for it), or updates the whole series. */
+  private seriesWrite(uid: string): Write<EventFields> {
+    const { prisma, config, viewer } = this.deps;
+    const context = { prisma, config, viewer };
+    return {
+      create: async (fields) => {
+        await this.dropExpandedCopies(uid);
+        return createEvent(context, fields);
+      },
+      update: async (id, fields) => {
+        const event = await prisma.event.findUnique({ where: { id }, select: { seriesId: true } });
+        // No longer a series here (ended): it becomes one again.
+        if (event?.seriesId == null) return updateEvent(context, { id }, fields);
+        const series = await prisma.eventSeries.findUniqueOrThrow({ where: { id: event.seriesId } });
+        // The change goes through an occurrence that is not an exception, to every such occurrence.
+        const target = await prisma.event.findFirst({
+          where: { seriesId: series.id, detached: false, status: { not: 'trash' } },
+          orderBy: [{ startLocal: 'asc' }, { id: 'asc' }],
+        });
+        if (!target) return id;
+        const { startDate, endDate, timezone, allDay, recurrence, ...shared } = fields;
+        const update: EventFields = { ...shared };
+        // An unchanged status is left out: a status change renames every occurrence.
+        if (update.status === target.status) delete update.status;
+        const zone = timezone || config.siteTimezone;
+        const wholeDay = allDay === true;
+        const start = String(startDate);
+        const duration = Math.max(0, secondsBetween(start, String(endDate)));
+        const retimed =
+          start !== series.startLocal || zone !== series.timezone || wholeDay !== series.allDay || duration !== series.duration;
+        if (retimed) {
+          // The target moves as the series' first start does.
+          const targetStart = plusSeconds(target.recurrenceId ?? target.startLocal, secondsBetween(series.startLocal, start));
+          Object.assign(update, { startDate: targetStart, endDate: plusSeconds(targetStart, duration), timezone: zone, allDay: wholeDay });
+        }
+        const plan = planRecurrence(recurrence!, zone, wholeDay, start);
+        const sameRule =
+          formatRrule(plan.rule, zone, wholeDay) === series.rule &&
+          JSON.stringify(plan.exdates) === series.exdates &&
+          JSON.stringify(plan.rdates) === series.rdates;
+        if (!sameRule) update.recurrence = recurrence;
+        await updateEvent(context, { id: target.id }, update, 'ALL');
+        return id;
+      },
+    };
+  }
+
+  /**
+   * Before a series is made from a source's recurring event, the single events an earlier import
+   * expanded it into ("<UID>#<occurrence>") leave: the series replaces them.
+   */
+  private async dropExpandedCopies(uid: string) {
+    const { prisma } = this.deps;
+    const links = await prisma.importedRecord.findMany({
+      where: { source: this.sourceKey, kind: 'event', remoteId: { startsWith: `${uid}#` } },
+    });
+    for (const link of links) {
+      const row = link.localId
+        ? await prisma.event.findUnique({ where: { id: link.localId }, select: { status: true, seriesId: true } })
+        : null;
+      if (row?.seriesId != null) continue;
+      if (row && row.status !== 'trash') {
+        await trashEvent(this.deps, { id: link.localId });
+        this.count('event', 'removed');
+      }
+      await prisma.importedRecord.delete({
+        where: { source_kind_remoteId: { source: link.source, kind: link.kind, remoteId: link.remoteId } },
+      });
+    }
+  }
+
+  /**
+   * An occurrence of a series changed alone at the source (a VEVENT with a RECURRENCE-ID): the
+   * occurrence at that start is updated alone, or trashed alone when cancelled. One trashed here
+   * stays trashed; one the series does not have (yet: beyond the horizon) is skipped.
+   */
+  private async icalOccurrence(item: IcalItem, of: NonNullable<IcalItem['occurrenceOf']>): Promise<number | null> {
+    const { prisma, config, viewer } = this.deps;
+    const key = `event:${item.remoteId}`;
+    if (this.done.has(key)) return this.done.get(key)!;
+    this.done.set(key, null);
+    const label = `event "${item.fields.title}" (${item.remoteId})`;
+    const master = await prisma.importedRecord.findUnique({
+      where: { source_kind_remoteId: { source: this.sourceKey, kind: 'event', remoteId: of.uid } },
+    });
+    const seriesId = master?.localId
+      ? (await prisma.event.findUnique({ where: { id: master.localId }, select: { seriesId: true } }))?.seriesId
+      : null;
+    const occurrence =
+      seriesId != null
+        ? await prisma.event.findFirst({ where: { seriesId, recurrenceId: of.recurrenceId }, select: { id: true, status: true } })
+        : null;
+    if (!occurrence || occurrence.status === 'trash') {
+      if (!occurrence && !item.cancelled)
+        this.warn(`${label}: its series has no occurrence starting ${of.recurrenceId} (yet); not imported`);
+      this.count('event', 'skipped');
+      return null;
+    }
+    try {
+      if (item.cancelled) {
+        await trashEvent(this.deps, { id: occurrence.id }, 'THIS');
+        this.count('event', 'removed');
+      } else {
+        const fields = await this.icalFields(item);
+        await this.withImageFallback(fields, label, (given) =>
+          updateEvent({ prisma, config, viewer }, { id: occurrence.id }, given, 'THIS'),
+        );
+        this.count('event', 'updated');
+      }
+      await this.remember('event', item.remoteId, occurrence.id);
+    } catch (error) {
+      if (!(error instanceof CalendarError)) throw error;
+      this.count('event', 'failed');
+      this.warn(`${label}: ${describe(error)}`);
+      return null;
+    }
+    if (item.cancelled) return null;
+    this.done.set(key, occurrence.id);
+    return occurrence.id;
+  }
+}
+
+const secondsBetween = (from: string, to: string) =>
+  Math.round((wallAsUtcMillis(parseWall(to.replace('T', ' '))!) - wallAsUtcMillis(parseWall(from.replace('T', ' '))!)) / 1000);
+
+function plusSeconds(wall: string, seconds: number): string {
+  const w = parseWall(wall)!;
+  return wallString(normalizeWall({ ...w, s: w.s + seconds }));
 }
 
 function describe(error: CalendarError): string {
