@@ -245,6 +245,27 @@ describe.each(DATABASE_KINDS)('Recurring events on %s', (kind) => {
     expect((await occurrencesOf(api, ids[0])).map((o) => o.title)).toEqual(['Long walk', 'Long walk', 'Walk']);
   });
 
+  it('turns a single event into a series, changes its rule for all, and ends it', async () => {
+    const { createEvent: single } = await ok(api, CREATE, {
+      input: { title: 'Reading group', startDate: '2031-06-03 18:00:00', endDate: '2031-06-03 19:00:00', timezone: 'America/New_York' },
+    });
+    expect(single.series).toBeNull();
+    const made = (await ok(api, UPDATE, { id: single.id, input: { recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4' } } })).updateEvent;
+    expect(made).toMatchObject({ id: single.id, url: 'http://almanac.test/event/reading-group/2031-06-03/', isException: false });
+    const ids = (await occurrencesOf(api, single.id)).map((o) => o.id);
+    expect(ids).toHaveLength(4);
+    // A new rule for all: every other week, three times; those it still has keep their ids.
+    await ok(api, UPDATE, { id: single.id, scope: 'ALL', input: { recurrence: { rrule: 'FREQ=WEEKLY;INTERVAL=2;COUNT=3' } } });
+    const fortnightly = await occurrencesOf(api, single.id);
+    expect(fortnightly.map((o) => o.startDate.slice(0, 10))).toEqual(['2031-06-03', '2031-06-17', '2031-07-01']);
+    expect(fortnightly[1].id).toBe(ids[2]);
+    // No rule for all: the event stands alone again.
+    const ended = (await ok(api, UPDATE, { id: single.id, scope: 'ALL', input: { recurrence: null } })).updateEvent;
+    expect(ended).toMatchObject({ series: null, url: 'http://almanac.test/event/reading-group/' });
+    const left = (await ok(api, LIST, { filter: { search: 'Reading group', startDate: '2031-06-01', endDate: '2031-07-31' } })).events;
+    expect(left.items.map((e: any) => e.id)).toEqual([single.id]);
+  });
+
   it('refuses bad rules with INVALID_INPUT naming what is wrong, and writes nothing', async () => {
     const input = { title: 'Bad', startDate: '2031-01-01 10:00:00', endDate: '2031-01-01 11:00:00' };
     for (const recurrence of [
