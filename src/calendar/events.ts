@@ -18,6 +18,7 @@ import { publicationDates } from './linked.js';
 import {
   floatingDates,
   insertedDates,
+  lockEventRow,
   isFloatingStatus,
   postTypeOf,
   retryOnConflict,
@@ -279,6 +280,7 @@ export async function updateEvent(
   const inSeries = event.seriesId !== null;
   return retryOnConflict(() =>
     prisma.$transaction(async (tx) => {
+      await lockEventRow(tx, event.id);
       const instant = new Date();
       const now = wallNow(config.siteTimezone, instant);
       const data: Record<string, unknown> = { modified: now.local, modifiedUtc: now.utc };
@@ -386,6 +388,7 @@ export async function trashEvent(
   const now = wallNow(config.siteTimezone);
   const updated = await retryOnConflict(() =>
     prisma.$transaction(async (tx) => {
+      await lockEventRow(tx, event.id);
       // WordPress keeps trashed slugs unique too: "dup__trashed", then "dup__trashed-2".
       const slug = await uniquePostSlug(tx, 'event', trashedSlug(event.slug), event.id);
       const trashed = await tx.event.updateMany({

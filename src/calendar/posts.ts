@@ -81,6 +81,18 @@ export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exc
   return nextUniqueSlug(base, (candidate) => taken.has(candidate));
 }
 
+/**
+ * PostgreSQL: holds the event's row until the calling transaction ends, so that writes to one event
+ * run one after the other. Term counts need it: a write reads the terms the event has before
+ * recounting them, and a concurrent write to the same event could change both in between (a
+ * category's count stayed 1 for a trashed event under the hostile suite's concurrent writes).
+ * SQLite runs one write transaction at a time.
+ */
+export async function lockEventRow(db: Db, id: number): Promise<void> {
+  if ((db as { _activeProvider?: string })._activeProvider !== 'postgresql') return;
+  await (db as unknown as Prisma).$queryRawUnsafe('SELECT "id" FROM "Event" WHERE "id" = $1 FOR UPDATE', id);
+}
+
 /** Runs `attempt` again when a concurrent writer took the same unique value first. */
 export async function retryOnConflict<T>(attempt: () => Promise<T>, tries = 8): Promise<T> {
   for (let i = 1; ; i++) {
