@@ -51,6 +51,8 @@ export interface SeriesPlan {
 }
 
 const LAST_WALL = '9999-12-31 23:59:59';
+/** How far past the horizon an expansion goes: each series is extended about once in this many days. */
+export const HORIZON_STEP_DAYS = 28;
 
 function wallPlusSeconds(wall: string, seconds: number): string {
   const w = parseWall(wall)!;
@@ -256,8 +258,9 @@ async function templateOf(tx: Db, seriesId: number): Promise<EventRow | null> {
 export async function expandSeries(tx: Db, seriesId: number, config: Config, now: Date): Promise<number> {
   const series = await tx.eventSeries.findUnique({ where: { id: seriesId } });
   if (!series || !series.open) return 0;
-  const horizon = horizonOf(series, config, now);
-  if (series.expandedUntil && series.expandedUntil >= horizon) return 0;
+  if (series.expandedUntil && series.expandedUntil >= horizonOf(series, config, now)) return 0;
+  // Made a little past the horizon, so that a series comes due again weeks later, not every hour.
+  const horizon = horizonOf(series, config, new Date(now.getTime() + HORIZON_STEP_DAYS * 86_400_000));
   const rule = ruleOf(series);
   const limit = config.recurrence.maxOccurrencesPerExpansion;
   const walls = seriesWalls(series, { from: series.expandedUntil || undefined, before: horizon, limit }, rule);
