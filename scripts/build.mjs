@@ -16,7 +16,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node24',
   packages: 'external',
   sourcemap: 'linked',
   // `npm start` maps stack traces (--enable-source-maps), and Node keeps the whole map in memory:

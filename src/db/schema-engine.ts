@@ -1,6 +1,6 @@
 // Prisma's migrations, driven through @prisma/schema-engine-wasm: the CLI's native engine cannot be
 // downloaded on our machines (see ../shared/notes/prisma-offline.md). This module works around the
-// engine's quirks on Node 20 so callers only see `withSchemaEngine(url, datamodel, fn)`.
+// engine's quirks so callers only see `withSchemaEngine(url, datamodel, fn)`.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -13,7 +13,10 @@ import { databaseKind, sqliteFile } from './url.js';
 const require = createRequire(import.meta.url);
 let engineClass: Promise<typeof SchemaEngine> | undefined;
 
-/** Node 20 cannot import the package's .wasm entry: instantiate the bindings by hand, once. */
+/**
+ * Instantiate the bindings by hand, once: Node 20 could not import the package's .wasm entry, Node 24
+ * imports it only with an ExperimentalWarning, and either way the engine's timers must be wrapped.
+ */
 function loadEngineClass(): Promise<typeof SchemaEngine> {
   engineClass ??= (async () => {
     const bindingsPath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
