@@ -39,7 +39,7 @@ import {
   type RecurrenceScope,
   type SeriesPlan,
 } from './series.js';
-import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms } from './terms.js';
+import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms, termIdsOf } from './terms.js';
 import { tecSanitizeString } from './text.js';
 import { isNonBlankString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
@@ -152,10 +152,6 @@ async function eventSlug(tx: Db, given: string | undefined, title: string, id: n
   return uniquePostSlug(tx, 'event', sanitizeSlug(title) || String(id), id);
 }
 
-async function termsOf(tx: Db, eventId: number): Promise<number[]> {
-  return (await tx.eventTerm.findMany({ where: { eventId }, select: { termId: true } })).map((link) => link.termId);
-}
-
 async function replaceLinks(tx: Db, eventId: number, plans: Plans, fields: EventFields, context: WriteContext) {
   if (plans.venue) {
     const [venueId] = await applyLinks(tx, 'venue', plans.venue, context);
@@ -225,7 +221,7 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
         },
       });
       await replaceLinks(tx, id, plans, fields, context);
-      if (fields.categories !== undefined || fields.tags !== undefined) await refreshTermCounts(tx, await termsOf(tx, id));
+      if (fields.categories !== undefined || fields.tags !== undefined) await refreshTermCounts(tx, await termIdsOf(tx, [id]));
       if (recurrence) await startSeries(tx, id, recurrence, config, instant);
       return id;
     }),
@@ -338,14 +334,14 @@ export async function updateEvent(
       if (plans.image) data.imageId = await applyImagePlan(tx, plans.image);
       // Term counts follow the status and the terms: recount the terms it had and has.
       const recount = data.status !== undefined || given('categories') || given('tags');
-      const termsBefore = recount ? await termsOf(tx, event.id) : [];
+      const termsBefore = recount ? await termIdsOf(tx, [event.id]) : [];
       if (inSeries) delete data.slug;
       // Changed alone, an occurrence becomes an exception that changes to the series skip.
       if (inSeries && scope === 'THIS') data.detached = true;
       await tx.event.update({ where: { id: event.id }, data });
       await replaceLinks(tx, event.id, plans, fields, context);
       if (recount)
-        await refreshTermCounts(tx, [...termsBefore, ...(given('categories') || given('tags') ? await termsOf(tx, event.id) : [])]);
+        await refreshTermCounts(tx, [...termsBefore, ...(given('categories') || given('tags') ? await termIdsOf(tx, [event.id]) : [])]);
       const updated = await tx.event.findUniqueOrThrow({ where: { id: event.id } });
       const plan: SeriesPlan | null | undefined =
         fields.recurrence === undefined
@@ -404,7 +400,7 @@ export async function trashEvent(
           ...(event.seriesId !== null && scope === 'THIS' ? { detached: true } : {}),
         },
       });
-      if (trashed.count) await refreshTermCounts(tx, await termsOf(tx, event.id));
+      if (trashed.count) await refreshTermCounts(tx, await termIdsOf(tx, [event.id]));
       if (trashed.count) await trashOtherOccurrences(tx, event, scope, now, (occurrence) => canDeletePost(viewer, occurrence));
       return trashed;
     }),

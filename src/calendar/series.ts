@@ -15,7 +15,7 @@ import { CalendarError, invalidInput } from './errors.js';
 import { isFloatingStatus, retryOnConflict, trashedSlug, uniquePostSlug, type Db } from './posts.js';
 import { expandOccurrences, formatRrule, parseRrule, RecurrenceError, validateRule, type RecurrenceRule } from './recurrence/index.js';
 import { nextUniqueSlug } from './slugs.js';
-import { refreshTermCounts } from './terms.js';
+import { refreshTermCounts, termIdsOf } from './terms.js';
 
 /** What the caller's right on an occurrence is decided by. */
 export type AccessRow = { id: number; status: string; authorId: number; password: string };
@@ -179,22 +179,28 @@ function occurrenceTimes(series: Pick<SeriesRow, 'timezone' | 'allDay' | 'durati
   return { ...schedule, timezoneAbbr: timezoneAbbr(series.timezone, new Date(schedule.startUtc.replace(' ', 'T') + 'Z')) };
 }
 
-/** The slugs occurrences get: none while floating (draft, pending), else "<series slug>/<day>", made unique within the series. */
+/**
+ * The slugs occurrences get: none while floating (draft, pending), else "<series slug>/<day>", made
+ * unique within the series. The series' taken names are read once for all of them.
+ */
 async function occurrenceSlugs(
   db: Db,
   seriesSlug: string,
-  status: string,
-  walls: string[],
+  occurrences: { status: string; wall: string }[],
   exceptIds: number[] = [],
 ): Promise<(string | null)[]> {
-  if (isFloatingStatus(status)) return walls.map(() => null);
+  if (occurrences.every((occurrence) => isFloatingStatus(occurrence.status))) return occurrences.map(() => null);
   const rows = await db.event.findMany({
     where: { slug: { startsWith: `${seriesSlug}/` }, ...(exceptIds.length ? { id: { notIn: exceptIds } } : {}) },
     select: { slug: true },
   });
   const taken = new Set(rows.map((row) => row.slug));
-  const slugs: string[] = [];
-  for (const wall of walls) {
+  const slugs: (string | null)[] = [];
+  for (const { status, wall } of occurrences) {
+    if (isFloatingStatus(status)) {
+      slugs.push(null);
+      continue;
+    }
     const slug = await nextUniqueSlug(`${seriesSlug}/${wall.slice(0, 10)}`, (candidate) => taken.has(candidate));
     taken.add(slug);
     slugs.push(status === 'trash' ? trashedSlug(slug) : slug);
@@ -205,16 +211,15 @@ async function occurrenceSlugs(
 /** Makes occurrences at `walls`, copying `template`'s fields and links. */
 async function createOccurrences(tx: Db, series: SeriesRow, template: EventRow, walls: string[]) {
   if (!walls.length) return;
-  const [venues, organizers, terms] = await Promise.all([
-    tx.eventVenue.findMany({ where: { eventId: template.id }, select: { venueId: true } }),
-    tx.eventOrganizer.findMany({ where: { eventId: template.id }, select: { organizerId: true, position: true } }),
-    tx.eventTerm.findMany({ where: { eventId: template.id }, select: { termId: true } }),
-  ]);
   // One statement allocates the ids, in insertion order.
   const ids = (await tx.post.createManyAndReturn({ data: walls.map(() => ({ type: 'event' })), select: { id: true } }))
     .map((post) => post.id)
     .sort((a, b) => a - b);
-  const slugs = await occurrenceSlugs(tx, series.slug, template.status, walls);
+  const slugs = await occurrenceSlugs(
+    tx,
+    series.slug,
+    walls.map((wall) => ({ status: template.status, wall })),
+  );
   const copied = Object.fromEntries(COPIED.map((column) => [column, template[column]]));
   await tx.event.createMany({
     data: walls.map((wall, i) => ({
@@ -228,19 +233,7 @@ async function createOccurrences(tx: Db, series: SeriesRow, template: EventRow, 
       listed: true,
     })),
   });
-  if (venues.length)
-    await tx.eventVenue.createMany({ data: ids.flatMap((eventId) => venues.map((v) => ({ eventId, venueId: v.venueId }))) });
-  if (organizers.length)
-    await tx.eventOrganizer.createMany({
-      data: ids.flatMap((eventId) => organizers.map((o) => ({ eventId, organizerId: o.organizerId, position: o.position }))),
-    });
-  if (terms.length) {
-    await tx.eventTerm.createMany({ data: ids.flatMap((eventId) => terms.map((t) => ({ eventId, termId: t.termId }))) });
-    await refreshTermCounts(
-      tx,
-      terms.map((t) => t.termId),
-    );
-  }
+  if (await copyLinks(tx, template.id, ids, { fresh: true })) await refreshTermCounts(tx, await termIdsOf(tx, [template.id]));
 }
 
 /** The occurrence whose fields new occurrences copy: the latest one that is not an exception. */
@@ -320,7 +313,7 @@ export async function startSeries(tx: Db, eventId: number, plan: SeriesPlan, con
       slug: await uniquePostSlug(tx, 'event', base, event.id),
     },
   });
-  const [slug] = await occurrenceSlugs(tx, series.slug, event.status, [event.startLocal], [event.id]);
+  const [slug] = await occurrenceSlugs(tx, series.slug, [{ status: event.status, wall: event.startLocal }], [event.id]);
   await tx.event.update({ where: { id: eventId }, data: { seriesId: series.id, recurrenceId: event.startLocal, detached: false, slug } });
   await expandSeries(tx, series.id, config, now);
   return series.id;
@@ -373,13 +366,13 @@ export async function renameOccurrences(tx: Db, seriesId: number, onlyIds?: numb
   const ids = rows.map((row) => row.id);
   // Free the names first: the new ones may be the old ones of others.
   await tx.event.updateMany({ where: { id: { in: ids } }, data: { slug: null } });
-  const taken = new Set<string>();
-  for (const row of rows) {
-    const [slug] = await occurrenceSlugs(tx, series.slug, row.status, [row.recurrenceId ?? row.startLocal], ids);
-    const unique = slug === null ? null : await nextUniqueSlug(slug, (candidate) => taken.has(candidate));
-    if (unique) taken.add(unique);
-    await tx.event.update({ where: { id: row.id }, data: { slug: unique } });
-  }
+  const slugs = await occurrenceSlugs(
+    tx,
+    series.slug,
+    rows.map((row) => ({ status: row.status, wall: row.recurrenceId ?? row.startLocal })),
+    ids,
+  );
+  for (const [i, row] of rows.entries()) await tx.event.update({ where: { id: row.id }, data: { slug: slugs[i]! } });
 }
 
 /**
@@ -449,25 +442,24 @@ export async function applyToSeries(
   if (statusChanged || input.linksChanged) await refreshTermCounts(tx, [...termsBefore, ...(await termIdsOf(tx, siblings))]);
 }
 
-async function termIdsOf(tx: Db, eventIds: number[]): Promise<number[]> {
-  if (!eventIds.length) return [];
-  const rows = await tx.eventTerm.findMany({ where: { eventId: { in: eventIds } }, select: { termId: true }, distinct: ['termId'] });
-  return rows.map((row) => row.termId);
-}
-
-/** The target's venue, organizers and terms become the siblings' too. */
-async function copyLinks(tx: Db, fromId: number, toIds: number[]) {
+/**
+ * The event's venue, organizers and terms become those of `toIds` too (`fresh`: they have none
+ * yet). Says whether terms were copied, so that their counts change.
+ */
+async function copyLinks(tx: Db, fromId: number, toIds: number[], { fresh = false } = {}): Promise<boolean> {
   const [venues, organizers, terms] = await Promise.all([
     tx.eventVenue.findMany({ where: { eventId: fromId } }),
     tx.eventOrganizer.findMany({ where: { eventId: fromId } }),
     tx.eventTerm.findMany({ where: { eventId: fromId } }),
   ]);
   const where = { eventId: { in: toIds } };
-  await Promise.all([tx.eventVenue.deleteMany({ where }), tx.eventOrganizer.deleteMany({ where }), tx.eventTerm.deleteMany({ where })]);
+  if (!fresh)
+    await Promise.all([tx.eventVenue.deleteMany({ where }), tx.eventOrganizer.deleteMany({ where }), tx.eventTerm.deleteMany({ where })]);
   if (venues.length) await tx.eventVenue.createMany({ data: toIds.flatMap((eventId) => venues.map((v) => ({ ...v, eventId }))) });
   if (organizers.length)
     await tx.eventOrganizer.createMany({ data: toIds.flatMap((eventId) => organizers.map((o) => ({ ...o, eventId }))) });
   if (terms.length) await tx.eventTerm.createMany({ data: toIds.flatMap((eventId) => terms.map((t) => ({ ...t, eventId }))) });
+  return terms.length > 0;
 }
 
 /**

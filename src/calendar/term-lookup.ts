@@ -106,6 +106,13 @@ export async function publishedEventCounts(db: TermDb, termIds: number[]): Promi
   return new Map(rows.map((row) => [row.id, row.count]));
 }
 
+/** The terms the events carry, each once: those whose counts a change to the events moves. */
+export async function termIdsOf(db: TermDb, eventIds: number[]): Promise<number[]> {
+  if (!eventIds.length) return [];
+  const rows = await db.eventTerm.findMany({ where: { eventId: { in: eventIds } }, select: { termId: true }, distinct: ['termId'] });
+  return rows.map((row) => row.termId);
+}
+
 /**
  * Recounts the published events of `termIds` (WordPress's _update_post_term_count), inside the
  * transaction of the write that changed an event's status or terms, so that no read ever counts.

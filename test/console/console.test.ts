@@ -4,8 +4,9 @@
 // key's default webhook. Screenshots of the main states are saved in
 // test-artifacts/console/.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { ADMIN_KEY } from '../support/server.js';
 import { createTask, taskText, useTaskFixtures } from '../support/tasks.js';
@@ -14,15 +15,6 @@ import { FORM_INPUT_TOOL, useConsoleServers } from './helpers.js';
 const ARTIFACTS = 'test-artifacts/console';
 /** Polls until the assertion holds; generous, for a machine shared with other test runs. */
 const poll = <T>(read: () => T | Promise<T>, timeout = 45_000) => expect.poll(read, { timeout, interval: 50 });
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 interface ConsolePage {
   page: Page;
@@ -41,7 +33,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

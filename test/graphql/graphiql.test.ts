@@ -2,8 +2,9 @@
 // compressed, content-named files cached for a year; it renders, sends the key from its Headers tab
 // and runs a query; nothing is fetched from another host. Screenshot in test-artifacts/graphiql/.
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { useTestServer } from '../support/server.js';
 
 const ARTIFACTS = 'test-artifacts/graphiql';
@@ -13,7 +14,7 @@ describe('GraphiQL', () => {
   let browser: Browser;
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

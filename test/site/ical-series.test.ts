@@ -6,6 +6,7 @@
 import ICAL from 'ical.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
+import { parseFeed, type ParsedFeed } from '../support/ical.js';
 import { useTestServer, type TestServer } from '../support/server.js';
 
 const CREATE = `mutation($input: CreateEventInput!) { createEvent(input: $input) { id slug url series { id } } }`;
@@ -23,24 +24,12 @@ async function ok<T = any>(api: TestServer, query: string, variables: Record<str
   return result.data;
 }
 
-interface Feed {
-  calendar: ICAL.Component;
-  events: ICAL.Component[];
-}
-
-/** A feed parsed with its own VTIMEZONEs only (none left from another feed, none built in). */
-function parse(text: string): Feed {
-  const calendar = new ICAL.Component(ICAL.parse(text));
-  ICAL.TimezoneService.reset();
-  for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(new ICAL.Timezone(vtimezone));
-  return { calendar, events: calendar.getAllSubcomponents('vevent') };
-}
 const prop = (event: ICAL.Component, name: string) => event.getFirstPropertyValue(name);
 const summary = (event: ICAL.Component) => String(prop(event, 'summary'));
-const masters = (feed: Feed) => feed.events.filter((e) => e.hasProperty('rrule'));
-const masterOf = (feed: Feed, title: string) => masters(feed).find((e) => summary(e) === title)!;
+const masters = (feed: ParsedFeed) => feed.events.filter((e) => e.hasProperty('rrule'));
+const masterOf = (feed: ParsedFeed, title: string) => masters(feed).find((e) => summary(e) === title)!;
 const uidOf = (event: ICAL.Component) => String(prop(event, 'uid'));
-const exceptionsOf = (feed: Feed, uid: string) => feed.events.filter((e) => uidOf(e) === uid && e.hasProperty('recurrence-id'));
+const exceptionsOf = (feed: ParsedFeed, uid: string) => feed.events.filter((e) => uidOf(e) === uid && e.hasProperty('recurrence-id'));
 const dates = (event: ICAL.Component, name: string) =>
   event
     .getAllProperties(name)
@@ -52,7 +41,7 @@ const dates = (event: ICAL.Component, name: string) =>
 const instant = (time: ICAL.Time) => (time.isDate ? time.toString() : time.toJSDate().toISOString().slice(0, 19).replace('T', ' '));
 
 /** The series' occurrences as a client computes them: the master's rule, its exceptions applied. */
-function expand(feed: Feed, master: ICAL.Component): string[] {
+function expand(feed: ParsedFeed, master: ICAL.Component): string[] {
   const event = new ICAL.Event(master, { exceptions: [] });
   for (const exception of exceptionsOf(feed, uidOf(master))) event.relateException(exception);
   const iterator = event.iterator();
@@ -63,7 +52,7 @@ function expand(feed: Feed, master: ICAL.Component): string[] {
 }
 
 /** What a feed says, without what differs between two servers (UIDs, ids, stamps, URLs). */
-function summaryOf(feed: Feed) {
+function summaryOf(feed: ParsedFeed) {
   const time = (event: ICAL.Component, name: string) => {
     const property = event.getFirstProperty(name);
     return property ? `${property.getParameter('tzid') ?? ''}|${String(property.getFirstValue())}` : '';
@@ -199,7 +188,7 @@ describe.each(DATABASE_KINDS)('Recurring events in iCalendar feeds on %s', (kind
     const response = await api.request('GET', FEED);
     expect(response.status).toBe(200);
     for (const line of response.text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
-    const feed = parse(response.text);
+    const feed = parseFeed(response.text);
 
     // The list holds ten Jazz Nights, eleven Book Clubs…: each series is one master.
     const list = (await ok(api, SERIES_LIST, { filter: { startDate: '2027-01-01', endDate: '2033-12-31' } })).events.items as any[];
@@ -258,7 +247,7 @@ describe.each(DATABASE_KINDS)('Recurring events in iCalendar feeds on %s', (kind
   });
 
   it("expands each master (ical.js, with the feed's VTIMEZONEs) into exactly the occurrences the API lists", async () => {
-    const feed = parse((await api.request('GET', FEED)).text);
+    const feed = parseFeed((await api.request('GET', FEED)).text);
     for (const [title, id] of [
       ['Jazz Night', ids.jazz],
       ['Book Club', ids.club],
@@ -279,7 +268,7 @@ describe.each(DATABASE_KINDS)('Recurring events in iCalendar feeds on %s', (kind
   });
 
   it('writes what the caller may read: the private occurrence is an exception to an administrator', async () => {
-    const feed = parse((await api.request('GET', FEED, { key: api.keys.administrator })).text);
+    const feed = parseFeed((await api.request('GET', FEED, { key: api.keys.administrator })).text);
     const club = masterOf(feed, 'Book Club');
     expect(club.getAllProperties('exdate')).toHaveLength(0);
     const [hidden] = exceptionsOf(feed, uidOf(club));
@@ -293,7 +282,7 @@ describe.each(DATABASE_KINDS)('Recurring events in iCalendar feeds on %s', (kind
     const [, second] = await occurrences(api, ids.jazz);
     const response = await api.request('GET', `${new URL(second.url).pathname}ical/`);
     expect(response.status).toBe(200);
-    const feed = parse(response.text);
+    const feed = parseFeed(response.text);
     expect(masters(feed).map(summary)).toEqual(['Jazz Night']);
     expect(exceptionsOf(feed, uidOf(masterOf(feed, 'Jazz Night'))).map(summary)).toEqual(['Jazz Night (late)']);
     expect(feed.calendar.getAllSubcomponents('vtimezone').map((z) => z.getFirstPropertyValue('tzid'))).toEqual(['Europe/Paris']);
@@ -301,11 +290,11 @@ describe.each(DATABASE_KINDS)('Recurring events in iCalendar feeds on %s', (kind
     // master's fields read from the occurrences that are not exceptions.
     const late = (await occurrences(api, ids.jazz)).find((o) => o.isException);
     for (const path of [`${new URL(late.url).pathname}ical/`, `${FEED}&search=late`]) {
-      const alone = parse((await api.request('GET', path)).text);
+      const alone = parseFeed((await api.request('GET', path)).text);
       expect(masters(alone).map(summary), path).toEqual(['Jazz Night']);
       expect(alone.events.map(summary), path).toEqual(['Jazz Night', 'Jazz Night (late)']);
     }
-    const single = parse((await api.request('GET', `/event/solo-recital/ical/`)).text);
+    const single = parseFeed((await api.request('GET', `/event/solo-recital/ical/`)).text);
     expect(single.events.map(summary)).toEqual(['Solo Recital']);
     expect(single.calendar.getAllSubcomponents('vtimezone')).toHaveLength(0);
   });
@@ -314,8 +303,8 @@ describe.each(DATABASE_KINDS)('Recurring events in iCalendar feeds on %s', (kind
     const source = `${api.url}${FEED}`;
     const job = await importFeed(copy, source);
     expect(job).toMatchObject({ status: 'COMPLETED', error: '', warnings: [] });
-    const original = summaryOf(parse((await api.request('GET', FEED)).text));
-    const imported = summaryOf(parse((await copy.request('GET', FEED)).text));
+    const original = summaryOf(parseFeed((await api.request('GET', FEED)).text));
+    const imported = summaryOf(parseFeed((await copy.request('GET', FEED)).text));
     expect(imported).toEqual(original);
 
     // The copy's own API lists the same occurrences, as series with an exception.
@@ -333,6 +322,6 @@ describe.each(DATABASE_KINDS)('Recurring events in iCalendar feeds on %s', (kind
     expect(again.counts.find((c: any) => c.kind === 'event')).toMatchObject({ created: 0, failed: 0 });
     const after = (await ok(copy, SERIES_LIST, { filter: { startDate: '2027-01-01', endDate: '2033-12-31' } })).events.items as any[];
     expect(after.map((e) => e.id).sort()).toEqual(list.map((e) => e.id).sort());
-    expect(summaryOf(parse((await copy.request('GET', FEED)).text))).toEqual(original);
+    expect(summaryOf(parseFeed((await copy.request('GET', FEED)).text))).toEqual(original);
   });
 });

@@ -1,8 +1,9 @@
 // The public pages as visitors and crawlers meet them: over HTTP on SQLite and PostgreSQL, then in a
 // real browser (Debian's Chromium), with screenshots in test-artifacts/site/.
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { daysFromNow } from '../support/clock.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
@@ -198,7 +199,7 @@ describe('public pages in a browser', () => {
   let made: Awaited<ReturnType<typeof seed>>;
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
     made = await seed(api);
   });
   afterAll(async () => {

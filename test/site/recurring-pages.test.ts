@@ -1,8 +1,9 @@
 // A recurring event as a visitor meets it, in a real browser (Debian's Chromium): an occurrence's
 // page says how the event repeats and links the other dates, and its calendar file holds the series.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer } from '../support/server.js';
 
@@ -14,7 +15,7 @@ describe.each(DATABASE_KINDS)('a recurring event in a browser (%s)', (kind) => {
   let browser: Browser;
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
