@@ -21,6 +21,9 @@ export interface Config {
   /** Recurring events: how far ahead occurrences exist (RECURRENCE_HORIZON_DAYS, default 730, the
    *  original Pro's "24 months"), and at most how many one expansion of a series makes. */
   recurrence: { horizonDays: number; maxOccurrencesPerExpansion: number };
+  /** The change log keeps each change this many days (CHANGES_RETENTION_DAYS, default 30): a sync
+   *  cursor older than that expires, and feeds cancel events deleted within it. */
+  changes: { retentionDays: number };
   graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number; maxBytes: number; maxBatch: number };
   tasks: {
     workers: number;
@@ -157,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
       horizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 730, 1, 3650),
       maxOccurrencesPerExpansion: integer(env, 'RECURRENCE_MAX_OCCURRENCES_PER_EXPANSION', 1000, 10, 100_000),
     },
+    changes: { retentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 3650) },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 100, 10_000_000),

@@ -9,6 +9,7 @@ import { stopBackgroundImports } from './calendar/import/background.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { deployMigrations } from './db/migrations.js';
+import { keepChangeRetention } from './calendar/change-retention.js';
 import { keepSeriesHorizons } from './calendar/series-horizon.js';
 import { serveGraphQLOverWebSocket } from './graphql/websocket.js';
 import { answerClientErrors } from './http/client-errors.js';
@@ -48,6 +49,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const taskWorkers = await startTaskWorkers({ config, logger });
   const horizons = keepSeriesHorizons(db.prisma, config, logger);
+  const retention = keepChangeRetention(db.prisma, config, logger);
   logger.info({ port, database: db.kind }, 'almanac listening');
 
   let closing: Promise<void> | undefined;
@@ -64,7 +66,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
         // Meanwhile the task workers hand their running runs back to the queue, and imports save where they stand.
-        await Promise.all([closed, taskWorkers.stop(), stopBackgroundImports(db.prisma), horizons.stop()]);
+        await Promise.all([closed, taskWorkers.stop(), stopBackgroundImports(db.prisma), horizons.stop(), retention.stop()]);
         clearTimeout(force);
         keys.close();
         await db.close();

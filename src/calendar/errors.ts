@@ -17,7 +17,8 @@ export type CalendarErrorCode =
   | 'INVALID_LINKED_POST' // {id} of a venue/organizer that is not one
   | 'COULD_NOT_CREATE_VENUE'
   | 'COULD_NOT_CREATE_ORGANIZER'
-  | 'CONFLICT'; // the action does not fit the record's state
+  | 'CONFLICT' // the action does not fit the record's state
+  | 'CURSOR_EXPIRED'; // the change log no longer holds what follows the cursor: read everything again
 
 export class CalendarError extends DomainError<CalendarErrorCode> {}
 

@@ -110,6 +110,14 @@ async function resolveNodes(ctx: GraphQLContext, info: GraphQLResolveInfo, nodeI
   return Promise.all(wanted.map((one) => (one ? loaderFor(ctx, one.source, queries.get(one.source)!).load(one.id) : null)));
 }
 
+/** The record of `typeName` with database id `id`, as node(nodeId) answers for it (`info`: a field of type Node). */
+export async function resolveNode(ctx: GraphQLContext, info: GraphQLResolveInfo, typeName: string, id: Key): Promise<unknown> {
+  const source = sources.get(typeName);
+  if (!source) return null;
+  const query = source.prisma ? await queryFromInfo({ context: ctx, info, typeName, awaitSelections: true }) : {};
+  return loaderFor(ctx, source, query).load(id);
+}
+
 builder.queryFields((t) => ({
   node: t.field({
     type: NodeInterface,

@@ -7,6 +7,7 @@ import '../calendar/graphql/venue.js';
 import '../calendar/graphql/organizer.js';
 import '../calendar/graphql/terms.js';
 import '../calendar/graphql/import.js';
+import '../calendar/graphql/changes.js';
 import '../tasks/graphql/index.js';
 import '../tasks/graphql/subscriptions.js';
 import '../auth/graphql/api-keys.js';

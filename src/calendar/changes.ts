@@ -1,0 +1,241 @@
+// The calendar's change log, read by cursor: what a mirror (an app, a site, another Almanac) needs
+// to follow the calendar without reading it all again. Database triggers write the log in the
+// transaction of every write (the calendar_changes migration), so nothing here is called by writes.
+//
+// A cursor names a place in the log: (seq, id) of the last change read. Rows come in commit order
+// (seq), so a client that reads on from its cursor never misses a change that commits later. Each
+// caller sees the log through its own rights: a change to a record it cannot list is left out, and
+// a record leaving its view (unpublished, trashed, deleted) reaches it as a removal.
+import type { Prisma } from '../db/client.js';
+import { canReadPost, listableStatuses, type Viewer } from './capabilities.js';
+import { CalendarError, invalidInput } from './errors.js';
+
+export const CHANGE_TYPES = ['event', 'venue', 'organizer', 'category', 'tag'] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+/** What happened to the record, as the caller sees it. ADDED and REMOVED: it came into or left the caller's view. */
+export const CHANGE_KINDS = ['CREATED', 'UPDATED', 'TRASHED', 'RESTORED', 'DELETED', 'ADDED', 'REMOVED'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+export const MAX_CHANGES_PER_PAGE = 500;
+
+type Db = Pick<Prisma, 'calendarChange' | 'dataVersion'>;
+
+export interface ChangeCursor {
+  seq: number;
+  id: number;
+}
+
+export interface CalendarChangeView {
+  cursor: string;
+  type: ChangeType;
+  id: number;
+  kind: ChangeKind;
+  /** True when the caller should drop its copy: the record is gone or out of its view. */
+  removed: boolean;
+  /** The API fields that changed (empty for creations and removals). */
+  fields: string[];
+  /** UTC wall "YYYY-MM-DD HH:MM:SS" of the (last) write. */
+  atUtc: string;
+}
+
+export interface ChangePage {
+  changes: CalendarChangeView[];
+  /** Where to read on from: the last change read, whether or not the caller could see it. */
+  cursor: string;
+  hasMore: boolean;
+}
+
+// Where pruning got to: every change at or before this place is gone (DataVersion rows).
+const PRUNED_SEQ = 'calendar-changes-pruned-seq';
+const PRUNED_ID = 'calendar-changes-pruned-id';
+
+const CURSOR_PREFIX = 'c1.';
+
+export function encodeCursor({ seq, id }: ChangeCursor): string {
+  return Buffer.from(`${CURSOR_PREFIX}${seq}.${id}`).toString('base64url');
+}
+
+/** The cursor's place, or INVALID_INPUT naming `param`. */
+export function decodeCursor(cursor: string, param = 'after'): ChangeCursor {
+  const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
+  const match = /^c1\.(\d{1,15})\.(\d{1,15})$/.exec(text);
+  if (!match) throw invalidInput({ [param]: 'is not a cursor this server gave out' });
+  return { seq: Number(match[1]), id: Number(match[2]) };
+}
+
+const after = (a: ChangeCursor, b: ChangeCursor) => a.seq > b.seq || (a.seq === b.seq && a.id > b.id);
+
+async function prunedThrough(db: Db): Promise<ChangeCursor> {
+  const rows = await db.dataVersion.findMany({ where: { scope: { in: [PRUNED_SEQ, PRUNED_ID] } } });
+  const of = (scope: string) => rows.find((row) => row.scope === scope)?.version ?? 0;
+  return { seq: of(PRUNED_SEQ), id: of(PRUNED_ID) };
+}
+
+/** The end of the log now: read it before a full read, then follow the changes after it. */
+export async function changeLogHead(db: Db): Promise<string> {
+  const last = await db.calendarChange.findFirst({
+    where: { seq: { not: null } },
+    orderBy: [{ seq: 'desc' }, { id: 'desc' }],
+    select: { seq: true, id: true },
+  });
+  return encodeCursor(last ? { seq: last.seq!, id: last.id } : await prunedThrough(db));
+}
+
+// Stored column → the API field it shows as (columns not named here keep their names).
+const FIELD_OF_COLUMN: Record<string, string> = {
+  authorId: 'author',
+  content: 'description',
+  password: 'passwordProtected',
+  imageId: 'image',
+  startLocal: 'startDate',
+  endLocal: 'endDate',
+  startUtc: 'utcStartDate',
+  endUtc: 'utcEndDate',
+  currencySymbol: 'costDetails',
+  currencyCode: 'costDetails',
+  currencyPosition: 'costDetails',
+  seriesId: 'series',
+  detached: 'isException',
+  menuOrder: 'sticky',
+};
+// Bookkeeping a client never reads.
+const HIDDEN_COLUMNS = new Set(['id', 'listed']);
+
+export function apiFields(columns: string[]): string[] {
+  const fields = columns.filter((column) => !HIDDEN_COLUMNS.has(column)).map((column) => FIELD_OF_COLUMN[column] ?? column);
+  return [...new Set(fields)].sort();
+}
+
+type ChangeRow = Awaited<ReturnType<Db['calendarChange']['findMany']>>[number];
+
+/** Whether the caller's full read lists the record in this state (terms: always). */
+function inView(viewer: Viewer, type: string, status: string | null, authorId: number, exists: boolean): boolean {
+  if (!exists) return false;
+  if (type === 'category' || type === 'tag') return true;
+  return status !== null && listableStatuses(viewer).includes(status) && canReadPost(viewer, { status, authorId });
+}
+
+/**
+ * The rows of one record within a page as one change: the state before the first, the state after
+ * the last, every field any of them changed. A client that keeps only final states loses nothing.
+ */
+function mergeByRecord(rows: ChangeRow[]): ChangeRow[] {
+  const merged = new Map<string, ChangeRow>();
+  for (const row of rows) {
+    const key = `${row.type}:${row.recordId}`;
+    const earlier = merged.get(key);
+    if (earlier) merged.delete(key); // re-inserted below: a merged change takes the place of its last row
+    merged.set(
+      key,
+      earlier
+        ? {
+            ...row,
+            op: row.op === 'delete' ? 'delete' : earlier.op === 'insert' ? 'insert' : 'update',
+            statusBefore: earlier.statusBefore,
+            fields: JSON.stringify([...new Set([...parseFields(earlier.fields), ...parseFields(row.fields)])]),
+          }
+        : row,
+    );
+  }
+  return [...merged.values()];
+}
+
+function parseFields(json: string): string[] {
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/** The change as `viewer` sees it, or null when it saw the record neither before nor after. */
+function viewOf(row: ChangeRow, viewer: Viewer): CalendarChangeView | null {
+  const before = inView(viewer, row.type, row.statusBefore, row.authorId, row.op !== 'insert');
+  const now = inView(viewer, row.type, row.statusAfter, row.authorId, row.op !== 'delete');
+  if (!before && !now) return null;
+  const kind: ChangeKind =
+    row.op === 'delete'
+      ? 'DELETED'
+      : row.op === 'insert'
+        ? 'CREATED'
+        : row.statusAfter === 'trash' && row.statusBefore !== 'trash'
+          ? 'TRASHED'
+          : row.statusBefore === 'trash' && row.statusAfter !== 'trash'
+            ? 'RESTORED'
+            : !before
+              ? 'ADDED'
+              : !now
+                ? 'REMOVED'
+                : 'UPDATED';
+  return {
+    cursor: encodeCursor({ seq: row.seq!, id: row.id }),
+    type: row.type as ChangeType,
+    id: row.recordId,
+    kind,
+    removed: !now,
+    fields: kind === 'UPDATED' ? apiFields(parseFields(row.fields)) : [],
+    atUtc: row.atUtc,
+  };
+}
+
+/**
+ * The changes after `cursor` (null: from the oldest kept), at most `first` rows of the log, in
+ * commit order. CURSOR_EXPIRED when changes after the cursor were already pruned: the client must
+ * read everything again (and take a new cursor from changeLogHead first).
+ */
+export async function readChanges(
+  db: Db,
+  options: { after: string | null; first: number; types: readonly ChangeType[] | null; viewer: Viewer },
+): Promise<ChangePage> {
+  const { first, types, viewer } = options;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_CHANGES_PER_PAGE)
+    throw invalidInput({ first: `must be an integer from 1 to ${MAX_CHANGES_PER_PAGE}` });
+  const pruned = await prunedThrough(db);
+  const from = options.after === null ? pruned : decodeCursor(options.after);
+  if (after(pruned, from))
+    throw new CalendarError(
+      'CURSOR_EXPIRED',
+      'Changes after this cursor are no longer kept: read everything again, taking a new cursor (calendarChangeCursor) before you start.',
+    );
+  const rows = await db.calendarChange.findMany({
+    where: {
+      seq: { not: null },
+      OR: [{ seq: { gt: from.seq } }, { seq: from.seq, id: { gt: from.id } }],
+      ...(types ? { type: { in: [...types] } } : {}),
+    },
+    orderBy: [{ seq: 'asc' }, { id: 'asc' }],
+    take: first + 1,
+  });
+  const page = rows.slice(0, first);
+  const last = page.at(-1);
+  const changes = mergeByRecord(page)
+    .map((row) => viewOf(row, viewer))
+    .filter((change): change is CalendarChangeView => change !== null);
+  return { changes, cursor: last ? encodeCursor({ seq: last.seq!, id: last.id }) : encodeCursor(from), hasMore: rows.length > first };
+}
+
+/**
+ * Deletes the changes written before `keepFromUtc` (a UTC wall), oldest first, a batch at a time,
+ * recording in the same transaction how far it got, so that older cursors expire rather than skip.
+ * Safe to run from several processes.
+ */
+export async function pruneChanges(prisma: Prisma, keepFromUtc: string, batch = 5000): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const old = await prisma.calendarChange.findMany({
+      where: { seq: { not: null }, atUtc: { lt: keepFromUtc } },
+      orderBy: [{ seq: 'asc' }, { id: 'asc' }],
+      take: batch,
+      select: { seq: true, id: true },
+    });
+    const last = old.at(-1);
+    if (!last) return removed;
+    const place = (scope: string, version: number) =>
+      prisma.dataVersion.upsert({ where: { scope }, create: { scope, version }, update: { version } });
+    const [, , gone] = await prisma.$transaction([
+      place(PRUNED_SEQ, last.seq!),
+      place(PRUNED_ID, last.id),
+      prisma.calendarChange.deleteMany({ where: { id: { in: old.map((row) => row.id) } } }),
+    ]);
+    removed += gone.count;
+    if (old.length < batch) return removed;
+  }
+}

@@ -1,0 +1,97 @@
+// Following the calendar's changes: calendarChangeCursor (where the log ends now) and
+// calendarChanges (what changed after a cursor), each change with the record as the caller may
+// read it now. The sync model is in the README ("Following a calendar's changes").
+import { builder } from '../../graphql/builder.js';
+import { NodeInterface, resolveNode } from '../../graphql/node.js';
+import {
+  changeLogHead,
+  CHANGE_KINDS,
+  CHANGE_TYPES,
+  MAX_CHANGES_PER_PAGE,
+  readChanges,
+  type CalendarChangeView,
+  type ChangePage,
+  type ChangeType,
+} from '../changes.js';
+
+const TYPE_NAMES: Record<ChangeType, string> = {
+  event: 'Event',
+  venue: 'Venue',
+  organizer: 'Organizer',
+  category: 'EventCategory',
+  tag: 'Tag',
+};
+
+export const CalendarRecordType = builder.enumType('CalendarRecordType', {
+  description: 'The kinds of record the change log follows.',
+  values: Object.fromEntries(
+    CHANGE_TYPES.map((type) => [type.toUpperCase(), { value: type, description: `A ${TYPE_NAMES[type]}.` }]),
+  ) as Record<Uppercase<ChangeType>, { value: ChangeType; description: string }>,
+});
+
+const KIND_DESCRIPTIONS: Record<(typeof CHANGE_KINDS)[number], string> = {
+  CREATED: 'The record was created.',
+  UPDATED: 'The record changed: `fields` names what.',
+  TRASHED: 'The record was moved to the trash.',
+  RESTORED: 'The record came back from the trash.',
+  DELETED: 'The record was deleted for good.',
+  ADDED: 'The record came into your view (published, or given to you).',
+  REMOVED: 'The record left your view (unpublished, made private).',
+};
+export const CalendarChangeKind = builder.enumType('CalendarChangeKind', {
+  description: 'What happened to a record, as the caller sees it.',
+  values: Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, { description: KIND_DESCRIPTIONS[kind] }])),
+});
+
+export const CalendarChange = builder.objectRef<CalendarChangeView>('CalendarChange').implement({
+  description:
+    'One change to one record. Several writes to a record within one page come as one change, in the place of the last. Apply them in order: drop your copy when `removed`, else take `record` (the record as it is now, or null when you can no longer read it; a later change then says so).',
+  fields: (t) => ({
+    cursor: t.exposeString('cursor', { description: 'Where this change is in the log: read on after it with calendarChanges(after:).' }),
+    type: t.field({ type: CalendarRecordType, description: 'The kind of record.', resolve: (change) => change.type }),
+    id: t.exposeInt('id', { description: "The record's database id." }),
+    kind: t.field({ type: CalendarChangeKind, description: 'What happened.', resolve: (change) => change.kind }),
+    removed: t.exposeBoolean('removed', { description: 'Drop your copy: the record is gone or out of your view.' }),
+    fields: t.exposeStringList('fields', {
+      description: 'For UPDATED, the API fields that changed (links: venue, organizers, categories, tags); empty otherwise.',
+    }),
+    atUtc: t.exposeString('atUtc', { description: 'When it was written: UTC, "YYYY-MM-DD HH:MM:SS".' }),
+    record: t.field({
+      type: NodeInterface,
+      nullable: true,
+      description: 'The record now, as its own query shows it to you; null when removed, gone since, or not readable.',
+      resolve: async (change, _args, ctx, info) =>
+        change.removed ? null : ((await resolveNode(ctx, info, TYPE_NAMES[change.type], change.id)) as never),
+    }),
+  }),
+});
+
+const CalendarChangePage = builder.objectRef<ChangePage>('CalendarChangePage').implement({
+  description: 'A page of the change log.',
+  fields: (t) => ({
+    changes: t.field({ type: [CalendarChange], description: 'The changes you may see, in order.', resolve: (page) => page.changes }),
+    cursor: t.exposeString('cursor', {
+      description: 'Pass it as `after` for the next page: the end of what was read, also past changes you may not see.',
+    }),
+    hasMore: t.exposeBoolean('hasMore', { description: 'More changes follow: ask again at once.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  calendarChangeCursor: t.string({
+    description:
+      'Where the change log ends now. Take it before a full read, then follow calendarChanges(after:) from it: nothing written after you took it is missed (some changes may repeat what the full read saw).',
+    resolve: (_root, _args, ctx) => changeLogHead(ctx.prisma),
+  }),
+  calendarChanges: t.field({
+    type: CalendarChangePage,
+    description: `Changes to events, venues, organizers, categories and tags after \`after\`, in the order they were committed, as the caller may see them. Errors: INVALID_INPUT for a malformed cursor or \`first\` outside 1–${MAX_CHANGES_PER_PAGE}; CURSOR_EXPIRED when the changes after the cursor are no longer kept (CHANGES_RETENTION_DAYS): read everything again.`,
+    args: {
+      after: t.arg.string({ description: 'A cursor from calendarChangeCursor or a previous page; omitted: the oldest change kept.' }),
+      first: t.arg.int({ defaultValue: 100, description: `How many changes of the log to read, 1 to ${MAX_CHANGES_PER_PAGE}.` }),
+      types: t.arg({ type: [CalendarRecordType], description: 'Only these kinds of record (default: all).' }),
+    },
+    resolve: (_root, args, ctx) =>
+      readChanges(ctx.prisma, { after: args.after ?? null, first: args.first ?? 100, types: args.types ?? null, viewer: ctx.viewer }),
+  }),
+}));
