@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
 import type { Logger } from '../http/logger.js';
 import { everyInterval, type Rounds } from '../rounds.js';
-import { pruneChanges } from './changes.js';
+import { pruneChanges, retentionStartUtc } from './changes.js';
 
 const EVERY_MS = 3_600_000;
 
@@ -12,8 +12,7 @@ export function keepChangeRetention(prisma: Prisma, config: Config, logger: Logg
   return everyInterval(
     EVERY_MS,
     async () => {
-      const keepFrom = new Date(Date.now() - config.changes.retentionDays * 86_400_000);
-      const removed = await pruneChanges(prisma, keepFrom.toISOString().slice(0, 19).replace('T', ' '));
+      const removed = await pruneChanges(prisma, retentionStartUtc(config.changes.retentionDays));
       if (removed) logger.info({ changes: removed }, 'change log: changes past the retention window removed');
     },
     (error) => logger.error({ err: error }, 'change log: pruning failed (tried again within the hour)'),

@@ -239,3 +239,136 @@ export async function pruneChanges(prisma: Prisma, keepFromUtc: string, batch = 
     if (old.length < batch) return removed;
   }
 }
+
+/** The start of the retention window: changes written before this UTC wall are pruned. */
+export function retentionStartUtc(retentionDays: number, now = new Date()): string {
+  return new Date(now.getTime() - retentionDays * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** An event that left the caller's view by trash or deletion, with the dates it had (a feed cancels it). */
+export interface RemovedEvent {
+  /** The event's id, or the series' id when `series` (every occurrence of it is gone). */
+  id: number;
+  series: boolean;
+  title: string;
+  allDay: boolean;
+  startLocal: string;
+  endLocal: string;
+  startUtc: string;
+  endUtc: string;
+  removedAtUtc: string;
+}
+
+type RemovedDb = Pick<Prisma, 'calendarChange' | 'event'>;
+const REMOVED_COLUMNS = {
+  id: true,
+  status: true,
+  seriesId: true,
+  title: true,
+  allDay: true,
+  startLocal: true,
+  endLocal: true,
+  startUtc: true,
+  endUtc: true,
+} as const;
+
+/**
+ * The events the caller could list that were trashed or deleted since `sinceUtc` and are still
+ * gone, newest first: single events as themselves, a recurring event once, as its series, when no
+ * occurrence of it is left (while one is, the series' rule and exceptions already tell).
+ */
+export async function recentlyRemovedEvents(db: RemovedDb, viewer: Viewer, sinceUtc: string, limit: number): Promise<RemovedEvent[]> {
+  const rows = await db.calendarChange.findMany({
+    where: { type: 'event', seq: { not: null }, atUtc: { gte: sinceUtc }, OR: [{ op: 'delete' }, { statusAfter: 'trash' }] },
+    orderBy: [{ seq: 'desc' }, { id: 'desc' }],
+    take: limit * 4,
+  });
+  // Per event: when it went last, whether the caller could list it before (a trash then a delete
+  // leaves the event before the trash), and the delete's snapshot.
+  const latest = new Map<number, { at: string; seen: boolean; snapshot: string | null }>();
+  for (const row of rows) {
+    const one = latest.get(row.recordId) ?? { at: row.atUtc, seen: false, snapshot: null };
+    one.seen ||= inView(viewer, 'event', row.statusBefore, row.authorId, true);
+    one.snapshot ??= row.snapshot;
+    latest.set(row.recordId, one);
+  }
+  const now = new Map(
+    (await db.event.findMany({ where: { id: { in: [...latest.keys()] } }, select: REMOVED_COLUMNS })).map((event) => [event.id, event]),
+  );
+  const gone: { event: RemovedRow; at: string }[] = [];
+  for (const [id, { at, seen, snapshot }] of latest) {
+    const current = now.get(id);
+    if (!seen || (current && current.status !== 'trash')) continue; // never the caller's, or restored since
+    const event = current ?? snapshotOf(snapshot);
+    if (event) gone.push({ event, at });
+  }
+  const seriesIds = [...new Set(gone.map((one) => one.event.seriesId).filter((id): id is number => id !== null))];
+  const alive = new Set(
+    seriesIds.length
+      ? (
+          await db.event.findMany({
+            where: { seriesId: { in: seriesIds }, status: { not: 'trash' } },
+            select: { seriesId: true },
+            distinct: ['seriesId'],
+          })
+        ).map((event) => event.seriesId)
+      : [],
+  );
+  const removed: RemovedEvent[] = [];
+  const seriesDone = new Set<number>();
+  for (const { event, at } of gone) {
+    const seriesId = event.seriesId;
+    if (seriesId !== null && (alive.has(seriesId) || seriesDone.has(seriesId))) continue;
+    if (seriesId !== null) seriesDone.add(seriesId);
+    // A series is cancelled from its first occurrence among those removed.
+    const first =
+      seriesId === null
+        ? event
+        : gone
+            .map((one) => one.event)
+            .filter((one) => one.seriesId === seriesId)
+            .reduce((a, b) => (b.startUtc < a.startUtc ? b : a));
+    removed.push({
+      id: seriesId ?? event.id,
+      series: seriesId !== null,
+      title: first.title,
+      allDay: first.allDay,
+      startLocal: first.startLocal,
+      endLocal: first.endLocal,
+      startUtc: first.startUtc,
+      endUtc: first.endUtc,
+      removedAtUtc: at,
+    });
+    if (removed.length >= limit) break;
+  }
+  return removed;
+}
+
+interface RemovedRow {
+  id: number;
+  seriesId: number | null;
+  title: string;
+  allDay: boolean;
+  startLocal: string;
+  endLocal: string;
+  startUtc: string;
+  endUtc: string;
+}
+
+/** A deleted event's last columns, as the delete trigger kept them. */
+function snapshotOf(snapshot: string | null): RemovedRow | null {
+  if (!snapshot) return null;
+  const value = JSON.parse(snapshot) as Record<string, unknown>;
+  const text = (key: string) => (typeof value[key] === 'string' ? (value[key] as string) : '');
+  return {
+    id: Number(value.id),
+    seriesId: typeof value.seriesId === 'number' ? value.seriesId : null,
+    title: text('title'),
+    // SQLite keeps booleans as 0/1.
+    allDay: value.allDay === true || value.allDay === 1,
+    startLocal: text('startLocal'),
+    endLocal: text('endLocal'),
+    startUtc: text('startUtc'),
+    endUtc: text('endUtc'),
+  };
+}

@@ -73,9 +73,24 @@ export interface ICalSeries {
   exceptions: ICalException[];
 }
 
-export type ICalEntry = ICalEvent | ICalSeries;
+/** An event or a whole recurring event that is gone: written as STATUS:CANCELLED so that subscribed calendars drop it. */
+export interface ICalCancellation {
+  cancelled: 'event' | 'series';
+  id: number;
+  title: string;
+  allDay: boolean;
+  startDate: string;
+  endDate: string;
+  utcStartDate: string;
+  utcEndDate: string;
+  /** When it went (UTC wall): its SEQUENCE is above every revision before. */
+  removedAtUtc: string;
+}
+
+export type ICalEntry = ICalEvent | ICalSeries | ICalCancellation;
 
 const isSeries = (entry: ICalEntry): entry is ICalSeries => 'series' in entry && 'master' in entry;
+const isCancellation = (entry: ICalEntry): entry is ICalCancellation => 'cancelled' in entry;
 
 export interface ICalOptions {
   /** The site's URL: its host names the UIDs. */
@@ -140,7 +155,9 @@ function zoned(name: string, walls: string[], zone: string, allDay: boolean): st
 }
 
 /** DTSTART and DTEND: days, UTC times (no zone given), or local times in the event's zone. */
-function datesOf(event: ICalEvent): string[] {
+function datesOf(
+  event: Pick<ICalEvent, 'allDay' | 'startDate' | 'endDate' | 'utcStartDate' | 'utcEndDate'> & { timezone?: string },
+): string[] {
   // An end before the start (the original allows it) would make the event invalid: end at the start.
   if (event.allDay)
     return [
@@ -195,6 +212,20 @@ function eventLines(event: ICalEvent, host: string, stamp: string): string[] {
     `DTSTAMP:${stamp}`,
     ...datesOf({ ...event, timezone: undefined }),
     ...bodyLines(event),
+  ];
+}
+
+function cancellationLines(entry: ICalCancellation, host: string, stamp: string): string[] {
+  return [
+    'BEGIN:VEVENT',
+    `UID:${entry.cancelled}-${entry.id}@${host}`,
+    `DTSTAMP:${stamp}`,
+    ...datesOf({ ...entry, timezone: undefined }),
+    `SUMMARY:${escapeText(entry.title)}`,
+    // Strictly above the SEQUENCE of the last revision, which may have been written the same second.
+    `SEQUENCE:${sequenceOf(entry.removedAtUtc) + 1}`,
+    'STATUS:CANCELLED',
+    'END:VEVENT',
   ];
 }
 
@@ -260,7 +291,13 @@ export function toICalendar(entries: ICalEntry[], options: ICalOptions): string 
     `X-WR-CALNAME:${escapeText(options.calendarName)}`,
     `X-ORIGINAL-URL:${options.siteUrl}`,
     ...timezones,
-    ...entries.flatMap((entry) => (isSeries(entry) ? seriesLines(entry, host, stamp) : eventLines(entry, host, stamp))),
+    ...entries.flatMap((entry) =>
+      isCancellation(entry)
+        ? cancellationLines(entry, host, stamp)
+        : isSeries(entry)
+          ? seriesLines(entry, host, stamp)
+          : eventLines(entry, host, stamp),
+    ),
     'END:VCALENDAR',
   ];
   return lines.map(foldLine).join('\r\n') + '\r\n';

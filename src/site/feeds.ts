@@ -7,7 +7,14 @@
 // per occurrence changed alone), however many of its occurrences the list holds; its exceptions,
 // its removed dates and the fields of its master are read through GraphQL too, as the caller may.
 import type { Context } from 'koa';
-import { toICalendar, type ICalEntry, type ICalEvent, type ICalException, type ICalSeries } from '../calendar/ical.js';
+import {
+  toICalendar,
+  type ICalCancellation,
+  type ICalEntry,
+  type ICalEvent,
+  type ICalException,
+  type ICalSeries,
+} from '../calendar/ical.js';
 import { normalizeWall, parseWall, wallAsUtcMillis, wallString } from '../calendar/dates/wall-times.js';
 import { errorCode } from '../graphql/errors.js';
 import { SiteError, type SiteServices } from './services.js';
@@ -30,6 +37,8 @@ const SERIES = `query IcalSeries($id: Int!) { event(id: $id) { series {
 /** Its occurrences, when the feed holds none of them that is not an exception (the master's fields). */
 const OCCURRENCES = `query IcalOccurrences($id: Int!, $after: Int) { event(id: $id) { occurrences(first: 100, after: $after) { ${EVENT_FIELDS} } } }`;
 const MAX_TEMPLATE_PAGES = 10;
+const REMOVED = `query IcalRemoved($first: Int!) { removedEvents(first: $first) {
+  id series title allDay startDate endDate utcStartDate utcEndDate removedAtUtc } }`;
 
 /** A feed holds at most this many events (the list's first ones, in start order). */
 export const ICAL_MAX_EVENTS = 1000;
@@ -45,6 +54,8 @@ type Row = Omit<ICalEvent, 'categories' | 'tags'> & {
 };
 const toEvent = ({ recurrenceId: _r, isException: _e, series: _s, timezone: _t, ...row }: Row): ICalEvent => ({
   ...row,
+  // GraphQL's PostStatus is the WordPress status in capitals ("PUBLISH").
+  status: row.status.toLowerCase(),
   categories: row.categories.map((c) => c.name),
   tags: row.tags.map((t) => t.name),
 });
@@ -215,7 +226,17 @@ export function feeds({ config, runner, graphqlContext }: SiteServices) {
         events.push(...items);
         if (items.length < PAGE) break;
       }
-      send(ctx, await entriesOf(context, events.slice(0, ICAL_MAX_EVENTS)), name, file);
+      const entries = await entriesOf(context, events.slice(0, ICAL_MAX_EVENTS));
+      // The whole calendar's feed keeps what was trashed or deleted lately, cancelled, so that
+      // subscribed calendars drop it (a filtered feed cannot tell what it held).
+      const whole = Object.keys(filter).every((key) => key === 'startDate' || key === 'endDate');
+      if (whole && entries.length < ICAL_MAX_EVENTS) {
+        type Removed = Omit<ICalCancellation, 'cancelled'> & { series: boolean };
+        const removed = await runner<{ removedEvents: Removed[] }>(REMOVED, { first: ICAL_MAX_EVENTS - entries.length }, context);
+        if (removed.errors?.length) throw removed.errors[0];
+        for (const { series, ...gone } of removed.data!.removedEvents) entries.push({ ...gone, cancelled: series ? 'series' : 'event' });
+      }
+      send(ctx, entries, name, file);
     },
 
     /** One event as a calendar. */

@@ -2,6 +2,7 @@
 // calendarChanges (what changed after a cursor), each change with the record as the caller may
 // read it now. The sync model is in the README ("Following a calendar's changes").
 import { builder } from '../../graphql/builder.js';
+import { invalidInput } from '../errors.js';
 import { NodeInterface, resolveNode } from '../../graphql/node.js';
 import {
   changeLogHead,
@@ -9,6 +10,9 @@ import {
   CHANGE_TYPES,
   MAX_CHANGES_PER_PAGE,
   readChanges,
+  recentlyRemovedEvents,
+  retentionStartUtc,
+  type RemovedEvent,
   type CalendarChangeView,
   type ChangePage,
   type ChangeType,
@@ -77,7 +81,36 @@ const CalendarChangePage = builder.objectRef<ChangePage>('CalendarChangePage').i
   }),
 });
 
+const RemovedEventRef = builder.objectRef<RemovedEvent>('RemovedEvent').implement({
+  description:
+    'An event, or a whole recurring event, that left your view by trash or deletion: what calendar feeds write as STATUS:CANCELLED.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: "The event's id, or the series' id when `series`." }),
+    series: t.exposeBoolean('series', { description: 'Every occurrence of this recurring event is gone.' }),
+    title: t.exposeString('title', { description: 'Its title when it went.' }),
+    allDay: t.exposeBoolean('allDay', { description: 'Whether it took whole days.' }),
+    startDate: t.exposeString('startLocal', { description: 'Its (first) start, event-local "YYYY-MM-DD HH:MM:SS".' }),
+    endDate: t.exposeString('endLocal', { description: 'Its (first) end, event-local.' }),
+    utcStartDate: t.exposeString('startUtc', { description: 'Its (first) start in UTC.' }),
+    utcEndDate: t.exposeString('endUtc', { description: 'Its (first) end in UTC.' }),
+    removedAtUtc: t.exposeString('removedAtUtc', { description: 'When it went: UTC, "YYYY-MM-DD HH:MM:SS".' }),
+  }),
+});
+
+const MAX_REMOVED = 1000;
+
 builder.queryFields((t) => ({
+  removedEvents: t.field({
+    type: [RemovedEventRef],
+    description: `Events you could list that were trashed or deleted within the change log's retention window (CHANGES_RETENTION_DAYS) and are still gone, newest first; a recurring event once, when none of its occurrences is left. At most \`first\` (1–${MAX_REMOVED}).`,
+    args: { first: t.arg.int({ defaultValue: 100, description: `How many, 1 to ${MAX_REMOVED}.` }) },
+    resolve: (_root, args, ctx) => {
+      const first = args.first ?? 100;
+      if (!Number.isInteger(first) || first < 1 || first > MAX_REMOVED)
+        throw invalidInput({ first: `must be an integer from 1 to ${MAX_REMOVED}` });
+      return recentlyRemovedEvents(ctx.prisma, ctx.viewer, retentionStartUtc(ctx.config.changes.retentionDays), first);
+    },
+  }),
   calendarChangeCursor: t.string({
     description:
       'Where the change log ends now. Take it before a full read, then follow calendarChanges(after:) from it: nothing written after you took it is missed (some changes may repeat what the full read saw).',
