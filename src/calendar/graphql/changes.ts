@@ -1,7 +1,10 @@
 // Following the calendar's changes: calendarChangeCursor (where the log ends now) and
 // calendarChanges (what changed after a cursor), each change with the record as the caller may
 // read it now. The sync model is in the README ("Following a calendar's changes").
+import { Repeater } from 'graphql-yoga';
+import { keyIsActive } from '../../auth/key-management.js';
 import { builder } from '../../graphql/builder.js';
+import { onCalendarChange } from '../change-watch.js';
 import { invalidInput } from '../errors.js';
 import { NodeInterface, resolveNode } from '../../graphql/node.js';
 import {
@@ -126,5 +129,64 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) =>
       readChanges(ctx.prisma, { after: args.after ?? null, first: args.first ?? 100, types: args.types ?? null, viewer: ctx.viewer }),
+  }),
+}));
+
+// At most this long between two looks at the log, even when no version change was noticed.
+const SUBSCRIPTION_IDLE_MS = 10_000;
+
+builder.subscriptionFields((t) => ({
+  calendarChanged: t.field({
+    type: CalendarChangePage,
+    description:
+      "The calendar's changes as they are committed, by any server process, as calendarChanges pages: each time changes you may see follow your place in the log. Starts after `after` (default: now), so a client that reconnects with the last `cursor` it got misses nothing. Ends with CURSOR_EXPIRED when the cursor is past the retention window, or when the API key is revoked.",
+    args: {
+      after: t.arg.string({ description: 'A cursor to start after (calendarChangeCursor, or the last page received).' }),
+      types: t.arg({ type: [CalendarRecordType], description: 'Only these kinds of record (default: all).' }),
+    },
+    subscribe: async (_root, args, ctx) => {
+      let cursor = args.after ?? (await changeLogHead(ctx.prisma));
+      const types = args.types ?? null;
+      // Checked now, so that a bad cursor is an error of the request rather than of the stream.
+      await readChanges(ctx.prisma, { after: cursor, first: 1, types, viewer: ctx.viewer });
+      const keyId = ctx.viewer?.keyId;
+      return new Repeater<ChangePage>(async (push, stop) => {
+        let stopped = false;
+        let wake: () => void = () => undefined;
+        void stop.then(() => {
+          stopped = true;
+          wake();
+        });
+        // A change noticed while the log is being read is read next, not waited for.
+        let changed = false;
+        const stopWatching = onCalendarChange(ctx.prisma, () => {
+          changed = true;
+          wake();
+        });
+        try {
+          while (!stopped) {
+            if (keyId !== undefined && !(await keyIsActive(ctx.prisma, keyId))) break;
+            changed = false;
+            const page = await readChanges(ctx.prisma, { after: cursor, first: MAX_CHANGES_PER_PAGE, types, viewer: ctx.viewer });
+            cursor = page.cursor;
+            if (page.changes.length) await push(page);
+            if (page.hasMore || changed || stopped) continue;
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, SUBSCRIPTION_IDLE_MS);
+              wake = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+          }
+          stop();
+        } catch (error) {
+          stop(error);
+        } finally {
+          stopWatching();
+        }
+      });
+    },
+    resolve: (page) => page,
   }),
 }));
