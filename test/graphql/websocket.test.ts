@@ -1,6 +1,6 @@
 // GraphQL over WebSocket with the graphql-ws client, as Apollo's GraphQLWsLink and urql use it: the
 // API key in the connection payload, a live subscription that sees a task created over REST, queries
-// through the same socket with the server's limits, and a wrong key refused.
+// through the same socket with the server's limits, a wrong key refused, and the calendar's changes.
 import { createClient, type Client } from 'graphql-ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -52,5 +52,23 @@ describe('GraphQL over WebSocket (graphql-ws)', () => {
     const anonymous = connect({});
     const result = await anonymous.iterate({ query: 'subscription { tasks { id } }' }).next();
     expect(result.value.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it("streams the calendar's changes to an anonymous subscriber", async () => {
+    const anonymous = connect({});
+    const changes = anonymous.iterate<{ calendarChanged: { changes: { kind: string; record: { title: string } | null }[] } }>({
+      query: 'subscription { calendarChanged { changes { kind record { ... on Event { title } } } } }',
+    });
+    const next = changes.next();
+    // The subscription starts at the log's end when it is set up; write after that.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const created = await api.graphql(
+      'mutation($input: CreateEventInput!) { createEvent(input: $input) { id } }',
+      { input: { title: 'Socket Social', startDate: '2031-04-01 18:00:00', endDate: '2031-04-01 19:00:00' } },
+      api.keys.administrator,
+    );
+    expect(created.errors).toBeUndefined();
+    expect((await next).value.data!.calendarChanged.changes).toEqual([{ kind: 'CREATED', record: { title: 'Socket Social' } }]);
+    await changes.return?.(undefined);
   });
 });

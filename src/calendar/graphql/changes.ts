@@ -1,12 +1,13 @@
 // Following the calendar's changes: calendarChangeCursor (where the log ends now) and
 // calendarChanges (what changed after a cursor), each change with the record as the caller may
 // read it now. The sync model is in the README ("Following a calendar's changes").
-import { Repeater } from 'graphql-yoga';
 import { keyIsActive } from '../../auth/key-management.js';
+import { keySignals } from '../../auth/key-signals.js';
 import { builder } from '../../graphql/builder.js';
 import { onCalendarChange } from '../change-watch.js';
 import { invalidInput } from '../errors.js';
 import { NodeInterface, resolveNode } from '../../graphql/node.js';
+import { pollingStream } from '../../graphql/polling-stream.js';
 import {
   changeLogHead,
   CHANGE_KINDS,
@@ -150,41 +151,23 @@ builder.subscriptionFields((t) => ({
       // Checked now, so that a bad cursor is an error of the request rather than of the stream.
       await readChanges(ctx.prisma, { after: cursor, first: 1, types, viewer: ctx.viewer });
       const keyId = ctx.viewer?.keyId;
-      return new Repeater<ChangePage>(async (push, stop) => {
-        let stopped = false;
-        let wake: () => void = () => undefined;
-        void stop.then(() => {
-          stopped = true;
-          wake();
-        });
-        // A change noticed while the log is being read is read next, not waited for.
-        let changed = false;
-        const stopWatching = onCalendarChange(ctx.prisma, () => {
-          changed = true;
-          wake();
-        });
-        try {
-          while (!stopped) {
-            if (keyId !== undefined && !(await keyIsActive(ctx.prisma, keyId))) break;
-            changed = false;
-            const page = await readChanges(ctx.prisma, { after: cursor, first: MAX_CHANGES_PER_PAGE, types, viewer: ctx.viewer });
-            cursor = page.cursor;
-            if (page.changes.length) await push(page);
-            if (page.hasMore || changed || stopped) continue;
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, SUBSCRIPTION_IDLE_MS);
-              wake = () => {
-                clearTimeout(timer);
-                resolve();
-              };
-            });
-          }
-          stop();
-        } catch (error) {
-          stop(error);
-        } finally {
-          stopWatching();
-        }
+      return pollingStream<ChangePage>({
+        intervalMs: SUBSCRIPTION_IDLE_MS,
+        listen: (nudge) => {
+          const unwatch = onCalendarChange(ctx.prisma, nudge);
+          keySignals.on('revoked', nudge);
+          return () => {
+            unwatch();
+            keySignals.off('revoked', nudge);
+          };
+        },
+        round: async (push) => {
+          if (keyId !== undefined && !(await keyIsActive(ctx.prisma, keyId))) return 'end';
+          const page = await readChanges(ctx.prisma, { after: cursor, first: MAX_CHANGES_PER_PAGE, types, viewer: ctx.viewer });
+          cursor = page.cursor;
+          if (page.changes.length) await push(page);
+          return page.hasMore ? 'again' : 'wait';
+        },
       });
     },
     resolve: (page) => page,

@@ -7,13 +7,13 @@
 // fingerprint changed. In-process signals (a stop, a tool input arriving here) only make it look
 // sooner. It ends when the client disconnects (the stream's cancel returns the iterator, which stops
 // the Repeater and its timer) or, for a run, after sending the run's final state.
-import { Repeater } from 'graphql-yoga';
 import { keyIsActive } from '../../auth/key-management.js';
 import { keySignals } from '../../auth/key-signals.js';
 import type { TaskRun as RunRow } from '../../generated/sqlite/client.js';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { AppError } from '../../graphql/errors.js';
+import { pollingStream } from '../../graphql/polling-stream.js';
 import { taskSignals } from '../events.js';
 import { findRun } from '../runs.js';
 import { UNFINISHED, type RunStatus } from '../statuses.js';
@@ -47,49 +47,33 @@ function watch<T>(ctx: GraphQLContext, look: () => Promise<Look<T> | null>): Asy
   const intervalMs = Math.min(ctx.config.tasks.pollMs, MAX_INTERVAL_MS);
   const keyId = ctx.viewer?.keyId;
   const keyAlive = () => (keyId === undefined ? Promise.resolve(true) : keyIsActive(ctx.prisma, keyId));
-  return new Repeater<T>(async (push, stop) => {
-    watching++;
-    let wake: () => void = () => undefined;
-    let stopped = false;
-    void stop.then(() => {
-      stopped = true;
-      wake();
-    });
-    const soon = () => wake();
-    taskSignals.on('queued', soon);
-    taskSignals.on('ended', soon);
-    taskSignals.on('changed', soon);
-    keySignals.on('revoked', soon);
-    try {
-      let last: string | undefined;
-      while (!stopped) {
-        if (!(await keyAlive())) break;
-        const seen = await look();
-        if (stopped) break;
-        if (!seen) break;
-        if (seen.fingerprint !== last) {
-          last = seen.fingerprint;
-          await push(await seen.load());
-        }
-        if (seen.final) break;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, intervalMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+  let last: string | undefined;
+  return pollingStream<T>({
+    intervalMs,
+    listen: (soon) => {
+      watching++;
+      taskSignals.on('queued', soon);
+      taskSignals.on('ended', soon);
+      taskSignals.on('changed', soon);
+      keySignals.on('revoked', soon);
+      return () => {
+        watching--;
+        taskSignals.off('queued', soon);
+        taskSignals.off('ended', soon);
+        taskSignals.off('changed', soon);
+        keySignals.off('revoked', soon);
+      };
+    },
+    round: async (push) => {
+      if (!(await keyAlive())) return 'end';
+      const seen = await look();
+      if (!seen) return 'end';
+      if (seen.fingerprint !== last) {
+        last = seen.fingerprint;
+        await push(await seen.load());
       }
-      stop();
-    } catch (error) {
-      stop(error);
-    } finally {
-      watching--;
-      taskSignals.off('queued', soon);
-      taskSignals.off('ended', soon);
-      taskSignals.off('changed', soon);
-      keySignals.off('revoked', soon);
-    }
+      return seen.final ? 'end' : 'wait';
+    },
   });
 }
 
