@@ -11,6 +11,7 @@ import { openDatabase, type Database } from './db/client.js';
 import { deployMigrations } from './db/migrations.js';
 import { keepChangeRetention } from './calendar/change-retention.js';
 import { keepSeriesHorizons } from './calendar/series-horizon.js';
+import { startCalendarWebhooks } from './calendar/webhooks.js';
 import { serveGraphQLOverWebSocket } from './graphql/websocket.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { createLogger, type Logger } from './http/logger.js';
@@ -50,6 +51,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const taskWorkers = await startTaskWorkers({ config, logger });
   const horizons = keepSeriesHorizons(db.prisma, config, logger);
   const retention = keepChangeRetention(db.prisma, config, logger);
+  const calendarWebhooks = startCalendarWebhooks({ prisma: db.prisma, config, logger });
   logger.info({ port, database: db.kind }, 'almanac listening');
 
   let closing: Promise<void> | undefined;
@@ -66,7 +68,14 @@ export async function startServer(config: Config, options: { logger?: Logger } =
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
         // Meanwhile the task workers hand their running runs back to the queue, and imports save where they stand.
-        await Promise.all([closed, taskWorkers.stop(), stopBackgroundImports(db.prisma), horizons.stop(), retention.stop()]);
+        await Promise.all([
+          closed,
+          taskWorkers.stop(),
+          stopBackgroundImports(db.prisma),
+          horizons.stop(),
+          retention.stop(),
+          calendarWebhooks.stop(),
+        ]);
         clearTimeout(force);
         keys.close();
         await db.close();

@@ -8,6 +8,7 @@ import '../calendar/graphql/organizer.js';
 import '../calendar/graphql/terms.js';
 import '../calendar/graphql/import.js';
 import '../calendar/graphql/changes.js';
+import '../calendar/graphql/webhooks.js';
 import '../tasks/graphql/index.js';
 import '../tasks/graphql/subscriptions.js';
 import '../auth/graphql/api-keys.js';

@@ -4,19 +4,14 @@
 // marks them, so each becomes exactly one delivery; deliveries are retried with backoff until the
 // receiver answers 2xx (at least once), and survive restarts. Every POST obeys the URL policy.
 //
-// Signature: X-Almanac-Signature: sha256=<hex HMAC-SHA256 of "<X-Almanac-Timestamp>.<body>">, keyed
-// with the webhook secret of the API key that created the task. Receivers should refuse a timestamp
-// more than 5 minutes away from their clock (replays).
+// Signed (src/http/signed-post.ts) with the webhook secret of the API key that created the task.
 import { everyInterval, type Rounds } from '../rounds.js';
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
-import { guardedRequest } from '../http/guarded-request.js';
-import { outboundPolicy } from '../http/url-policy.js';
+import { afterAttempt, postSigned } from '../http/signed-post.js';
 import type { Logger } from '../http/logger.js';
 
-/** Waits before each retry; after the last one the delivery is given up (`failed`). */
-export const RETRY_DELAYS_MS = [2_000, 10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000, 12 * 3600_000];
 const ENDED = ['completed', 'error'];
 /** A claimed delivery is retried after this long if its process died mid-POST. */
 const CLAIM_MS = 60_000;
@@ -30,10 +25,6 @@ export async function ensureWebhookSecret(prisma: Prisma, keyId: number): Promis
     data: { webhookSecret: `whsec_${randomBytes(24).toString('base64url')}` },
   });
   return (await prisma.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: { webhookSecret: true } })).webhookSecret;
-}
-
-export function signature(secret: string, timestamp: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
 /** Turns runs that ended and tool calls that wait into deliveries; marks those of tasks without a webhook. */
@@ -141,42 +132,8 @@ export async function deliverDue(prisma: Prisma, config: Config, now = new Date(
     const secret = delivery.keyId
       ? ((await prisma.apiKey.findUnique({ where: { id: delivery.keyId }, select: { webhookSecret: true } }))?.webhookSecret ?? '')
       : '';
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    let status: number | null = null;
-    let error = '';
-    try {
-      const response = await guardedRequest(outboundPolicy(config), delivery.url, {
-        method: 'POST',
-        body: delivery.body,
-        timeoutMs: 10_000,
-        maxBytes: 64 * 1024,
-        headers: {
-          'content-type': 'application/json',
-          'x-almanac-event': delivery.event,
-          'x-almanac-delivery': delivery.id,
-          'x-almanac-timestamp': timestamp,
-          ...(secret ? { 'x-almanac-signature': signature(secret, timestamp, delivery.body) } : {}),
-        },
-      });
-      status = response.status;
-      if (status < 200 || status >= 300) error = `answered ${status}`;
-    } catch (failure) {
-      error = (failure as Error).message;
-    }
-    const attempts = delivery.attempts + 1;
-    await prisma.webhookDelivery.update({
-      where: { id: delivery.id },
-      data: error
-        ? {
-            attempts,
-            lastStatus: status,
-            lastError: error.slice(0, 500),
-            ...(attempts > RETRY_DELAYS_MS.length
-              ? { status: 'failed' }
-              : { nextAttemptAt: new Date(Date.now() + RETRY_DELAYS_MS[attempts - 1]) }),
-          }
-        : { attempts, lastStatus: status, lastError: '', status: 'delivered', deliveredAt: new Date() },
-    });
+    const outcome = await postSigned(config, { url: delivery.url, body: delivery.body, event: delivery.event, id: delivery.id, secret });
+    await prisma.webhookDelivery.update({ where: { id: delivery.id }, data: afterAttempt(delivery.attempts + 1, outcome) });
   }
   return attempted;
 }
