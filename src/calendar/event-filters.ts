@@ -275,8 +275,9 @@ export async function eventListQuery(
 
   return {
     where,
-    // With include: publication date, then id; otherwise start date (ties in insertion order).
-    orderBy: filter.include != null ? [{ dateUtc: 'asc' }, { id: 'asc' }] : [{ startLocal: 'asc' }, { id: 'asc' }],
+    // With include: publication date (post_date, site-local: drafts have no UTC one), then id;
+    // otherwise start date (ties in insertion order).
+    orderBy: filter.include != null ? [{ date: 'asc' }, { id: 'asc' }] : [{ startLocal: 'asc' }, { id: 'asc' }],
     window,
     statuses: statuses!,
     version,

@@ -69,4 +69,44 @@ describe.each(DATABASE_KINDS)('WordPress rules in REST answers on %s', (kind) =>
       expect(feed.text.match(/^SUMMARY:/gm)).toHaveLength(3);
     });
   });
+
+  describe('a list shows every status the caller may read, by publication date as WordPress orders it', () => {
+    // A draft has no UTC publication date, only a local one (when it was written): WordPress orders
+    // by the local one (post_date), so a draft sits among the others, not after them.
+    const tomorrow = `${day(1)} 12:00:00`;
+
+    for (const [plural, name] of [
+      ['venues', 'venue'],
+      ['organizers', 'organizer'],
+    ] as const) {
+      it(`an administrator's /${plural} lists drafts and scheduled ones in date order; a visitor's only the published`, async () => {
+        await created(`/${plural}`, { [name]: `Old ${name}`, date: '2020-01-01 10:00:00' });
+        await created(`/${plural}`, { [name]: `Draft ${name}`, status: 'draft' });
+        const scheduled = await created(`/${plural}`, { [name]: `Scheduled ${name}`, date: tomorrow });
+        expect(scheduled.status).toBe('future');
+        const names = (response: { json: Record<string, Record<string, string>[]> }) => response.json[plural].map((record) => record[name]);
+        const admin = await get(`/${plural}`, api.keys.administrator);
+        expect(names(admin)).toEqual([`Scheduled ${name}`, `Draft ${name}`, `Old ${name}`]);
+        expect(admin.json.total).toBe(3);
+        const editor = await get(`/${plural}?per_page=1&page=2`, api.keys.editor);
+        expect(names(editor)).toEqual([`Draft ${name}`]);
+        expect(names(await get(`/${plural}`))).toEqual([`Old ${name}`]);
+      });
+    }
+
+    it('an events list by include is in publication-date order, drafts included for those who may read them', async () => {
+      const event = (title: string, extra: Record<string, unknown>) =>
+        created('/events', { title, start_date: `${day(20)} 10:00:00`, end_date: `${day(20)} 11:00:00`, ...extra });
+      const later = await event('Announced later', { date: tomorrow });
+      const draft = await event('Still a draft', { status: 'draft' });
+      const old = await event('Announced long ago', { date: '2020-01-01 10:00:00' });
+      const include = `include=${later.id},${draft.id},${old.id}`;
+      expect(titles(await get(`/events?${include}`, api.keys.administrator))).toEqual([
+        'Announced long ago',
+        'Still a draft',
+        'Announced later',
+      ]);
+      expect(titles(await get(`/events?${include}`))).toEqual(['Announced long ago']);
+    });
+  });
 });
