@@ -3,6 +3,7 @@
 import { DateTime } from 'luxon';
 import type { Prisma } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
+import type { PostAccess } from './capabilities.js';
 import { nextUniqueSlug } from './slugs.js';
 
 export type PostType = 'event' | 'venue' | 'organizer' | 'attachment';
@@ -38,6 +39,23 @@ export async function postTypeOf(db: Db, id: number): Promise<PostType | null> {
   if (!isDbId(id)) return null;
   const row = await db.post.findUnique({ where: { id }, select: { type: true } });
   return (row?.type as PostType | undefined) ?? null;
+}
+
+/**
+ * What the capability rules read of the post with this id, whatever its type; null when no post has
+ * it. WordPress checks `edit_post`/`delete_post` against the post the id names under its own type's
+ * rules, even where a route expects another type. An image (attachment) has no status or author
+ * here: WordPress's `inherit`, owned by no one.
+ */
+export async function postAccessOf(db: Db, id: number): Promise<PostAccess | null> {
+  if (!isDbId(id)) return null;
+  const facts = { select: { status: true, authorId: true } };
+  const row = await db.post.findUnique({
+    where: { id },
+    select: { event: facts, venue: facts, organizer: facts, attachment: { select: { id: true } } },
+  });
+  if (!row) return null;
+  return row.event ?? row.venue ?? row.organizer ?? { status: 'inherit', authorId: 0 };
 }
 
 /** Ids of `type` among `ids` (one query). */

@@ -109,4 +109,56 @@ describe.each(DATABASE_KINDS)('WordPress rules in REST answers on %s', (kind) =>
       expect(titles(await get(`/events?${include}`))).toEqual(['Announced long ago']);
     });
   });
+
+  describe('a wrong-type id is refused with the Allow header of the post it names', () => {
+    const ALL = 'GET, DELETE, POST, PUT, PATCH';
+    const ids: Record<string, number> = {};
+    beforeAll(async () => {
+      const when = { start_date: `${day(30)} 10:00:00`, end_date: `${day(30)} 11:00:00` };
+      ids.event = (await created('/events', { title: 'Published by the administrator', ...when })).id;
+      ids.venue = (await created('/venues', { venue: 'Administrator venue' })).id;
+      ids.ownDraft = (await created('/events', { title: 'A contributor draft', ...when }, api.keys.contributor)).id;
+    });
+    const refusal = (response: { status: number; json: { code: string; data: { params: object } } }) => {
+      expect(response.status).toBe(400);
+      expect(response.json.code).toBe('rest_invalid_param');
+      expect(Object.keys(response.json.data.params)).toEqual(['id']);
+    };
+
+    it("an administrator's POST, PUT or DELETE on /venues/<event id> or /organizers/<venue id> names every method of the route", async () => {
+      for (const [path, body] of [
+        [`/venues/${ids.event}`, { venue: 'Event as venue' }],
+        [`/organizers/${ids.venue}`, { organizer: 'Venue as organizer' }],
+      ] as const) {
+        for (const method of ['POST', 'PUT', 'DELETE']) {
+          const response = await send(method, path, method === 'DELETE' ? undefined : body);
+          refusal(response);
+          expect(response.headers.get('allow'), `${method} ${path}`).toBe(ALL);
+        }
+      }
+      // No post at all: WordPress allows nothing but reading.
+      const unknown = await send('POST', '/venues/999999', { venue: 'Ghost' });
+      refusal(unknown);
+      expect(unknown.headers.get('allow')).toBe('GET');
+    });
+
+    it('the rights are those on the post the id names, under its own rules, on every id route', async () => {
+      // A contributor may edit their own draft event, not the administrator's published one.
+      const own = await send('POST', `/venues/${ids.ownDraft}`, { venue: 'Draft as venue' }, api.keys.contributor);
+      refusal(own);
+      expect(own.headers.get('allow')).toBe(ALL);
+      const others = await send('DELETE', `/organizers/${ids.event}`, undefined, api.keys.contributor);
+      refusal(others);
+      expect(others.headers.get('allow')).toBe('GET');
+      // The events route asks the same about a venue's id.
+      const venue = await send('DELETE', `/events/${ids.venue}`, undefined, api.keys.contributor);
+      expect(venue.status).toBe(400);
+      expect(venue.json.code).toBe('rest-invalid-event-id');
+      expect(venue.headers.get('allow')).toBe('GET');
+      const asAdmin = await send('DELETE', `/events/${ids.venue}`, undefined);
+      expect(asAdmin.headers.get('allow')).toBe(ALL);
+      // Visitors may do nothing but read, whatever the id.
+      expect((await send('DELETE', `/venues/${ids.event}`, undefined, '')).headers.get('allow')).toBe('GET');
+    });
+  });
 });
