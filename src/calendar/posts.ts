@@ -193,6 +193,17 @@ export function insertedDates(dates: { date: string; dateUtc: string }, status: 
 }
 
 /**
+ * The dates after a second save of a post just inserted (wp_update_post naming nothing but the
+ * field it changes): the modification is dated now, and a draft or pending post without a GMT date
+ * is dated now too (wp_update_post's clear_date: "drafts shouldn't be assigned a date unless
+ * explicitly done so by the user").
+ */
+export function resavedDates(saved: { date: string; dateUtc: string }, status: string, now: { local: string; utc: string }) {
+  const date = FLOATING_STATUSES.has(status) && saved.dateUtc === ZERO_DATE ? now.local : saved.date;
+  return { date, dateUtc: saved.dateUtc, modified: now.local, modifiedUtc: now.utc };
+}
+
+/**
  * The publication dates of an update that gives none: a post that is or becomes a draft or pending
  * floats again (its date now, no GMT date); a floating post being published is dated now.
  */

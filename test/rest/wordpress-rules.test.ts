@@ -161,4 +161,63 @@ describe.each(DATABASE_KINDS)('WordPress rules in REST answers on %s', (kind) =>
       expect((await send('DELETE', `/venues/${ids.event}`, undefined, '')).headers.get('allow')).toBe('GET');
     });
   });
+
+  describe('a create saves a sticky event twice, as the original does', () => {
+    const nearNow = (wallUtc: string) => Math.abs(Date.parse(`${wallUtc.replace(' ', 'T')}Z`) - Date.now()) < 10_000;
+    const everything = {
+      description: 'Every optional field',
+      excerpt: 'All of them',
+      date: '2020-03-01 10:00:00',
+      start_date: `${day(40)} 18:00:00`,
+      end_date: `${day(40)} 20:00:00`,
+      timezone: 'America/Chicago',
+      website: 'https://example.com/everything',
+      cost: '7',
+      featured: true,
+      show_map: true,
+      show_map_link: true,
+      hide_from_listings: false,
+      venue: { venue: 'Everything Hall' },
+      organizer: [{ organizer: 'Everything Society' }],
+      categories: ['Everything'],
+      tags: ['everything'],
+    };
+
+    it('an event created sticky with a past date comes back modified at the time of the request', async () => {
+      const event = await created('/events', { title: 'Sticky with a past date', ...everything, sticky: true });
+      expect([event.date, event.date_utc]).toEqual(['2020-03-01 10:00:00', '2020-03-01 10:00:00']);
+      expect(nearNow(event.modified_utc), event.modified_utc).toBe(true);
+      expect(event.modified).toBe(event.modified_utc); // the site's zone is UTC
+      const read = await get(`/events/${event.id}`);
+      expect([read.json.date, read.json.modified]).toEqual([event.date, event.modified]);
+    });
+
+    it('without sticky, no other field saves it again: modified is its publication date', async () => {
+      const event = await created('/events', { title: 'Not sticky, past date', ...everything, sticky: false });
+      expect([event.date, event.modified, event.modified_utc]).toEqual([
+        '2020-03-01 10:00:00',
+        '2020-03-01 10:00:00',
+        '2020-03-01 10:00:00',
+      ]);
+    });
+
+    it('GraphQL creates the same way', async () => {
+      const result = await api.graphql(
+        `mutation($input: CreateEventInput!) { createEvent(input: $input) { date modified modifiedUtc } }`,
+        {
+          input: {
+            title: 'Sticky through GraphQL',
+            date: '2020-03-01 10:00:00',
+            startDate: `${day(41)} 10:00:00`,
+            endDate: `${day(41)} 11:00:00`,
+            sticky: true,
+          },
+        },
+        api.keys.administrator,
+      );
+      expect(result.errors).toBeUndefined();
+      expect(result.data.createEvent.date).toBe('2020-03-01 10:00:00');
+      expect(nearNow(result.data.createEvent.modifiedUtc)).toBe(true);
+    });
+  });
 });
