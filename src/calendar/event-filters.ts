@@ -26,6 +26,8 @@ export interface EventFilter {
   strictDates?: boolean | null;
   search?: string | null;
   categories?: string[] | null;
+  /** With categories: their descendant categories' events too (default true, WordPress's include_children). */
+  includeChildCategories?: boolean | null;
   tags?: string[] | null;
   venue?: number[] | null;
   organizer?: number[] | null;
@@ -110,6 +112,24 @@ async function resolveTermFilter(db: Db, taxonomy: string, items: string[]): Pro
     ids.push(bySlug?.id ?? byId?.id ?? -1);
   }
   return ids;
+}
+
+/**
+ * The categories and all their descendants: a tax query on a hierarchical taxonomy includes the
+ * children by default in WordPress (include_children), so a parent's list shows its children's
+ * events. One recursive statement walks the term tree down its parent index; the event list then
+ * filters on the ids as on any other. Unmatched items (-1) stay unmatched.
+ */
+async function withDescendants(db: ListDb, ids: number[]): Promise<number[]> {
+  const roots = ids.filter(isDbId);
+  if (!roots.length) return ids;
+  // Integers only (isDbId): safe to inline. UNION, not UNION ALL, ends any loop.
+  const rows = await db.$queryRawUnsafe<{ id: number | bigint }[]>(
+    `WITH RECURSIVE "branch"("id") AS (SELECT "id" FROM "Term" WHERE "id" IN (${roots.join(',')})
+       UNION SELECT "Term"."id" FROM "Term" JOIN "branch" ON "Term"."parentId" = "branch"."id")
+     SELECT "id" FROM "branch"`,
+  );
+  return rows.map((row) => Number(row.id));
 }
 
 /** Above this many index matches a term is common: walking the list in order finds a page sooner. */
@@ -238,7 +258,10 @@ export async function eventListQuery(
   }
   const candidates = dbKind === 'sqlite' ? await searchCandidates(db, terms) : null;
   if (candidates) and.push({ id: { in: candidates } });
-  if (termIds.categories) and.push({ terms: { some: { termId: { in: termIds.categories } } } });
+  if (termIds.categories) {
+    const categories = filter.includeChildCategories === false ? termIds.categories : await withDescendants(db, termIds.categories);
+    and.push({ terms: { some: { termId: { in: categories } } } });
+  }
   if (termIds.tags) and.push({ terms: { some: { termId: { in: termIds.tags } } } });
   if (filter.venue != null) and.push({ venues: { some: { venueId: { in: filter.venue } } } });
   if (filter.organizer != null) and.push({ organizers: { some: { organizerId: { in: filter.organizer } } } });
@@ -252,8 +275,9 @@ export async function eventListQuery(
 
   return {
     where,
-    // With include: publication date, then id; otherwise start date (ties in insertion order).
-    orderBy: filter.include != null ? [{ dateUtc: 'asc' }, { id: 'asc' }] : [{ startLocal: 'asc' }, { id: 'asc' }],
+    // With include: publication date (post_date, site-local: drafts have no UTC one), then id;
+    // otherwise start date (ties in insertion order).
+    orderBy: filter.include != null ? [{ date: 'asc' }, { id: 'asc' }] : [{ startLocal: 'asc' }, { id: 'asc' }],
     window,
     statuses: statuses!,
     version,

@@ -18,6 +18,7 @@ import { publicationDates } from './linked.js';
 import {
   floatingDates,
   insertedDates,
+  resavedDates,
   lockEventRow,
   isFloatingStatus,
   postTypeOf,
@@ -192,6 +193,10 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
       const id = (await tx.post.create({ data: { type: 'event' }, select: { id: true } })).id;
       const title = String(fields.title).trim();
       const status = storedStatus(fields.status, viewer, dates.dateUtc, now.utc);
+      const inserted = insertedDates(dates, status, fields.date !== undefined || fields.dateUtc !== undefined);
+      // TEC's saveEventMeta saves a sticky event a second time (wp_update_post of its menu_order,
+      // -1): the only part of a create that does, so only a sticky event comes back modified now.
+      const savedDates = fields.sticky ? resavedDates(inserted, status, now) : inserted;
       await tx.event.create({
         data: {
           id,
@@ -199,7 +204,7 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
           slug: await eventSlug(tx, fields.slug, title, id, status),
           status,
           authorId: fields.author !== undefined ? Number(fields.author) : (viewer?.userId ?? 0),
-          ...insertedDates(dates, status, fields.date !== undefined || fields.dateUtc !== undefined),
+          ...savedDates,
           content: fields.description ?? '',
           excerpt: fields.excerpt ?? '',
           password: fields.password ?? '',

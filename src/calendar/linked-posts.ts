@@ -172,7 +172,9 @@ export async function linkedListQuery(
       and.push({ id: { in: [...new Set(page.flatMap((event) => event.linkedIds))] } });
     } else and.push({ events: { some: { event: upcoming } } });
   }
-  return { where: { status: { in: statuses! }, AND: and }, orderBy: [{ dateUtc: 'desc' }, { id: 'desc' }], statuses: statuses! };
+  // WP_Query's default order is post_date (site-local): a draft, whose UTC date is empty, sorts by
+  // when it was written among the others.
+  return { where: { status: { in: statuses! }, AND: and }, orderBy: [{ date: 'desc' }, { id: 'desc' }], statuses: statuses! };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 import { DateTime } from 'luxon';
 import type { Prisma } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
+import type { PostAccess } from './capabilities.js';
 import { nextUniqueSlug } from './slugs.js';
 
 export type PostType = 'event' | 'venue' | 'organizer' | 'attachment';
@@ -38,6 +39,23 @@ export async function postTypeOf(db: Db, id: number): Promise<PostType | null> {
   if (!isDbId(id)) return null;
   const row = await db.post.findUnique({ where: { id }, select: { type: true } });
   return (row?.type as PostType | undefined) ?? null;
+}
+
+/**
+ * What the capability rules read of the post with this id, whatever its type; null when no post has
+ * it. WordPress checks `edit_post`/`delete_post` against the post the id names under its own type's
+ * rules, even where a route expects another type. An image (attachment) has no status or author
+ * here: WordPress's `inherit`, owned by no one.
+ */
+export async function postAccessOf(db: Db, id: number): Promise<PostAccess | null> {
+  if (!isDbId(id)) return null;
+  const facts = { select: { status: true, authorId: true } };
+  const row = await db.post.findUnique({
+    where: { id },
+    select: { event: facts, venue: facts, organizer: facts, attachment: { select: { id: true } } },
+  });
+  if (!row) return null;
+  return row.event ?? row.venue ?? row.organizer ?? { status: 'inherit', authorId: 0 };
 }
 
 /** Ids of `type` among `ids` (one query). */
@@ -172,6 +190,17 @@ export const isFloatingStatus = (status: string): boolean => FLOATING_STATUSES.h
 export function insertedDates(dates: { date: string; dateUtc: string }, status: string, dateGiven: boolean) {
   const dateUtc = FLOATING_STATUSES.has(status) && !dateGiven ? ZERO_DATE : dates.dateUtc;
   return { date: dates.date, dateUtc, modified: dates.date, modifiedUtc: dateUtc };
+}
+
+/**
+ * The dates after a second save of a post just inserted (wp_update_post naming nothing but the
+ * field it changes): the modification is dated now, and a draft or pending post without a GMT date
+ * is dated now too (wp_update_post's clear_date: "drafts shouldn't be assigned a date unless
+ * explicitly done so by the user").
+ */
+export function resavedDates(saved: { date: string; dateUtc: string }, status: string, now: { local: string; utc: string }) {
+  const date = FLOATING_STATUSES.has(status) && saved.dateUtc === ZERO_DATE ? now.local : saved.date;
+  return { date, dateUtc: saved.dateUtc, modified: now.local, modifiedUtc: now.utc };
 }
 
 /**

@@ -6,6 +6,7 @@ import '../calendar/graphql/series.js';
 import '../calendar/graphql/venue.js';
 import '../calendar/graphql/organizer.js';
 import '../calendar/graphql/terms.js';
+import '../calendar/graphql/post-rights.js';
 import '../calendar/graphql/import.js';
 import '../calendar/graphql/changes.js';
 import '../calendar/graphql/webhooks.js';

@@ -38,6 +38,11 @@ export function restRootUrl(config: Pick<Config, 'siteUrl' | 'restRoot'>): strin
   return `${config.siteUrl}${config.restRoot}/`;
 }
 
+/** WordPress's discovery header (rest_output_link_header): names the API root for clients such as wpapi. */
+export function apiRootLink(config: Pick<Config, 'siteUrl' | 'restRoot'>): string {
+  return `<${restRootUrl(config)}>; rel="https://api.w.org/"`;
+}
+
 /** Each arg's schema keywords in declaration order, defaults evaluated, then `required`.
  *  No args is PHP's empty array: `[]`. */
 export function indexArgs(args: Args, req: RestRequest): Record<string, unknown> | [] {

@@ -8,7 +8,7 @@ import type { GraphQLContext, OperationOptions } from '../graphql/context.js';
 import type { OperationRunner } from '../graphql/execute.js';
 import { encodePhpJsonBytes } from './json.js';
 import { RestError, internalError, invalidCredentials, noRoute } from './errors.js';
-import { namespaceIndex, restRootUrl, routeData } from './namespace-index.js';
+import { apiRootLink, namespaceIndex, restRootUrl, routeData } from './namespace-index.js';
 import { envelope, filterFields, rootIndex } from './wp-conventions.js';
 import { openApiDocument, type DocInfo } from './openapi.js';
 import { allowHeader, runPipeline } from './pipeline.js';
@@ -116,6 +116,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
   // Longest first, so a namespace that prefixes another does not shadow it.
   const namespaces = [...config.restNamespaces].sort((a, b) => b.length - a.length);
   const linkRoot = restRootUrl(config);
+  const link = apiRootLink(config);
   const cache = options.cacheVersion ? new ResponseCache() : undefined;
 
   const namespaceOf = (path: string) => {
@@ -158,7 +159,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
         readVersion = await options.cacheVersion!();
         cacheKey = ResponseCache.key({ version: readVersion, viewer: viewer?.userId ?? null, url: ctx.url });
         const kept = cache.get(cacheKey);
-        if (kept) return render(ctx, kept, { authenticated: viewer !== null, linkRoot });
+        if (kept) return render(ctx, kept, { authenticated: viewer !== null, link });
       }
       const ns = namespaceOf(routePath);
       const nsRoutes = ns ? routesOf(ns) : [];
@@ -243,15 +244,15 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
     const body = encodePhpJsonBytes(result.body, Object.hasOwn(query, '_pretty'));
     const answer: CachedAnswer = { status: result.status, headers: result.headers ?? {}, allow, body, etag: etagOf(body) };
     if (cacheKey && result.status === 200) cache!.set(cacheKey, answer);
-    render(ctx, answer, { authenticated: viewer !== null, linkRoot });
+    render(ctx, answer, { authenticated: viewer !== null, link });
   };
 }
 
-function render(ctx: Koa.Context, result: CachedAnswer, opts: { authenticated: boolean; linkRoot: string }): void {
+function render(ctx: Koa.Context, result: CachedAnswer, opts: { authenticated: boolean; link: string }): void {
   ctx.status = result.status;
   ctx.set('Content-Type', 'application/json; charset=UTF-8');
   ctx.set('X-Robots-Tag', 'noindex');
-  ctx.set('Link', `<${opts.linkRoot}>; rel="https://api.w.org/"`);
+  ctx.set('Link', opts.link);
   ctx.set('X-Content-Type-Options', 'nosniff');
   for (const [name, value] of Object.entries(result.headers)) ctx.set(name, value);
   if (result.allow) ctx.set('Allow', result.allow);

@@ -1,7 +1,8 @@
 // The public site at the URLs the records name: the upcoming-events list, event pages, category and
 // tag archives, venue and organizer pages, each also as an iCalendar feed (`?ical=1`). Pages run
 // GraphQL in-process, so what a visitor sees is what the API shows the same caller. Every page and
-// the site root carry The Events Calendar's discovery headers (X-TEC-API-*), and the pages' CSP
+// the site root carry WordPress's REST discovery link and The Events Calendar's discovery headers
+// (X-TEC-API-*), and the pages' CSP
 // allows no script and no asset from elsewhere.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import type { Context, Middleware } from 'koa';
 import { decodeEntities } from '../calendar/text.js';
 import { errorCode } from '../graphql/errors.js';
 import { projectRoot } from '../paths.js';
-import { restRootUrl } from '../rest/namespace-index.js';
+import { apiRootLink, restRootUrl } from '../rest/namespace-index.js';
 import { feeds, type Archive } from './feeds.js';
 import {
   errorPage,
@@ -65,8 +66,10 @@ export function siteRoutes(options: SiteOptions): Middleware {
   const { config, runner } = services;
   const feed = feeds(services);
   const css = stylesheet();
-  const namespace = config.restNamespaces.includes('tribe/events/v1') ? 'tribe/events/v1' : config.restNamespaces[0];
-  const apiRoot = `${restRootUrl(config)}${namespace}/`;
+  // The primary namespace, as the interface's documentation names it (aliases serve the same API).
+  const apiRoot = `${restRootUrl(config)}${config.restNamespaces[0]}/`;
+  // WordPress sends its discovery link on every front-end page.
+  const apiLink = apiRootLink(config);
   const site = config.siteName;
   const perPage = config.postsPerPage;
 
@@ -106,6 +109,7 @@ export function siteRoutes(options: SiteOptions): Middleware {
     );
   }
   function discovery(ctx: Context, root: string) {
+    ctx.set('Link', apiLink);
     ctx.set('X-TEC-API-VERSION', 'v1');
     ctx.set('X-TEC-API-ROOT', root);
     ctx.set('X-TEC-API-ORIGIN', config.siteUrl);
@@ -160,13 +164,6 @@ export function siteRoutes(options: SiteOptions): Middleware {
 
   const routes: Route[] = [
     {
-      pattern: /^\/$/,
-      handle: async (ctx) => {
-        discovery(ctx, apiRoot);
-        ctx.redirect('/events/');
-      },
-    },
-    {
       pattern: /^\/assets\/site\.css$/,
       handle: async (ctx) => {
         ctx.type = 'text/css; charset=utf-8';
@@ -179,7 +176,10 @@ export function siteRoutes(options: SiteOptions): Middleware {
       handle: (ctx) => feed.list(ctx, {}, `${site}: events`, 'events'),
     },
     {
-      pattern: /^\/events\/?$/,
+      // The site's front page is the upcoming list itself, as WordPress serves a front page (no
+      // redirect): discovery clients such as wpapi read the Link header of the address they are given
+      // from a HEAD request, which follows no redirect.
+      pattern: /^\/(?:events\/?)?$/,
       handle: async (ctx) => {
         if (wantsIcal(ctx)) return feed.list(ctx, {}, `${site}: events`, 'events');
         await listPage(ctx, {}, { heading: 'Upcoming events', intro: '', path: '/events/' });

@@ -88,7 +88,7 @@ describe.each(DATABASE_KINDS)('public pages on %s', (kind) => {
     expect(first.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(first.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(first.headers.get('x-tec-api-version')).toBe('v1');
-    expect(first.headers.get('x-tec-api-root')).toBe('http://almanac.test/wp-json/tribe/events/v1/');
+    expect(first.headers.get('x-tec-api-root')).toBe('http://almanac.test/wp-json/calendar/events/v1/');
     expect(first.headers.get('x-tec-api-origin')).toBe('http://almanac.test');
     expect(first.text).toContain('<title>Upcoming events – Paris Jazz</title>');
     expect(first.text).toContain('<meta name="tec-api-version" content="v1">');
@@ -113,7 +113,7 @@ describe.each(DATABASE_KINDS)('public pages on %s', (kind) => {
   it('an event page shows the event in its own zone, its venue, organizer, terms and add-to-calendar links, with JSON-LD', async () => {
     const page = await api.request('GET', path(made.concert.url));
     expect(page.status).toBe(200);
-    expect(page.headers.get('x-tec-api-root')).toBe(`http://almanac.test/wp-json/tribe/events/v1/events/${made.concert.id}`);
+    expect(page.headers.get('x-tec-api-root')).toBe(`http://almanac.test/wp-json/calendar/events/v1/events/${made.concert.id}`);
     expect(page.text).toContain('<h1>Quartet &lt;live&gt; &amp; friends</h1>');
     expect(page.text).toMatch(/20:00 – 22:30 (CET|CEST)/);
     expect(page.text).toContain('Blue Note Hall');
@@ -137,17 +137,19 @@ describe.each(DATABASE_KINDS)('public pages on %s', (kind) => {
     expect(category.text).toContain('<h1>Category: Jazz</h1>');
     expect(category.text).toContain('Quartet');
     expect(category.text).not.toContain('Stars over the city');
-    expect(category.headers.get('x-tec-api-root')).toBe('http://almanac.test/wp-json/tribe/events/v1/events/?categories=jazz');
+    expect(category.headers.get('x-tec-api-root')).toBe('http://almanac.test/wp-json/calendar/events/v1/events/?categories=jazz');
     expect((await api.request('GET', '/events/category/music/')).status).toBe(200);
 
     const tag = await api.request('GET', path(made.concert.tags[0].url));
     expect(tag.text).toContain('<h1>Tag: live</h1>');
-    expect(tag.headers.get('x-tec-api-root')).toBe('http://almanac.test/wp-json/tribe/events/v1/events/?tags=live');
+    expect(tag.headers.get('x-tec-api-root')).toBe('http://almanac.test/wp-json/calendar/events/v1/events/?tags=live');
     expect(tag.text).toContain('Stars over the city');
 
     const venue = await api.request('GET', path(made.concert.venue!.url));
     expect(venue.text).toContain('<h1>Blue Note Hall</h1>');
-    expect(venue.headers.get('x-tec-api-root')).toBe(`http://almanac.test/wp-json/tribe/events/v1/events/?venue=${made.concert.venue!.id}`);
+    expect(venue.headers.get('x-tec-api-root')).toBe(
+      `http://almanac.test/wp-json/calendar/events/v1/events/?venue=${made.concert.venue!.id}`,
+    );
     expect(venue.text).toContain('Quartet');
     const organizer = await api.request('GET', path(made.concert.organizers[0].url));
     expect(organizer.text).toContain('<h1>Jazz Society</h1>');
@@ -185,11 +187,17 @@ describe.each(DATABASE_KINDS)('public pages on %s', (kind) => {
     expect((await api.request('PUT', path(made.dinner.url))).status).toBe(405);
   });
 
-  it('the site root leads to the events, with the discovery headers', async () => {
+  it('the site root is the upcoming list (no redirect), with the discovery headers naming the primary namespace', async () => {
     const root = await fetch(`${api.url}/`, { redirect: 'manual' });
-    expect(root.status).toBe(302);
-    expect(root.headers.get('location')).toBe('/events/');
-    expect(root.headers.get('x-tec-api-root')).toBe('http://almanac.test/wp-json/tribe/events/v1/');
+    expect(root.status).toBe(200);
+    const text = await root.text();
+    expect(text).toContain('<title>Upcoming events – Paris Jazz</title>');
+    expect(text).toContain('<link rel="canonical" href="http://almanac.test/events/">');
+    expect(root.headers.get('link')).toBe('<http://almanac.test/wp-json/>; rel="https://api.w.org/"');
+    expect(root.headers.get('x-tec-api-root')).toBe('http://almanac.test/wp-json/calendar/events/v1/');
+    const head = await fetch(`${api.url}/`, { method: 'HEAD', redirect: 'manual' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('link')).toBe(root.headers.get('link'));
   });
 });
 

@@ -1,4 +1,5 @@
 // Starts Almanac on an ephemeral port over a fresh database, and talks to it over HTTP like a client.
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { createUserWithKey } from '../../src/auth/api-keys.js';
 import type { Role } from '../../src/auth/viewer.js';
@@ -31,12 +32,25 @@ export interface TestResponse {
   json: any;
 }
 
-/** Registers beforeAll/afterAll hooks that start a server on a fresh `kind` database. */
-export function useTestServer(kind: DatabaseKind, env: Record<string, string> = {}): TestServer {
+/** A port no one listens on now (the OS's choice), for a server that must know its address before it starts. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * Registers beforeAll/afterAll hooks that start a server on a fresh `kind` database. `env` may be a
+ * function, called when the server starts (e.g. to choose a port and name SITE_URL after it).
+ */
+export function useTestServer(kind: DatabaseKind, env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): TestServer {
   const handle = { kind } as TestServer;
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(kind);
+    const settings = typeof env === 'function' ? await env() : env;
     const config = loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',
@@ -44,7 +58,7 @@ export function useTestServer(kind: DatabaseKind, env: Record<string, string> = 
       LOG_LEVEL: 'silent',
       ALMANAC_ADMIN_KEY: ADMIN_KEY,
       SITE_URL: 'http://almanac.test',
-      ...env,
+      ...settings,
     });
     const server = await startServer(config);
     handle.server = server;

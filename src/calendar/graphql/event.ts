@@ -247,7 +247,13 @@ export const EventFilterInput = builder.inputType('EventFilter', {
       description:
         'WordPress search: every word must appear in the title, excerpt or description. Words split at spaces, tabs, commas and "+"; "quoted phrases" stay together; "-word" excludes; single letters and stopwords ("the", "of"…) are ignored, and the whole text is one phrase when no word is left or more than nine are; "\\" takes the next character as it is; % and _ are no wildcards. Visitors who are not logged in do not find password-protected events.',
     }),
-    categories: t.stringList({ description: 'Category ids or slugs; events in any of them.' }),
+    categories: t.stringList({
+      description: 'Category ids or slugs; events in any of them or in any of their descendant categories (see includeChildCategories).',
+    }),
+    includeChildCategories: t.boolean({
+      description:
+        "With categories: whether events filed only under a descendant of a named category are listed too. Default true, as WordPress's include_children for hierarchical taxonomies (the REST list and the category archives always include them); false lists the named categories alone.",
+    }),
     tags: t.stringList({ description: 'Tag ids or slugs; events with any of them.' }),
     venue: t.intList({ description: 'Venue ids; events at any of them.' }),
     organizer: t.intList({ description: 'Organizer ids; events by any of them.' }),

@@ -77,6 +77,18 @@ export function memo<T>(req: RestRequest, key: string, compute: () => Promise<T>
   return entry;
 }
 
+const POST_RIGHTS = `query($id: Int!) { postRights(id: $id) { edit delete } }`;
+
+/**
+ * WordPress's edit_post / delete_post on the post an id names, whatever its type (null when no post
+ * has it): TEC's can_edit / can_delete ask current_user_can(…, id), and WordPress answers under the
+ * rules of the post's own type, even on a route that expects another.
+ */
+export async function postRights(req: RestRequest, id: number): Promise<{ edit: boolean; delete: boolean } | null> {
+  const outcome = await memo(req, `post-rights:${id}`, async () => (await req.graphql(POST_RIGHTS, { id })).data?.postRights ?? null);
+  return outcome.data ?? null;
+}
+
 export function unwrap<T>(outcome: Outcome<T>): T {
   if (outcome.error !== undefined) throw outcome.error;
   return outcome.data as T;

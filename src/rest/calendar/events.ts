@@ -39,7 +39,7 @@ import {
   type RestResult,
   type Route,
 } from '../route-table.js';
-import { INT32_MAX, editArgs, isTime, pageArg, perPageArg, totalHeaders, type WriteArg } from './common.js';
+import { INT32_MAX, editArgs, isTime, pageArg, perPageArg, postRights, totalHeaders, type WriteArg } from './common.js';
 import { graphqlArgName, run } from './errors.js';
 import { ref } from './item-schema.js';
 import { eventFields, eventRecord } from './records.js';
@@ -475,8 +475,9 @@ async function deleteEvent(req: RestRequest): Promise<RestResult> {
 const mayCreate = (req: RestRequest) => canCreatePosts(req.viewer);
 
 /**
- * can_edit / can_delete on /events/{id}: the general capability for an id that is no event,
- * else the right on that event (own drafts for contributors, own posts for authors, any for editors).
+ * can_edit / can_delete on /events/{id}: the general capability for an id no post has, else the
+ * right on that post (own drafts for contributors, own posts for authors, any for editors): an
+ * event's under the event rules, another type's (a venue's id) under its own, as WordPress answers.
  */
 async function mayChange(req: RestRequest): Promise<boolean> {
   const viewer = req.viewer;
@@ -489,7 +490,11 @@ async function mayChange(req: RestRequest): Promise<boolean> {
       'access',
       run(req, 'event', ACCESS, { id }).then(
         ({ event }) => canEditPost(viewer, { authorId: Number(event.author), status: String(event.status).toLowerCase() }),
-        (error: unknown) => error instanceof RestError && ['rest-event-not-found', 'rest-invalid-event-id'].includes(error.code),
+        async (error: unknown) => {
+          if (!(error instanceof RestError)) return false;
+          if (error.code === 'rest-event-not-found') return true;
+          return error.code === 'rest-invalid-event-id' && ((await postRights(req, id))?.edit ?? false);
+        },
       ),
     );
   }

@@ -51,6 +51,7 @@ import {
   pageArg,
   pageVariables,
   perPageArg,
+  postRights,
   previousUrl,
   isTime,
   isUrlOrPhpEmpty,
@@ -246,10 +247,17 @@ function linkedRoutes(kind: LinkedKind): Route[] {
   /** is_venue_id / is_venue_slug (…organizer): an existing record of the type, in any status. */
   const exists: Validate = async (_value, req) => (await load(req)).data !== null;
 
-  /** edit_post / delete_post on the record (false when it does not exist or cannot be read). */
-  const onRecord = (rule: typeof canEditPost) => async (req: RestRequest) => {
-    const { data } = await load(req);
-    return data != null && rule(req.viewer, { status: wpStatus(data.status), authorId: data.author });
+  /**
+   * edit_post / delete_post on the record; for an id of another post type (an event's on /venues),
+   * WordPress's answer on that post, which the Allow header of the 400 refusal shows; false when no
+   * post has the id or the record cannot be read.
+   */
+  const onRecord = (rule: typeof canEditPost, right: 'edit' | 'delete') => async (req: RestRequest) => {
+    const { data, error } = await load(req);
+    if (data != null) return rule(req.viewer, { status: wpStatus(data.status), authorId: data.author });
+    const id = gqlInt(req.raw.id);
+    if (error !== undefined || id === undefined || id <= 0) return false;
+    return (await postRights(req, id))?.[right] ?? false;
   };
 
   const read = async (req: RestRequest) => ok(record(unwrap(await load(req))!, req));
@@ -295,7 +303,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       {
         methods: DELETABLE,
         // Slug routes only check the general capability (spec §2.6, quirk 10).
-        permission: anyRecord ? (req) => canDeleteAny(req.viewer) : onRecord(canDeletePost),
+        permission: anyRecord ? (req) => canDeleteAny(req.viewer) : onRecord(canDeletePost, 'delete'),
         handler: remove,
         doc: {
           responses: {
@@ -310,7 +318,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       {
         methods: EDITABLE,
         args: updateArgs,
-        permission: anyRecord ? (req) => canEditAny(req.viewer) : onRecord(canEditPost),
+        permission: anyRecord ? (req) => canEditAny(req.viewer) : onRecord(canEditPost, 'edit'),
         handler: update,
         doc: {
           parameters: [arg],
