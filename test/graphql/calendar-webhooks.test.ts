@@ -104,8 +104,15 @@ describe.each(DATABASE_KINDS)('calendar webhooks on %s', (kind) => {
     expect(expected.get(ids[0]!)).toBe('Book Fair (moved indoors)|PUBLISH');
     expect(expected.has(ids[1]!)).toBe(false);
 
-    // Signed with the secret given at creation, in order, each carrying its cursor.
+    // Signed with the secret given at creation, in order, each carrying its cursor, as the OpenAPI
+    // document's webhooks describe.
+    const documented = (await api.request('GET', '/api/v1/openapi.json')).json.webhooks.calendarChanges.post.requestBody.content[
+      'application/json'
+    ].schema;
     for (const delivery of received) {
+      expect(Object.keys(delivery.body).sort()).toEqual([...documented.required].sort());
+      for (const change of delivery.body.changes)
+        expect(Object.keys(change).sort()).toEqual([...documented.properties.changes.items.required].sort());
       const ts = String(delivery.headers['x-almanac-timestamp']);
       expect(delivery.headers['x-almanac-event']).toBe('calendar.changes');
       expect(delivery.headers['x-almanac-signature']).toBe(

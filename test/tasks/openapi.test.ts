@@ -22,6 +22,8 @@ describe('task API OpenAPI document', () => {
       expect(operation, `${methods[0]} ${route.docPath}`).toBeDefined();
       expect(operation.security).toEqual(auth === 'none' ? [] : auth === 'key' ? [{ ApiKey: [] }] : [{ ApiKey: [] }, {}]);
     }
+    // What Almanac POSTs to receivers: the task webhooks and the calendar's, side by side.
+    expect(Object.keys(doc.webhooks)).toEqual(['taskEvent', 'calendarChanges']);
     const create = doc.paths['/task/create'].post;
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['task']);
     expect(create.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/Failure');

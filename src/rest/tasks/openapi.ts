@@ -55,8 +55,89 @@ const SECURITY: Record<TaskEndpoint['auth'], Array<Record<string, string[]>>> = 
   token: [{ ApiKey: [] }, {}],
 };
 
+const SIGNED =
+  'Signed: X-Almanac-Signature is sha256=<hex HMAC-SHA256 of "<X-Almanac-Timestamp>.<body>">; refuse timestamps more than 5 minutes off. Retried with backoff until the receiver answers 2xx (at least once).';
+const headers = (event: string) => ({
+  'x-almanac-event': { schema: { const: event } },
+  'x-almanac-delivery': { schema: { type: 'string' }, description: 'The delivery id (the same on every retry).' },
+  'x-almanac-timestamp': { schema: { type: 'string' }, description: 'Unix seconds.' },
+  'x-almanac-signature': { schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' } },
+});
+
+/** OpenAPI 3.1 `webhooks`: what Almanac POSTs to receivers, the tasks' and the calendar's, side by side. */
+const WEBHOOKS = {
+  taskEvent: {
+    post: {
+      summary: "A task run's event: it waits for a caller tool's input (tool_call), completed, or ended in error.",
+      description: `To the task's webhookUrl (or its key's default), keyed with the key's webhook secret (GET /webhook/secret). ${SIGNED}`,
+      parameters: Object.entries(headers('tool_call | completed | error')).map(([name, spec]) => ({ name, in: 'header', ...spec })),
+      requestBody: {
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['event', 'taskId', 'runId', 'status', 'at'],
+              properties: {
+                event: { enum: ['tool_call', 'completed', 'error'] },
+                taskId: { type: 'string' },
+                runId: { type: 'string' },
+                status: { type: 'string' },
+                detailedStatus: { type: 'string' },
+                error: { type: ['string', 'null'] },
+                output: {},
+                toolCall: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, arguments: {} } },
+                at: { type: 'string', format: 'date-time' },
+              },
+            },
+          },
+        },
+      },
+      responses: { '2XX': { description: 'Received: not sent again.' } },
+    },
+  },
+  calendarChanges: {
+    post: {
+      summary: "The calendar's changes after the endpoint's cursor, in order, one delivery at a time.",
+      description: `To each calendar webhook an administrator registered (GraphQL createCalendarWebhook), keyed with the secret its creation answered; X-Almanac-Event is calendar.changes. A delivery that fails after every retry pauses the endpoint. ${SIGNED}`,
+      parameters: Object.entries(headers('calendar.changes')).map(([name, spec]) => ({ name, in: 'header', ...spec })),
+      requestBody: {
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['webhookId', 'deliveryId', 'cursor', 'changes'],
+              properties: {
+                webhookId: { type: 'string' },
+                deliveryId: { type: 'string' },
+                cursor: { type: 'string', description: "The last change's cursor: replayCalendarWebhook(after:) sends again from here." },
+                changes: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['cursor', 'type', 'id', 'kind', 'removed', 'fields', 'atUtc'],
+                    properties: {
+                      cursor: { type: 'string' },
+                      type: { enum: ['event', 'venue', 'organizer', 'category', 'tag'] },
+                      id: { type: 'integer' },
+                      kind: { enum: ['CREATED', 'UPDATED', 'TRASHED', 'RESTORED', 'DELETED', 'ADDED', 'REMOVED'] },
+                      removed: { type: 'boolean', description: 'Drop your copy: the record is gone or out of view.' },
+                      fields: { type: 'array', items: { type: 'string' } },
+                      atUtc: { type: 'string' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      responses: { '2XX': { description: 'Received: the next delivery follows.' } },
+    },
+  },
+};
+
 export function taskOpenApi(routes: TaskRoute[]): Record<string, unknown> {
-  return openApi31Document(compileRoutes(routes, 'api/v1', { caseSensitive: true }), {
+  const document = openApi31Document(compileRoutes(routes, 'api/v1', { caseSensitive: true }), {
     info: {
       title: 'Almanac browser tasks',
       version: '1.0.0',
@@ -76,4 +157,5 @@ export function taskOpenApi(routes: TaskRoute[]): Record<string, unknown> {
       },
     },
   });
+  return { ...document, webhooks: WEBHOOKS };
 }
