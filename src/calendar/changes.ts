@@ -197,8 +197,9 @@ export async function readChanges(
     );
   const rows = await db.calendarChange.findMany({
     where: {
-      seq: { not: null },
-      OR: [{ seq: { gt: from.seq } }, { seq: from.seq, id: { gt: from.id } }],
+      // (seq, id) > from, written as a range on seq the (seq, id) index reads from its start.
+      seq: { gte: from.seq },
+      NOT: { seq: from.seq, id: { lte: from.id } },
       ...(types ? { type: { in: [...types] } } : {}),
     },
     orderBy: [{ seq: 'asc' }, { id: 'asc' }],
@@ -280,7 +281,8 @@ const REMOVED_COLUMNS = {
 export async function recentlyRemovedEvents(db: RemovedDb, viewer: Viewer, sinceUtc: string, limit: number): Promise<RemovedEvent[]> {
   const rows = await db.calendarChange.findMany({
     where: { type: 'event', seq: { not: null }, atUtc: { gte: sinceUtc }, OR: [{ op: 'delete' }, { statusAfter: 'trash' }] },
-    orderBy: [{ seq: 'desc' }, { id: 'desc' }],
+    // By time (an index the window reads backwards, or the op/statusAfter indexes when removals are rare).
+    orderBy: [{ atUtc: 'desc' }, { id: 'desc' }],
     take: limit * 4,
   });
   // Per event: when it went last, whether the caller could list it before (a trash then a delete
@@ -292,6 +294,7 @@ export async function recentlyRemovedEvents(db: RemovedDb, viewer: Viewer, since
     one.snapshot ??= row.snapshot;
     latest.set(row.recordId, one);
   }
+  if (!latest.size) return [];
   const now = new Map(
     (await db.event.findMany({ where: { id: { in: [...latest.keys()] } }, select: REMOVED_COLUMNS })).map((event) => [event.id, event]),
   );
