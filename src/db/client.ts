@@ -3,10 +3,12 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { createHash } from 'node:crypto';
-import { type SqlDriverAdapter, type SqlDriverAdapterFactory, type SqlQuery, type SqlQueryable } from '@prisma/driver-adapter-utils';
+import { type SqlDriverAdapter, type SqlDriverAdapterFactory, type SqlQuery } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3Database from 'better-sqlite3';
 import type { PrismaClient } from '../generated/sqlite/client.js';
 import { likeWithBackslashEscape } from './like.js';
+import { retriedOnceWhenSafe } from './retry.js';
+import { wrapStatements } from './statements.js';
 import { databaseKind, sqliteFile, type DatabaseKind } from './url.js';
 
 export type Prisma = PrismaClient;
@@ -53,35 +55,6 @@ export function withoutNul<T>(value: T): T {
 function withoutNulParameters<F extends SqlDriverAdapterFactory>(factory: F, connected?: (adapter: SqlDriverAdapter) => void): F {
   const cleaned = (query: SqlQuery): SqlQuery => (query.args.some(hasNul) ? { ...query, args: withoutNul(query.args) } : query);
   return wrapStatements(factory, (run) => (query) => run(cleaned(query)), connected);
-}
-
-type RunStatement = (query: SqlQuery) => Promise<never>;
-
-/**
- * Wraps how every statement runs — queryRaw and executeRaw of the adapter a factory connects and of
- * each transaction it starts — with `wrap` (told whether the statement is inside a transaction).
- */
-function wrapStatements<F extends SqlDriverAdapterFactory>(
-  factory: F,
-  wrap: (run: RunStatement, inTransaction: boolean) => RunStatement,
-  connected?: (adapter: SqlDriverAdapter) => void,
-): F {
-  const patch = <Q extends SqlQueryable>(queryable: Q, inTransaction: boolean): Q => {
-    for (const method of ['queryRaw', 'executeRaw'] as const) {
-      const run = queryable[method].bind(queryable) as RunStatement;
-      (queryable as Record<typeof method, RunStatement>)[method] = wrap(run, inTransaction);
-    }
-    return queryable;
-  };
-  const connect = factory.connect.bind(factory);
-  factory.connect = async (): Promise<SqlDriverAdapter> => {
-    const adapter = patch(await connect(), false);
-    connected?.(adapter);
-    const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => patch(await startTransaction(isolationLevel), true);
-    return adapter;
-  };
-  return factory;
 }
 
 const hasNul = (value: unknown): boolean =>
@@ -256,14 +229,15 @@ const isStalePlan = (error: unknown) => (error as { cause?: { originalCode?: str
 function preparedAgainOnStalePlans<F extends SqlDriverAdapterFactory>(factory: F): F {
   return wrapStatements(
     factory,
-    (run, inTransaction) => (query) =>
-      run(query).catch((error: unknown) => {
-        if (!isStalePlan(error)) throw error;
-        statementGeneration++;
-        statementNames.clear();
-        if (inTransaction) throw error;
-        return run(query);
-      }),
+    (run, { inTransaction }) =>
+      (query) =>
+        run(query).catch((error: unknown) => {
+          if (!isStalePlan(error)) throw error;
+          statementGeneration++;
+          statementNames.clear();
+          if (inTransaction) throw error;
+          return run(query);
+        }),
   );
 }
 
@@ -289,8 +263,10 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
   } else if (kind === 'postgresql') {
     const { PrismaClient } = await import('../generated/postgresql/client.js');
     const adapter = withoutNulParameters(
-      preparedAgainOnStalePlans(
-        new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 }, { statementNameGenerator: statementNaming(url) }),
+      retriedOnceWhenSafe(
+        preparedAgainOnStalePlans(
+          new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 }, { statementNameGenerator: statementNaming(url) }),
+        ),
       ),
       keep,
     );
