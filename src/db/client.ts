@@ -8,6 +8,7 @@ import type BetterSqlite3Database from 'better-sqlite3';
 import type { PrismaClient } from '../generated/sqlite/client.js';
 import { likeWithBackslashEscape } from './like.js';
 import { retriedOnceWhenSafe } from './retry.js';
+import { BEGUN_ALREADY, beginningImmediately } from './sqlite-transactions.js';
 import { wrapStatements } from './statements.js';
 import { databaseKind, sqliteFile, type DatabaseKind } from './url.js';
 
@@ -81,11 +82,12 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
  * The adapter's better-sqlite3 connection, adjusted in three ways:
  *
  * - LIKE takes "\" as its escape character, as PostgreSQL's does (src/db/like.ts).
- * - Transactions take the write lock when they begin (BEGIN IMMEDIATE), waiting their turn (the busy
- *   timeout) if another process holds it. The adapter begins them DEFERRED: a transaction that reads
- *   before it writes (a slug, a term's row) then fails at once with SQLITE_BUSY ("Operation has timed
- *   out", a 500) when another process wrote in between, since its snapshot is stale; waiting cannot
- *   help it. Found by the hostile suite's two processes on one file (hostile/concurrency.test.ts).
+ * - Transactions take the write lock when they begin (BEGIN IMMEDIATE: src/db/sqlite-transactions.ts),
+ *   waiting their turn (the busy timeout) if another process holds it. The adapter begins them
+ *   DEFERRED: a transaction that reads before it writes (a slug, a term's row) then fails at once
+ *   with SQLITE_BUSY ("Operation has timed out", a 500) when another process wrote in between, since
+ *   its snapshot is stale; waiting cannot help it. Found by the hostile suite's two processes on one
+ *   file (hostile/concurrency.test.ts).
  * - Statements are compiled once per SQL text and kept (the most recent STATEMENT_CACHE_SIZE): the
  *   adapter prepares every statement anew, which was about a fifth of the SQL time of a list page
  *   (SQLite compiles a 32-column SELECT each time). The adapter binds parameters with `bind()`,
@@ -109,7 +111,8 @@ function sqliteConnection(factory: PrismaBetterSqlite3, onReader: (read: SqliteR
       }
       return statement;
     };
-    client.prepare = (sql: string) => reusable(statementFor(sql === 'BEGIN' ? 'BEGIN IMMEDIATE' : sql));
+    client.prepare = (sql: string) => (sql === 'BEGIN' ? BEGUN_ALREADY : reusable(statementFor(sql)));
+    beginningImmediately(adapter);
     // readRows on SQLite: rows read as arrays, then made objects by a builder compiled per statement.
     const builders = new WeakMap<SqliteStatement, RowBuilder>();
     onReader((sql, args) => {
