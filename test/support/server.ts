@@ -4,6 +4,7 @@ import { createUserWithKey } from '../../src/auth/api-keys.js';
 import type { Role } from '../../src/auth/viewer.js';
 import { loadConfig } from '../../src/config.js';
 import type { DatabaseKind } from '../../src/db/url.js';
+import type { Logger } from '../../src/http/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
@@ -31,8 +32,15 @@ export interface TestResponse {
   json: any;
 }
 
-/** Registers beforeAll/afterAll hooks that start a server on a fresh `kind` database. */
-export function useTestServer(kind: DatabaseKind, env: Record<string, string> = {}): TestServer {
+/**
+ * Registers beforeAll/afterAll hooks that start a server on a fresh `kind` database. `options`: the
+ * URL the server opens it by (e.g. through a proxy, made from the database's URL), and its logger.
+ */
+export function useTestServer(
+  kind: DatabaseKind,
+  env: Record<string, string> = {},
+  options: { databaseUrl?: (url: string) => string; logger?: Logger } = {},
+): TestServer {
   const handle = { kind } as TestServer;
   let database: TestDatabase;
   beforeAll(async () => {
@@ -40,13 +48,13 @@ export function useTestServer(kind: DatabaseKind, env: Record<string, string> = 
     const config = loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',
-      DATABASE_URL: database.url,
+      DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url,
       LOG_LEVEL: 'silent',
       ALMANAC_ADMIN_KEY: ADMIN_KEY,
       SITE_URL: 'http://almanac.test',
       ...env,
     });
-    const server = await startServer(config);
+    const server = await startServer(config, { logger: options.logger });
     handle.server = server;
     handle.url = server.url;
     handle.databaseUrl = database.url;
