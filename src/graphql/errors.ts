@@ -47,7 +47,7 @@ export function asApiError(error: unknown): unknown {
   const at = error instanceof GraphQLError ? error : undefined;
   if (!(original instanceof DomainError)) {
     const fault = databaseFault(original);
-    return fault ? unavailable(fault, at) : error;
+    return fault ? serviceUnavailable(fault, at) : error;
   }
   const translate = translations.find(([type]) => original instanceof type)?.[1];
   const { code, extensions } = translate ? translate(original) : { code: original.code as ErrorCode, extensions: original.details };
@@ -59,7 +59,7 @@ export function asApiError(error: unknown): unknown {
  * programs and yoga's Retry-After header (`http`, which yoga does not send in the body). The fault
  * stays its original error, for the edges' logs (src/http/unavailable.ts).
  */
-export function unavailable(fault: DatabaseUnavailable, at?: GraphQLError): AppError {
+function serviceUnavailable(fault: DatabaseUnavailable, at?: GraphQLError): AppError {
   const retryAfter = fault.retryAfterSeconds;
   return new AppError(
     'SERVICE_UNAVAILABLE',

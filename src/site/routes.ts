@@ -287,7 +287,7 @@ export function siteRoutes(options: SiteOptions): Middleware {
       }
       await route.handle(ctx, route.pattern.exec(ctx.path)!);
     } catch (caught) {
-      const error = caught instanceof SiteError ? caught : unavailable(ctx, caught);
+      const error = caught instanceof SiteError ? caught : faultPage(ctx, caught);
       if (!error) throw caught;
       if (isFeed) {
         ctx.status = error.status;
@@ -302,7 +302,7 @@ export function siteRoutes(options: SiteOptions): Middleware {
 }
 
 /** A database fault as a page or feed answers it: 503, Retry-After, a short message; else undefined. */
-function unavailable(ctx: Context, error: unknown): SiteError | undefined {
+function faultPage(ctx: Context, error: unknown): SiteError | undefined {
   const fault = databaseFault(error);
   if (!fault) return undefined;
   noteFault(ctx.state as FaultNote, fault);
