@@ -10,21 +10,24 @@ import type { Config } from './config.js';
 import { calendarVersion } from './calendar/list-totals.js';
 import { consoleRoutes } from './console/serve.js';
 import type { Database } from './db/client.js';
+import { databaseFault, type DatabaseUnavailable } from './db/faults.js';
 import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
 import { schema } from './graphql/schema.js';
 import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from './graphql/graphiql.js';
-import { keptGraphQLGets } from './graphql/kept-gets.js';
+import { keptGraphQLGets, type KeptRequest } from './graphql/kept-gets.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
 import type { Logger } from './http/logger.js';
+import { faultFields, noteFault, retryAfter, type FaultNote } from './http/unavailable.js';
 import { calendarOperationOptions, calendarTable, docInfo } from './rest/calendar/index.js';
+import { databaseUnavailable } from './rest/errors.js';
 import { calendarOpenApi } from './rest/calendar/openapi.js';
 import { restRouter } from './rest/router.js';
 import { createTaskApi } from './rest/tasks/router.js';
 import { siteRoutes } from './site/routes.js';
 
-export interface AppState {
+export interface AppState extends FaultNote {
   requestId: string;
   /** Set once the request's credentials were looked at: a viewer, anonymous (null) or a bad key. */
   viewer?: Viewer | null | 'invalid';
@@ -49,11 +52,23 @@ export function createApp({ config, db, logger }: AppDeps) {
     try {
       await next();
     } catch (error) {
-      // Anything unexpected is a 500 with no internals; the log has the details.
-      logger.error({ requestId: ctx.state.requestId, err: error }, 'unhandled error');
-      ctx.status = 500;
-      ctx.body = { code: 'internal_error', message: 'Internal server error.', data: { status: 500 } };
+      const fault = databaseFault(error);
+      if (fault) {
+        // The database's fault, met outside the APIs' own error handling: 503 all the same.
+        noteFault(ctx.state, fault);
+        ctx.status = 503;
+        ctx.set(retryAfter(fault));
+        ctx.body = databaseUnavailable(fault.message).toBody();
+      } else {
+        // Anything unexpected is a 500 with no internals; the log has the details.
+        logger.error({ requestId: ctx.state.requestId, err: error }, 'unhandled error');
+        ctx.status = 500;
+        ctx.body = { code: 'internal_error', message: 'Internal server error.', data: { status: 500 } };
+      }
     } finally {
+      // A database fault is one line of its own, whichever API answered it (src/http/unavailable.ts).
+      const fault = ctx.state.databaseFault;
+      if (fault) logger.error({ requestId: ctx.state.requestId, ...faultFields(fault) }, 'database unavailable');
       logger.info({
         requestId: ctx.state.requestId,
         method: ctx.method,
@@ -78,8 +93,10 @@ export function createApp({ config, db, logger }: AppDeps) {
     try {
       await db.prisma.$queryRawUnsafe('SELECT 1');
       ctx.body = { status: 'ok', database: db.kind };
-    } catch {
+    } catch (error) {
+      const fault = databaseFault(error);
       ctx.status = 503;
+      if (fault) ctx.set(retryAfter(fault));
       ctx.body = { status: 'unavailable', database: db.kind };
     }
   });
@@ -123,16 +140,30 @@ export function createApp({ config, db, logger }: AppDeps) {
       };
       return;
     }
-    const viewer = await keys.resolve(credentialsFromHeaders(ctx.req.headers));
+    let viewer: Viewer | null | 'invalid';
+    let kept: KeptRequest | undefined;
+    try {
+      viewer = await keys.resolve(credentialsFromHeaders(ctx.req.headers));
+      if (viewer !== 'invalid') kept = await keptGets?.lookup(ctx, viewer?.userId ?? null);
+    } catch (error) {
+      // The database, read before GraphQL runs (the key, the data version): answered as GraphQL would.
+      const fault = databaseFault(error);
+      if (!fault) throw error;
+      noteFault(ctx.state, fault);
+      ctx.status = 503;
+      ctx.set(retryAfter(fault));
+      ctx.body = { errors: [{ message: fault.message, extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: fault.retryAfterSeconds } }] };
+      return;
+    }
     if (viewer === 'invalid') {
       ctx.status = 401;
       ctx.body = { errors: [{ message: 'Invalid API key.', extensions: { code: 'UNAUTHENTICATED' } }] };
       return;
     }
-    const kept = await keptGets?.lookup(ctx, viewer?.userId ?? null);
     if (kept && keptGets!.serve(ctx, kept)) return;
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
       graphqlContext: { ...createContext(db, config, viewer), readVersion: kept?.version },
+      onDatabaseFault: (fault: DatabaseUnavailable) => noteFault(ctx.state, fault),
     });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));

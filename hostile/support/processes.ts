@@ -4,10 +4,9 @@
 // Chromium) by theirs. Every server a file starts is killed when the file ends (afterAll), and when
 // this test process exits, whatever happened.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { afterAll, inject } from 'vitest';
+import { freePort } from '../../test/support/ports.js';
 import { ADMIN_KEY } from '../../test/support/server.js';
 
 export { ADMIN_KEY };
@@ -116,16 +115,6 @@ function killTree(pid: number): void {
 process.on('exit', () => {
   for (const server of running) killTree(server.pid);
 });
-
-/** A port nobody listens on now (the kernel's choice of an ephemeral one). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

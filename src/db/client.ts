@@ -3,10 +3,13 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { createHash } from 'node:crypto';
-import { type SqlDriverAdapter, type SqlDriverAdapterFactory, type SqlQuery, type SqlQueryable } from '@prisma/driver-adapter-utils';
+import { type SqlDriverAdapter, type SqlDriverAdapterFactory, type SqlQuery } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3Database from 'better-sqlite3';
 import type { PrismaClient } from '../generated/sqlite/client.js';
 import { likeWithBackslashEscape } from './like.js';
+import { retriedOnceWhenSafe } from './retry.js';
+import { BEGUN_ALREADY, beginningImmediately } from './sqlite-transactions.js';
+import { wrapStatements } from './statements.js';
 import { databaseKind, sqliteFile, type DatabaseKind } from './url.js';
 
 export type Prisma = PrismaClient;
@@ -55,35 +58,6 @@ function withoutNulParameters<F extends SqlDriverAdapterFactory>(factory: F, con
   return wrapStatements(factory, (run) => (query) => run(cleaned(query)), connected);
 }
 
-type RunStatement = (query: SqlQuery) => Promise<never>;
-
-/**
- * Wraps how every statement runs — queryRaw and executeRaw of the adapter a factory connects and of
- * each transaction it starts — with `wrap` (told whether the statement is inside a transaction).
- */
-function wrapStatements<F extends SqlDriverAdapterFactory>(
-  factory: F,
-  wrap: (run: RunStatement, inTransaction: boolean) => RunStatement,
-  connected?: (adapter: SqlDriverAdapter) => void,
-): F {
-  const patch = <Q extends SqlQueryable>(queryable: Q, inTransaction: boolean): Q => {
-    for (const method of ['queryRaw', 'executeRaw'] as const) {
-      const run = queryable[method].bind(queryable) as RunStatement;
-      (queryable as Record<typeof method, RunStatement>)[method] = wrap(run, inTransaction);
-    }
-    return queryable;
-  };
-  const connect = factory.connect.bind(factory);
-  factory.connect = async (): Promise<SqlDriverAdapter> => {
-    const adapter = patch(await connect(), false);
-    connected?.(adapter);
-    const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => patch(await startTransaction(isolationLevel), true);
-    return adapter;
-  };
-  return factory;
-}
-
 const hasNul = (value: unknown): boolean =>
   typeof value === 'string'
     ? value.includes('\0')
@@ -108,11 +82,12 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
  * The adapter's better-sqlite3 connection, adjusted in three ways:
  *
  * - LIKE takes "\" as its escape character, as PostgreSQL's does (src/db/like.ts).
- * - Transactions take the write lock when they begin (BEGIN IMMEDIATE), waiting their turn (the busy
- *   timeout) if another process holds it. The adapter begins them DEFERRED: a transaction that reads
- *   before it writes (a slug, a term's row) then fails at once with SQLITE_BUSY ("Operation has timed
- *   out", a 500) when another process wrote in between, since its snapshot is stale; waiting cannot
- *   help it. Found by the hostile suite's two processes on one file (hostile/concurrency.test.ts).
+ * - Transactions take the write lock when they begin (BEGIN IMMEDIATE: src/db/sqlite-transactions.ts),
+ *   waiting their turn (the busy timeout) if another process holds it. The adapter begins them
+ *   DEFERRED: a transaction that reads before it writes (a slug, a term's row) then fails at once
+ *   with SQLITE_BUSY ("Operation has timed out", a 500) when another process wrote in between, since
+ *   its snapshot is stale; waiting cannot help it. Found by the hostile suite's two processes on one
+ *   file (hostile/concurrency.test.ts).
  * - Statements are compiled once per SQL text and kept (the most recent STATEMENT_CACHE_SIZE): the
  *   adapter prepares every statement anew, which was about a fifth of the SQL time of a list page
  *   (SQLite compiles a 32-column SELECT each time). The adapter binds parameters with `bind()`,
@@ -136,7 +111,8 @@ function sqliteConnection(factory: PrismaBetterSqlite3, onReader: (read: SqliteR
       }
       return statement;
     };
-    client.prepare = (sql: string) => reusable(statementFor(sql === 'BEGIN' ? 'BEGIN IMMEDIATE' : sql));
+    client.prepare = (sql: string) => (sql === 'BEGIN' ? BEGUN_ALREADY : reusable(statementFor(sql)));
+    beginningImmediately(adapter);
     // readRows on SQLite: rows read as arrays, then made objects by a builder compiled per statement.
     const builders = new WeakMap<SqliteStatement, RowBuilder>();
     onReader((sql, args) => {
@@ -256,14 +232,15 @@ const isStalePlan = (error: unknown) => (error as { cause?: { originalCode?: str
 function preparedAgainOnStalePlans<F extends SqlDriverAdapterFactory>(factory: F): F {
   return wrapStatements(
     factory,
-    (run, inTransaction) => (query) =>
-      run(query).catch((error: unknown) => {
-        if (!isStalePlan(error)) throw error;
-        statementGeneration++;
-        statementNames.clear();
-        if (inTransaction) throw error;
-        return run(query);
-      }),
+    (run, { inTransaction }) =>
+      (query) =>
+        run(query).catch((error: unknown) => {
+          if (!isStalePlan(error)) throw error;
+          statementGeneration++;
+          statementNames.clear();
+          if (inTransaction) throw error;
+          return run(query);
+        }),
   );
 }
 
@@ -289,8 +266,10 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
   } else if (kind === 'postgresql') {
     const { PrismaClient } = await import('../generated/postgresql/client.js');
     const adapter = withoutNulParameters(
-      preparedAgainOnStalePlans(
-        new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 }, { statementNameGenerator: statementNaming(url) }),
+      retriedOnceWhenSafe(
+        preparedAgainOnStalePlans(
+          new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 }, { statementNameGenerator: statementNaming(url) }),
+        ),
       ),
       keep,
     );

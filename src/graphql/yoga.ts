@@ -6,9 +6,10 @@ import { createInMemoryCache, useResponseCache } from '@graphql-yoga/plugin-resp
 import { createGraphQLError, createYoga, isAsyncIterable, maskError, type Plugin } from 'graphql-yoga';
 import { calendarVersion } from '../calendar/list-totals.js';
 import type { Config } from '../config.js';
+import { databaseFault, type DatabaseUnavailable } from '../db/faults.js';
 import { compiledOnRepeat } from './compiled.js';
 import type { GraphQLContext } from './context.js';
-import { asApiError } from './errors.js';
+import { AppError, asApiError } from './errors.js';
 import { externalizeGraphiQL } from './graphiql.js';
 import { usePersistedQueries } from './persisted-queries.js';
 import { schema } from './schema.js';
@@ -16,6 +17,8 @@ import { schema } from './schema.js';
 export interface YogaServerContext {
   /** Built by the Koa layer (viewer resolved from the API key). */
   graphqlContext: GraphQLContext;
+  /** Told of the database fault an operation met, if any (the app logs it with the request). */
+  onDatabaseFault?: (fault: DatabaseUnavailable) => void;
 }
 
 /** Types whose data the calendar's version does not follow: results holding them are never kept. */
@@ -43,8 +46,15 @@ export function createGraphQLServer(config: Config) {
     landingPage: false,
     cors: false, // the app's one cross-origin policy applies (src/http/cors.ts)
     logging: false,
-    // Domain errors are reported with their codes; any other error is masked.
-    maskedErrors: { maskError: (error, message, isDev) => maskError(asApiError(error), message, isDev) },
+    // Domain errors and database faults are reported with their codes (a fault's AppError keeps the
+    // fault as its original error, for the log, which yoga's masking would take for a bug); any
+    // other error is masked.
+    maskedErrors: {
+      maskError: (error, message, isDev) => {
+        const reported = asApiError(error);
+        return reported instanceof AppError ? reported : maskError(reported, message, isDev);
+      },
+    },
     // GraphiQL's page (~30 MB of strings once loaded) is loaded on its first visit, not at start,
     // and served as a small page with cacheable asset files (src/graphql/graphiql.ts).
     renderGraphiQL: async (options) => {
@@ -75,6 +85,7 @@ export function createGraphQLServer(config: Config) {
         blockFieldSuggestion: { enabled: false },
       }),
       unreadableRequestsAre400,
+      databaseFaultsAre503,
       compiledOnRepeat(),
       ...(config.responseCache ? [serializeOnce, responseCache()] : []),
     ],
@@ -107,6 +118,25 @@ const unreadableRequestsAre400: Plugin = {
           });
         }),
     );
+  },
+};
+
+/**
+ * An operation that met a database fault (SERVICE_UNAVAILABLE, src/graphql/errors.ts) tells the
+ * server context, and answers 503 when it produced no data at all; its errors bring Retry-After.
+ * One that produced some data answers 200 as any partial result, its failed fields
+ * SERVICE_UNAVAILABLE. A batch answers 200: its operations fared each their own way.
+ */
+const databaseFaultsAre503: Plugin<Record<string, unknown>, YogaServerContext> = {
+  onResultProcess({ result, serverContext }) {
+    if (isAsyncIterable(result)) return;
+    for (const one of Array.isArray(result) ? result : [result]) {
+      const fault = one.errors?.map(databaseFault).find((found) => found !== undefined);
+      if (!fault) continue;
+      serverContext.onDatabaseFault?.(fault);
+      if (!Array.isArray(result) && (one.data == null || Object.values(one.data).every((value) => value === null)))
+        one.extensions = { ...one.extensions, http: { ...one.extensions?.http, status: 503 } };
+    }
   },
 };
 

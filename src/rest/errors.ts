@@ -84,3 +84,10 @@ export const payloadTooLarge = (limit: number) =>
 
 /** An unexpected failure: nothing about its cause leaves the process. */
 export const internalError = () => new RestError('internal_server_error', 'There has been a critical error on this website.', 500);
+
+/**
+ * The database is unavailable for a moment (src/db/faults.ts): the server's fault, not the
+ * client's, so 503 (with Retry-After) where WordPress would die with a 500 "Error establishing a
+ * database connection".
+ */
+export const databaseUnavailable = (message: string) => new RestError('database_unavailable', message, 503);

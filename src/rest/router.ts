@@ -7,7 +7,9 @@ import type { Config } from '../config.js';
 import type { GraphQLContext, OperationOptions } from '../graphql/context.js';
 import type { OperationRunner } from '../graphql/execute.js';
 import { encodePhpJsonBytes } from './json.js';
-import { RestError, internalError, invalidCredentials, noRoute } from './errors.js';
+import { databaseFault } from '../db/faults.js';
+import { noteFault, retryAfter, type FaultNote } from '../http/unavailable.js';
+import { RestError, databaseUnavailable, internalError, invalidCredentials, noRoute } from './errors.js';
 import { apiRootLink, namespaceIndex, restRootUrl, routeData } from './namespace-index.js';
 import { envelope, filterFields, rootIndex } from './wp-conventions.js';
 import { openApiDocument, type DocInfo } from './openapi.js';
@@ -127,7 +129,12 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
     });
   };
 
-  const errorResult = (error: unknown, req: RestRequest | undefined): RestResult => {
+  const errorResult = (ctx: Koa.Context, error: unknown, req: RestRequest | undefined): RestResult => {
+    const fault = databaseFault(error);
+    if (fault) {
+      noteFault(ctx.state as FaultNote, fault);
+      return { status: 503, headers: retryAfter(fault), body: databaseUnavailable(fault.message).toBody() };
+    }
     let rest = error instanceof RestError ? error : options.mapError?.(error, req);
     if (!rest) {
       logger.error({ err: error, path: req?.path }, 'REST request failed');
@@ -225,7 +232,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
         result = await runPipeline(req, parsed.jsonError);
       }
     } catch (error) {
-      result = errorResult(error, req);
+      result = errorResult(ctx, error, req);
     }
 
     let allow: string | undefined;

@@ -16,6 +16,7 @@ import {
   type ICalSeries,
 } from '../calendar/ical.js';
 import { normalizeWall, parseWall, wallAsUtcMillis, wallString } from '../calendar/dates/wall-times.js';
+import { databaseFault } from '../db/faults.js';
 import { errorCode } from '../graphql/errors.js';
 import { SiteError, type SiteServices } from './services.js';
 
@@ -144,6 +145,12 @@ export function feeds({ config, runner, graphqlContext }: SiteServices) {
     ctx.body = toICalendar(entries, { siteUrl: config.siteUrl, calendarName: name, now, untilYear });
   }
 
+  /** A database fault is no reason to write a series as single events: the feed fails (503). */
+  const throwFault = (result: { errors?: readonly unknown[] }) => {
+    const fault = result.errors?.find((error) => databaseFault(error));
+    if (fault) throw fault;
+  };
+
   /**
    * A series as one entry, read through `rows`, its occurrences the feed holds; null when the
    * caller may read none of its occurrences that are not exceptions (they are then written as
@@ -153,11 +160,13 @@ export function feeds({ config, runner, graphqlContext }: SiteServices) {
     const id = rows[0]!.id;
     const result = await runner<{ event: { series: SeriesRow | null } }>(SERIES, { id }, context);
     const series = result.data?.event?.series;
+    throwFault(result);
     if (result.errors?.length || !series) return null;
     let template = rows.find((row) => !row.isException);
     let after: number | undefined;
     for (let page = 0; page < MAX_TEMPLATE_PAGES && !template; page++) {
       const found = await runner<{ event: { occurrences: Row[] } }>(OCCURRENCES, { id, after }, context);
+      throwFault(found);
       const occurrences = found.data?.event?.occurrences ?? [];
       template = occurrences.find((row) => !row.isException);
       if (occurrences.length < 100) break;

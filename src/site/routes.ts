@@ -9,7 +9,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context, Middleware } from 'koa';
 import { decodeEntities } from '../calendar/text.js';
+import { databaseFault } from '../db/faults.js';
 import { errorCode } from '../graphql/errors.js';
+import { noteFault, retryAfter, type FaultNote } from '../http/unavailable.js';
 import { projectRoot } from '../paths.js';
 import { apiRootLink, restRootUrl } from '../rest/namespace-index.js';
 import { feeds, type Archive } from './feeds.js';
@@ -46,6 +48,7 @@ const ORGANIZER = `query SiteOrganizer($slug: String!) { organizer(slug: $slug) 
 
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+const TITLES: Record<number, string> = { 404: 'Not found', 503: 'Unavailable' };
 const NOT_FOUND_CODES = new Set(['NOT_FOUND', 'INVALID_INPUT', 'TRASHED', 'NOT_ACCESSIBLE', 'WRONG_TYPE']);
 
 type Handler = (ctx: Context, match: RegExpExecArray) => Promise<void>;
@@ -283,18 +286,28 @@ export function siteRoutes(options: SiteOptions): Middleware {
         throw new SiteError(405, 'This page only answers GET.');
       }
       await route.handle(ctx, route.pattern.exec(ctx.path)!);
-    } catch (error) {
-      if (!(error instanceof SiteError)) throw error;
+    } catch (caught) {
+      const error = caught instanceof SiteError ? caught : faultPage(ctx, caught);
+      if (!error) throw caught;
       if (isFeed) {
         ctx.status = error.status;
         ctx.type = 'text/plain; charset=utf-8';
         ctx.body = `${error.message}\n`;
         return;
       }
-      sendPage(ctx, { title: error.status === 404 ? 'Not found' : 'Error' }, errorPage(error.status, error.message));
+      sendPage(ctx, { title: TITLES[error.status] ?? 'Error' }, errorPage(error.status, error.message));
       ctx.status = error.status;
     }
   };
+}
+
+/** A database fault as a page or feed answers it: 503, Retry-After, a short message; else undefined. */
+function faultPage(ctx: Context, error: unknown): SiteError | undefined {
+  const fault = databaseFault(error);
+  if (!fault) return undefined;
+  noteFault(ctx.state as FaultNote, fault);
+  ctx.set(retryAfter(fault));
+  return new SiteError(503, 'The calendar is unavailable for a moment. Please try again shortly.');
 }
 
 /** The `post_password` field of a posted form (WordPress's name for it), at most 1 KB read. */

@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { daysFromNow } from '../support/clock.js';
 import { DATABASE_KINDS } from '../support/databases.js';
-import { freePort, useTestServer } from '../support/server.js';
+import { freePort } from '../support/ports.js';
+import { useTestServer } from '../support/server.js';
 
 // wpapi ships no type declarations: the client is used as the untyped CommonJS module it is.
 const WPAPI = createRequire(import.meta.url)('wpapi');

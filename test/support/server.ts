@@ -1,10 +1,10 @@
 // Starts Almanac on an ephemeral port over a fresh database, and talks to it over HTTP like a client.
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { createUserWithKey } from '../../src/auth/api-keys.js';
 import type { Role } from '../../src/auth/viewer.js';
 import { loadConfig } from '../../src/config.js';
 import type { DatabaseKind } from '../../src/db/url.js';
+import type { Logger } from '../../src/http/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
@@ -32,20 +32,17 @@ export interface TestResponse {
   json: any;
 }
 
-/** A port no one listens on now (the OS's choice), for a server that must know its address before it starts. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 /**
  * Registers beforeAll/afterAll hooks that start a server on a fresh `kind` database. `env` may be a
  * function, called when the server starts (e.g. to choose a port and name SITE_URL after it).
+ * `options`: the URL the server opens the database by (e.g. through a proxy, made from the
+ * database's URL), and its logger.
  */
-export function useTestServer(kind: DatabaseKind, env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): TestServer {
+export function useTestServer(
+  kind: DatabaseKind,
+  env: Record<string, string> | (() => Promise<Record<string, string>>) = {},
+  options: { databaseUrl?: (url: string) => string; logger?: Logger } = {},
+): TestServer {
   const handle = { kind } as TestServer;
   let database: TestDatabase;
   beforeAll(async () => {
@@ -54,13 +51,13 @@ export function useTestServer(kind: DatabaseKind, env: Record<string, string> | 
     const config = loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',
-      DATABASE_URL: database.url,
+      DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url,
       LOG_LEVEL: 'silent',
       ALMANAC_ADMIN_KEY: ADMIN_KEY,
       SITE_URL: 'http://almanac.test',
       ...settings,
     });
-    const server = await startServer(config);
+    const server = await startServer(config, { logger: options.logger });
     handle.server = server;
     handle.url = server.url;
     handle.databaseUrl = database.url;

@@ -78,8 +78,9 @@ export async function run<T = any>(
   const result = await req.graphql(source, variables);
   if (result.errors?.length) {
     const error = result.errors[0];
-    // Errors without a code are bugs, not client mistakes: let the framework log them and answer 500.
-    if (!error.extensions?.code) throw error.originalError ?? error;
+    // Errors without a code are bugs, not client mistakes: let the framework log them and answer
+    // 500. A database fault (SERVICE_UNAVAILABLE) goes to the framework as it is too: a 503.
+    if (!error.extensions?.code || error.extensions.code === 'SERVICE_UNAVAILABLE') throw error.originalError ?? error;
     throw restError(error, kind);
   }
   return result.data as T;

@@ -6,11 +6,13 @@ import type { Middleware } from 'koa';
 import { hashApiKey, credentialsFromHeaders, type ApiKeyResolver } from '../../auth/api-keys.js';
 import type { Viewer } from '../../auth/viewer.js';
 import type { Config } from '../../config.js';
+import { databaseFault } from '../../db/faults.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { errorCode } from '../../graphql/errors.js';
 import { createOperationRunner } from '../../graphql/execute.js';
 import { schema } from '../../graphql/schema.js';
 import type { Logger } from '../../http/logger.js';
+import { noteFault, retryAfter } from '../../http/unavailable.js';
 import { SharedRateLimit } from '../../tasks/rate-limit.js';
 import { compileRoutes, type HttpMethod, type RestResult } from '../route-table.js';
 import { assertCheckable, checkBody, checkQuery, HttpError, readJsonBody } from './http.js';
@@ -33,6 +35,7 @@ function unwrap(result: ExecutionResult, logger: Logger): any {
   if (!error) return result.data;
   const code = errorCode(error);
   if (code && STATUS_OF_CODE[code]) throw new HttpError(STATUS_OF_CODE[code], error.message);
+  if (code === 'SERVICE_UNAVAILABLE') throw error; // a database fault: 503 below
   // No `data` at all (not even null): the variables did not fit the operation (a client's value).
   if (result.data === undefined) throw new HttpError(400, error.message.replace(/^Variable "\$\w+" got invalid value /, 'invalid value '));
   logger.error({ err: error.originalError ?? error }, 'task API operation failed');
@@ -111,6 +114,14 @@ export function createTaskApi({
         ctx.status = error.status;
         for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
         ctx.body = { success: false, error: error.message };
+        return;
+      }
+      const fault = databaseFault(error);
+      if (fault) {
+        noteFault(ctx.state, fault);
+        ctx.status = 503;
+        ctx.set(retryAfter(fault));
+        ctx.body = { success: false, error: fault.message };
         return;
       }
       logger.error({ requestId: ctx.state.requestId, err: error }, 'task API failed');
