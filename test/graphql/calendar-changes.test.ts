@@ -158,6 +158,32 @@ describe.each(DATABASE_KINDS)('the calendar change log on %s', (kind) => {
     expect(deleted.every((c) => c.removed && c.record === null)).toBe(true);
   });
 
+  it("filters event changes with events(filter:)'s rules, removals always included", async () => {
+    const { calendarChangeCursor: start } = await ok(api, CURSOR);
+    const jazz = (
+      await ok(api, CREATE, {
+        input: { title: 'Late Jazz', categories: ['Jazz'], startDate: '2031-03-01 21:00:00', endDate: '2031-03-01 23:00:00' },
+      })
+    ).createEvent.id;
+    const folk = (
+      await ok(api, CREATE, {
+        input: { title: 'Folk Morning', categories: ['Folk'], startDate: '2031-03-02 10:00:00', endDate: '2031-03-02 11:00:00' },
+      })
+    ).createEvent.id;
+    const filter = { categories: ['jazz'], startDate: '2031-01-01', endDate: '2031-12-31' };
+    const query = `query($after: String, $filter: EventFilter) { calendarChanges(after: $after, filter: $filter, types: [EVENT]) {
+      cursor changes { id kind removed } } }`;
+    const first = (await ok(api, query, { after: start, filter })).calendarChanges;
+    expect(first.changes).toEqual([{ id: jazz, kind: 'CREATED', removed: false }]);
+    // The folk event was never listed by the filter, but its removal comes: a client drops what it holds.
+    expect((await api.request('DELETE', `${REST}/events/${folk}`, { key: api.keys.administrator })).status).toBe(200);
+    expect((await ok(api, query, { after: first.cursor, filter })).calendarChanges.changes).toEqual([
+      { id: folk, kind: 'TRASHED', removed: true },
+    ]);
+    const bad = await api.graphql(query, { after: start, filter: { categories: ['no-such-category'] } }, api.keys.administrator);
+    expect(bad.errors?.[0]?.extensions?.code).toBe('INVALID_INPUT');
+  });
+
   it('answers a malformed cursor or page size with INVALID_INPUT, and a pruned one with CURSOR_EXPIRED', async () => {
     const bad = await api.graphql(CHANGES, { after: 'not-a-cursor' });
     expect(bad.errors?.[0]?.extensions?.code).toBe('INVALID_INPUT');

@@ -4,6 +4,9 @@
 import { keyIsActive } from '../../auth/key-management.js';
 import { keySignals } from '../../auth/key-signals.js';
 import { builder } from '../../graphql/builder.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { eventListQuery, type EventFilter } from '../event-filters.js';
+import { EventFilterInput } from './event.js';
 import { onCalendarChange } from '../change-watch.js';
 import { invalidInput } from '../errors.js';
 import { NodeInterface, resolveNode } from '../../graphql/node.js';
@@ -101,7 +104,24 @@ const RemovedEventRef = builder.objectRef<RemovedEvent>('RemovedEvent').implemen
   }),
 });
 
+const FILTER =
+  "Only changes to events this filter lists now (events(filter:)'s rules, its default date window included); removals always come. Other record types are not filtered.";
 const MAX_REMOVED = 1000;
+
+/**
+ * The page without the event changes whose event `filter` does not list now (events(filter:)'s
+ * rules, default date window included); removals always stay: a client drops what it holds.
+ */
+async function filtered(ctx: GraphQLContext, page: ChangePage, filter: EventFilter | null | undefined): Promise<ChangePage> {
+  if (!filter) return page;
+  const ids = [...new Set(page.changes.filter((c) => c.type === 'event' && !c.removed).map((c) => c.id))];
+  if (!ids.length) return page;
+  const list = await eventListQuery(ctx.prisma, filter, ctx);
+  const listed = new Set(
+    (await ctx.prisma.event.findMany({ where: { AND: [list.where, { id: { in: ids } }] }, select: { id: true } })).map((event) => event.id),
+  );
+  return { ...page, changes: page.changes.filter((c) => c.type !== 'event' || c.removed || listed.has(c.id)) };
+}
 
 builder.queryFields((t) => ({
   removedEvents: t.field({
@@ -127,9 +147,19 @@ builder.queryFields((t) => ({
       after: t.arg.string({ description: 'A cursor from calendarChangeCursor or a previous page; omitted: the oldest change kept.' }),
       first: t.arg.int({ defaultValue: 100, description: `How many changes of the log to read, 1 to ${MAX_CHANGES_PER_PAGE}.` }),
       types: t.arg({ type: [CalendarRecordType], description: 'Only these kinds of record (default: all).' }),
+      filter: t.arg({ type: EventFilterInput, description: FILTER }),
     },
-    resolve: (_root, args, ctx) =>
-      readChanges(ctx.prisma, { after: args.after ?? null, first: args.first ?? 100, types: args.types ?? null, viewer: ctx.viewer }),
+    resolve: async (_root, args, ctx) =>
+      filtered(
+        ctx,
+        await readChanges(ctx.prisma, {
+          after: args.after ?? null,
+          first: args.first ?? 100,
+          types: args.types ?? null,
+          viewer: ctx.viewer,
+        }),
+        args.filter as EventFilter | null,
+      ),
   }),
 }));
 
@@ -144,8 +174,10 @@ builder.subscriptionFields((t) => ({
     args: {
       after: t.arg.string({ description: 'A cursor to start after (calendarChangeCursor, or the last page received).' }),
       types: t.arg({ type: [CalendarRecordType], description: 'Only these kinds of record (default: all).' }),
+      filter: t.arg({ type: EventFilterInput, description: FILTER }),
     },
     subscribe: async (_root, args, ctx) => {
+      const filter = args.filter as EventFilter | null;
       let cursor = args.after ?? (await changeLogHead(ctx.prisma));
       const types = args.types ?? null;
       // Checked now, so that a bad cursor is an error of the request rather than of the stream.
@@ -163,7 +195,11 @@ builder.subscriptionFields((t) => ({
         },
         round: async (push) => {
           if (keyId !== undefined && !(await keyIsActive(ctx.prisma, keyId))) return 'end';
-          const page = await readChanges(ctx.prisma, { after: cursor, first: MAX_CHANGES_PER_PAGE, types, viewer: ctx.viewer });
+          const page = await filtered(
+            ctx,
+            await readChanges(ctx.prisma, { after: cursor, first: MAX_CHANGES_PER_PAGE, types, viewer: ctx.viewer }),
+            filter,
+          );
           cursor = page.cursor;
           if (page.changes.length) await push(page);
           return page.hasMore ? 'again' : 'wait';
