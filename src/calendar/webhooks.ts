@@ -9,6 +9,7 @@
 // fields, atUtc}]}; the receiver reads the records it needs through the API. Header
 // X-Almanac-Event: calendar.changes. Signed as the task webhooks are (src/http/signed-post.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
 import type { Logger } from '../http/logger.js';
@@ -82,7 +83,7 @@ export async function createWebhook(db: Db, config: Config, viewer: Viewer, inpu
   const url = await checkedUrl(config, input.url ?? '');
   const types = typesJson(input.types);
   const cursor = input.after ? (decodeCursor(input.after), input.after) : await changeLogHead(db);
-  return db.calendarWebhook.create({
+  const created = await db.calendarWebhook.create({
     data: {
       id: randomUUID(),
       url,
@@ -93,13 +94,15 @@ export async function createWebhook(db: Db, config: Config, viewer: Viewer, inpu
       userId: admin.userId,
     },
   });
+  webhookSignals.emit('changed');
+  return created;
 }
 
 /** Changes its URL, types or pause; resuming clears the error that paused it. */
 export async function updateWebhook(db: Db, config: Config, viewer: Viewer, id: string, input: WebhookInput) {
   requireAdministrator(viewer);
   await findWebhook(db, id);
-  return db.calendarWebhook.update({
+  const updated = await db.calendarWebhook.update({
     where: { id },
     data: {
       ...(input.url != null ? { url: await checkedUrl(config, input.url) } : {}),
@@ -107,6 +110,8 @@ export async function updateWebhook(db: Db, config: Config, viewer: Viewer, id: 
       ...(input.paused != null ? { paused: input.paused, ...(input.paused ? {} : { lastError: '' }) } : {}),
     },
   });
+  webhookSignals.emit('changed');
+  return updated;
 }
 
 /**
@@ -117,10 +122,12 @@ export async function replayWebhook(db: Db, viewer: Viewer, id: string, after: s
   const admin = requireAdministrator(viewer);
   const webhook = await findWebhook(db, id);
   await readChanges(db, { after, first: 1, types: webhookTypes(webhook.types), viewer: admin });
-  return db.$transaction(async (tx) => {
+  const replayed = await db.$transaction(async (tx) => {
     await tx.calendarWebhookDelivery.updateMany({ where: { webhookId: id, status: 'pending' }, data: { status: 'cancelled' } });
     return tx.calendarWebhook.update({ where: { id }, data: { cursor: after, paused: false, lastError: '' } });
   });
+  webhookSignals.emit('changed');
+  return replayed;
 }
 
 export async function deleteWebhook(db: Db, viewer: Viewer, id: string) {
@@ -134,8 +141,11 @@ export async function webhookDeliveries(db: Db, webhookId: string, first: number
   return db.calendarWebhookDelivery.findMany({ where: { webhookId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: first });
 }
 
-/** Queues, for each endpoint that is not paused, the changes after its cursor as one delivery. */
-export async function queueDeliveries(db: Db): Promise<number> {
+/**
+ * Queues, for each endpoint that is not paused, the changes after its cursor as one delivery.
+ * Says how many endpoints are active and how many deliveries it queued.
+ */
+export async function queueDeliveries(db: Db): Promise<{ endpoints: number; queued: number }> {
   const webhooks = await db.calendarWebhook.findMany({ where: { paused: false } });
   let queued = 0;
   for (const webhook of webhooks) {
@@ -171,7 +181,7 @@ export async function queueDeliveries(db: Db): Promise<number> {
       return 1;
     });
   }
-  return queued;
+  return { endpoints: webhooks.length, queued };
 }
 
 /** Sends each endpoint's oldest pending delivery when it is due; returns how many were attempted. */
@@ -211,14 +221,31 @@ export async function sendDue(db: Db, config: Config, now = new Date()): Promise
   return attempted;
 }
 
+// While no endpoint is registered, a process looks for one this often (an administrator's
+// registration on this process is seen at once): an idle calendar costs no statement a second.
+const IDLE_CHECK_MS = 60_000;
+/** Registrations, resumes and replays on this process: its loop looks again at once. */
+export const webhookSignals = new EventEmitter<{ changed: [] }>();
+
 /** The loop every server process runs: queue the changes, send what is due. */
 export function startCalendarWebhooks(deps: { prisma: Prisma; config: Config; logger: Logger }): Rounds {
-  return everyInterval(
+  let idleSince: number | null = null;
+  const look = () => (idleSince = null);
+  webhookSignals.on('changed', look);
+  const rounds = everyInterval(
     1000,
     async () => {
-      await queueDeliveries(deps.prisma);
-      await sendDue(deps.prisma, deps.config);
+      if (idleSince !== null && Date.now() - idleSince < IDLE_CHECK_MS) return;
+      const active = await queueDeliveries(deps.prisma);
+      idleSince = active.endpoints ? null : Date.now();
+      if (active.endpoints) await sendDue(deps.prisma, deps.config);
     },
     (error) => deps.logger.warn({ err: error }, 'calendar webhooks: a round failed; retrying'),
   );
+  return {
+    async stop() {
+      webhookSignals.off('changed', look);
+      await rounds.stop();
+    },
+  };
 }
