@@ -221,9 +221,11 @@ export async function sendDue(db: Db, config: Config, now = new Date()): Promise
   return attempted;
 }
 
-// While no endpoint is registered, a process looks for one this often (an administrator's
-// registration on this process is seen at once): an idle calendar costs no statement a second.
-const IDLE_CHECK_MS = 60_000;
+// While it knows of no endpoint, a process looks for one at start, then hourly; one is seen at once
+// by the process it was registered, resumed or replayed on, which then delivers for every process
+// (each reads the shared log; the cursor's compare-and-set keeps them from sending twice). So an
+// idle calendar costs no statement a second.
+const IDLE_CHECK_MS = 3_600_000;
 /** Registrations, resumes and replays on this process: its loop looks again at once. */
 export const webhookSignals = new EventEmitter<{ changed: [] }>();
 
