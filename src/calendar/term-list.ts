@@ -9,10 +9,10 @@ import { sanitizeSlug } from './slugs.js';
 import { caseInsensitiveContains, categoryTree, isEventId, resolveTermRefs, type TermDb } from './term-lookup.js';
 import {
   isHierarchical,
-  listToArray,
   parseOrder,
   parseOrderby,
   termComparator,
+  termListItems,
   type SortableTerm,
   type Taxonomy,
   type TermSortKey,
@@ -62,7 +62,7 @@ interface ListPlan {
 
 /** Every item of a list argument must be an existing term (TEC is_term_of_taxonomy); [] is invalid too. */
 async function termList(db: TermDb, taxonomy: Taxonomy, raw: unknown): Promise<number[] | null> {
-  const items = listToArray(raw);
+  const items = termListItems(raw);
   if (!items.length) return null;
   const ids = await resolveTermRefs(db, taxonomy, items);
   return ids.every((id) => id !== null) ? (ids as number[]) : null;

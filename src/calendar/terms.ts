@@ -12,7 +12,8 @@ import { canManageCategories, canManageTags } from './capabilities.js';
 import { isDbId, retryOnConflict } from './posts.js';
 import { sanitizeSlug, uniqueSlugCandidates } from './slugs.js';
 import { caseInsensitiveIn, lockTermWrites, publishedEventCounts, resolveTermRef, type TermDb } from './term-lookup.js';
-import { asId, asciiLower, CATEGORY_TAXONOMY, isHierarchical, TAG_TAXONOMY, sanitizeTermName, type Taxonomy } from './term-rules.js';
+import { asId, CATEGORY_TAXONOMY, isHierarchical, TAG_TAXONOMY, sanitizeTermName, type Taxonomy } from './term-rules.js';
+import { phpStrtolower } from '../php/strings.js';
 import { ksesData } from './kses.js';
 import { INVALID, isGiven, isNonEmptyText, Problems } from './validate.js';
 
@@ -168,7 +169,7 @@ async function insertTerm(tx: TermDb, taxonomy: Taxonomy, term: NewTerm): Promis
       select: { id: true, name: true, slug: true, parentId: true },
       orderBy: { id: 'asc' },
     })
-  ).filter((t) => asciiLower(t.name) === asciiLower(term.name));
+  ).filter((t) => phpStrtolower(t.name) === phpStrtolower(term.name));
   const nameMatch = sameLevel[0];
   if (nameMatch) {
     const slugMatch = slug ? await tx.term.findFirst({ where: { taxonomy, slug }, select: { id: true, parentId: true } }) : null;

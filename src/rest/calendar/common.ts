@@ -3,7 +3,9 @@
 // execution), GraphQL-safe scalars, and TEC's rest_url / next_rest_url / previous_rest_url.
 import { isValidDateInput } from '../../calendar/dates/strtotime.js';
 import { isUrl } from '../../calendar/validate.js';
-import { cappedInt, isPositiveInt, phpEmpty, phpIntval, phpStrval, phpUrlencode, timeValidator } from '../args.js';
+import { cappedInt, isPositiveInt, timeValidator } from '../args.js';
+import { phpEmpty, phpIntval, phpStrval } from '../../php/casts.js';
+import { phpUrlencode } from '../../php/url-encoding.js';
 import { RestError } from '../errors.js';
 import type { ArgSpec, RestRequest } from '../route-table.js';
 import { ref } from './item-schema.js';

@@ -15,17 +15,9 @@ import {
   canUploadFiles,
   isPostStatus,
 } from '../../calendar/capabilities.js';
-import {
-  isNonEmptyString,
-  isStringOrEmpty,
-  isTruthy,
-  listToArray,
-  phpEmpty,
-  phpIntval,
-  phpIsNumeric,
-  phpStrval,
-  validateValueFromSchema,
-} from '../args.js';
+import { isNonEmptyString, isStringOrEmpty, validateValueFromSchema } from '../args.js';
+import { phpEmpty, phpIntval, phpIsNumeric, phpStrval } from '../../php/casts.js';
+import { listToArray, tribeIsTruthy } from '../../php/tribe.js';
 import { RestError } from '../errors.js';
 import {
   CREATABLE,
@@ -95,7 +87,7 @@ const mapFlag = (description: string): WriteArg => ({
     const valid = validateValueFromSchema(value, { type: 'string' }, name);
     return valid === true ? value : valid;
   },
-  toInput: isTruthy,
+  toInput: tribeIsTruthy,
 });
 
 /** The create args of both types (TEC Single_Venue / Single_Organizer CREATE_args), in TEC's order. */
@@ -179,8 +171,8 @@ function statusList(raw: unknown): string[] | undefined {
 const FILTERS: Record<string, [string, (raw: unknown) => unknown]> = {
   search: ['search', (raw) => (isNonEmptyString(raw) ? raw : undefined)], // TEC's is_string: not PHP-empty ("0")
   event: ['event', (raw) => (phpEmpty(raw) ? undefined : gqlInt(phpIntval(raw)))], // is_event_id casts with (int)
-  has_events: ['hasEvents', isTruthy],
-  only_with_upcoming: ['onlyWithUpcoming', isTruthy],
+  has_events: ['hasEvents', tribeIsTruthy],
+  only_with_upcoming: ['onlyWithUpcoming', tribeIsTruthy],
   status: ['status', statusList],
 };
 

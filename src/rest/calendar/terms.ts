@@ -6,7 +6,9 @@
 // by GraphQL) → permission (which also gives the Allow header) → the GraphQL mutation, whose own
 // errors come last (rest_taxonomy_not_hierarchical, term_exists).
 import { canManageCategories, canManageTags } from '../../calendar/capabilities.js';
-import { isNonEmptyString, listToArray, phpEmpty, phpIntval, phpStrval, restIsBoolean, restSanitizeBoolean } from '../args.js';
+import { isNonEmptyString, restIsBoolean, restSanitizeBoolean } from '../args.js';
+import { phpEmpty, phpIntval, phpStrval } from '../../php/casts.js';
+import { listToArray } from '../../php/tribe.js';
 import { isPlainObject } from '../../values.js';
 import {
   CREATABLE,
