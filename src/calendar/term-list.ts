@@ -5,6 +5,7 @@
 // hide_empty (an empty parent of a non-empty child stays) needs the tree anyway. A list costs at
 // most five statements whatever its length.
 import { invalidInput } from './errors.js';
+import { pageSize } from './paging.js';
 import { sanitizeSlug } from './slugs.js';
 import { caseInsensitiveContains, categoryTree, isEventId, resolveTermRefs, type TermDb } from './term-lookup.js';
 import {
@@ -18,9 +19,6 @@ import {
   type TermSortKey,
 } from './term-rules.js';
 import { isGiven, isNonEmptyText, isPositiveInteger, Problems } from './validate.js';
-
-/** Lists cap the page size here (TEC's tribe_rest_event_category_max_per_page). */
-export const MAX_TERMS_PER_PAGE = 50;
 
 /** The list arguments, as given (null or absent = not given). Names are the GraphQL ones. */
 export interface TermListFilter {
@@ -123,7 +121,7 @@ async function plan(
     slug: filter.slug ?? undefined,
     page: pageInput.page ?? 1,
     offset: !isHierarchical(taxonomy) && filter.offset ? filter.offset : undefined,
-    perPage: Math.min(MAX_TERMS_PER_PAGE, pageInput.perPage ?? Math.min(MAX_TERMS_PER_PAGE, defaultPerPage)),
+    perPage: pageSize(pageInput.perPage, defaultPerPage),
   };
 }
 

@@ -18,7 +18,7 @@ import { ksesData } from './kses.js';
 import { INVALID, isGiven, isNonEmptyText, Problems } from './validate.js';
 
 export { CATEGORY_TAXONOMY, TAG_TAXONOMY, type Taxonomy } from './term-rules.js';
-export { listTerms, MAX_TERMS_PER_PAGE, type TermListFilter, type TermPage, type TermPageInput } from './term-list.js';
+export { listTerms, type TermListFilter, type TermPage, type TermPageInput } from './term-list.js';
 export { categoryTree, publishedEventCounts, refreshTermCounts, type CategoryTree, type TermDb } from './term-lookup.js';
 
 /** What a write needs: the database and who is calling (the GraphQL context fits). */
