@@ -55,10 +55,9 @@ import {
   type WriteArg,
 } from './common.js';
 import { graphqlArgName, run } from './errors.js';
-import { buildRecord, ref, type ItemSchema } from './item-schema.js';
+import { buildRecord, ref, type ItemSchema, type ResultObject } from './item-schema.js';
 import { ORGANIZER, VENUE } from './records.js';
 
-type Node = Record<string, any>;
 type Validate = NonNullable<ArgSpec['validate']>;
 
 // ---------------------------------------------------------------------------------------------
@@ -190,7 +189,7 @@ function linkedInput(kind: LinkedKind, params: Record<string, unknown>): Record<
 function linkedRoutes(kind: LinkedKind): Route[] {
   const { type, plural, typeName, item } = kind;
   const [fields, singleFields] = item.selections;
-  const record = (node: Node, req: RestRequest) => buildRecord(item, node, req);
+  const record = (node: ResultObject, req: RestRequest) => buildRecord(item, node, req);
   const Plural = plural[0].toUpperCase() + plural.slice(1);
   const target = `$id: Int, $slug: String`;
   const ops = {
@@ -219,7 +218,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
    * when there is no such record (GraphQL's INVALID_INPUT on id/slug). Other errors (e.g. 403
    * *-not-accessible) are kept for the handler.
    */
-  const load = (req: RestRequest): Promise<Outcome<Node | null>> =>
+  const load = (req: RestRequest): Promise<Outcome<ResultObject | null>> =>
     memo(req, 'linked:record', async () => {
       const where = targetOf(req);
       if (!where) return null;
@@ -336,7 +335,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       page: pageVariables(req.raw),
       password: typeof req.raw.password === 'string' ? req.raw.password : undefined,
       editContext: req.raw.context === 'edit',
-    }).then((data) => data.page as { items: Node[]; total: number; totalPages: number; statuses: string[] });
+    }).then((data) => data.page as { items: ResultObject[]; total: number; totalPages: number; statuses: string[] });
 
   /** The list, fetched once: the validators of search/event/status read its INVALID_INPUT, the handler its page. */
   const listing = (req: RestRequest) => memo(req, 'linked:list', () => fetchPage(req, archiveFilter(req.raw).filter));
@@ -371,7 +370,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       ['status', status],
     ];
     const body: Record<string, unknown> = {
-      [plural]: result.items.map((node: Node) => record(node, req)),
+      [plural]: result.items.map((node: ResultObject) => record(node, req)),
       rest_url: queryUrl(base, [['page', page], ...query]),
     };
     if (result.total > page * perPage) body.next_rest_url = nextUrl(base, query, page);

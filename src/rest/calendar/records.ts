@@ -13,7 +13,7 @@ import {
   selection,
   string,
   type ItemSchema,
-  type Node,
+  type ResultObject,
   type RecordField,
   type Schema,
 } from './item-schema.js';
@@ -104,7 +104,7 @@ export const CATEGORY_TERMS = termSchemas(true);
 export const TAG_TERMS = termSchemas(false);
 
 /** A term as the term endpoints return it (§3.4.2); `parent` only for categories. */
-export const termRecord = (term: Node, req: RestRequest) =>
+export const termRecord = (term: ResultObject, req: RestRequest) =>
   buildRecord(term.taxonomy === 'post_tag' ? TAG_TERMS.record : CATEGORY_TERMS.record, term, req);
 
 // ---------------------------------------------------------------------------------------------
@@ -282,8 +282,8 @@ export const ORGANIZER = itemSchema(
   'organizer',
 );
 
-const venueRecord = (node: Node, req: RestRequest) => buildRecord(VENUE, node, req);
-const organizerRecord = (node: Node, req: RestRequest) => buildRecord(ORGANIZER, node, req);
+const venueRecord = (node: ResultObject, req: RestRequest) => buildRecord(VENUE, node, req);
+const organizerRecord = (node: ResultObject, req: RestRequest) => buildRecord(ORGANIZER, node, req);
 
 // ---------------------------------------------------------------------------------------------
 // Events (§3.1)
@@ -302,7 +302,7 @@ const details = (field: string, description: string): RecordField => ({
 const eventFlag = (field: string, description: string) => exposed(field, boolean, description);
 const terms = (field: 'categories' | 'tags', embedded: ItemSchema, description: string): RecordField => ({
   select: `${field} { ${selection(embedded, false)} }`,
-  value: (node, req) => (node[field] as Node[]).map((term) => buildRecord(embedded, term, req)),
+  value: (node, req) => (node[field] as ResultObject[]).map((term) => buildRecord(embedded, term, req)),
   schema: arrayOf(ref('EmbeddedTerm')),
   doc: { type: 'array', description, items: ref('Term') },
 });
@@ -366,7 +366,7 @@ export const EVENT = itemSchema('Event', {
   venue: {
     select: (single) => `venues(all: true) { ${selection(VENUE, single)} }`,
     value: (node, req) => {
-      const venues = (node.venues as Node[]).map((venue) => venueRecord(venue, req));
+      const venues = (node.venues as ResultObject[]).map((venue) => venueRecord(venue, req));
       return venues.length === 1 ? venues[0] : venues; // one venue is an object, several an array, none []
     },
     schema: { description: 'The event venue: an object, or an empty array when it has none', oneOf: [ref('Venue'), arrayOf(ref('Venue'))] },
@@ -374,7 +374,7 @@ export const EVENT = itemSchema('Event', {
   },
   organizer: {
     select: (single) => `organizers(all: true) { ${selection(ORGANIZER, single)} }`,
-    value: (node, req) => (node.organizers as Node[]).map((organizer) => organizerRecord(organizer, req)),
+    value: (node, req) => (node.organizers as ResultObject[]).map((organizer) => organizerRecord(organizer, req)),
     schema: arrayOf(ref('Organizer')),
     doc: { type: 'array', description: 'The event organizers', items: ref('Organizer') },
   },
@@ -384,4 +384,4 @@ export const EVENT = itemSchema('Event', {
 
 /** The event record's selection; `single` adds JSON-LD to the event and its venues and organizers. */
 export const eventFields = (single: boolean) => selection(EVENT, single);
-export const eventRecord = (node: Node, req: RestRequest) => buildRecord(EVENT, node, req);
+export const eventRecord = (node: ResultObject, req: RestRequest) => buildRecord(EVENT, node, req);
