@@ -278,6 +278,11 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       await prisma.attachment.create({ data: { id: imageId, url: `http://almanac.test/${token()}.jpg`, mimeType: 'image/jpeg' } });
       const record = await made(c.create(k, { name: `Pictured ${token()}`, image: String(imageId) }));
       expect(record.image.id).toBe(imageId);
+      const image = `query($id: Int) { r: ${k.type}(id: $id) { image { width height filesize sizes } } }`;
+      expect((await made(c.gql(image, { id: record.id }))).image).toEqual({ width: null, height: null, filesize: null, sizes: {} });
+      const sizes = { thumbnail: { width: 150, height: 100, 'mime-type': 'image/jpeg', url: 'http://almanac.test/t.jpg' } };
+      await prisma.attachment.update({ where: { id: imageId }, data: { width: 600, height: 400, sizes: JSON.stringify(sizes) } });
+      expect((await made(c.gql(image, { id: record.id }))).image).toEqual({ width: 600, height: 400, filesize: null, sizes });
       expect((await made(c.update(k, { id: record.id }, { name: 'Still pictured' }))).image.id).toBe(imageId);
       expect((await made(c.update(k, { id: record.id }, { image: '' }))).image).toBeNull();
       expect(params(await c.update(k, { id: record.id }, { image: '999999' }))).toEqual({ image: 'Invalid parameter.' });

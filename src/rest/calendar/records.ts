@@ -18,7 +18,23 @@ import {
   type Schema,
 } from './item-schema.js';
 
-const IMAGE = 'image { record }';
+const IMAGE = 'image { id url width height filesize sizes }';
+
+/** The record's `image` (spec §3.6): url, id, the path's extension, and the dimensions, file size
+ *  and sizes once both dimensions are known; false without an image. */
+function imageRecord(image: ResultObject | null): false | Record<string, unknown> {
+  if (!image) return false;
+  const extension = (new URL(image.url).pathname.match(/\.([a-z0-9]+)$/i)?.[1] ?? '').toLowerCase();
+  const record: Record<string, unknown> = { url: image.url, id: image.id };
+  if (extension) record.extension = extension;
+  if (image.width && image.height) {
+    record.width = image.width;
+    record.height = image.height;
+    if (image.filesize) record.filesize = image.filesize;
+    record.sizes = image.sizes;
+  }
+  return record;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Terms (§3.4): an event's embedded categories and tags, and the term endpoints' records
@@ -172,7 +188,7 @@ function postFields(type: 'event' | 'venue' | 'organizer') {
     slug: exposed('slug', string, `The ${type} slug`),
     image: {
       select: IMAGE,
-      value: (node) => (node.image ? node.image.record : false),
+      value: (node) => imageRecord(node.image),
       schema: IMAGE_OR_FALSE,
       // sic: the venue and organizer image is "string" and an "event featured image"
       doc: {
