@@ -316,7 +316,8 @@ function linkedRoutes(kind: LinkedKind): Route[] {
   // --- the archive -----------------------------------------------------------------------------
 
   /** The GraphQL filter of the request's raw args; `bad` names the values it could not take. */
-  const archiveFilter = (raw: Record<string, unknown>) => {
+  const archiveFilter = (req: RestRequest) => {
+    const raw = req.raw;
     const filter: Record<string, unknown> = {};
     const bad = new Set<string>();
     for (const [name, [key, convert]] of Object.entries(FILTERS)) {
@@ -325,7 +326,11 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       if (value === undefined) bad.add(name);
       else filter[key] = value;
     }
-    if (filter.onlyWithUpcoming) filter.upcomingFirstPage = true; // the original's one page of upcoming events
+    if (filter.onlyWithUpcoming) {
+      // The original looks at one page of upcoming events (the site's posts per page), not at all of them.
+      delete filter.onlyWithUpcoming;
+      filter.linkedToNextEvents = req.config.postsPerPage;
+    }
     return { filter, bad };
   };
 
@@ -338,11 +343,11 @@ function linkedRoutes(kind: LinkedKind): Route[] {
     }).then((data) => data.page as { items: ResultObject[]; total: number; totalPages: number; statuses: string[] });
 
   /** The list, fetched once: the validators of search/event/status read its INVALID_INPUT, the handler its page. */
-  const listing = (req: RestRequest) => memo(req, 'linked:list', () => fetchPage(req, archiveFilter(req.raw).filter));
+  const listing = (req: RestRequest) => memo(req, 'linked:list', () => fetchPage(req, archiveFilter(req).filter));
 
   /** A filter arg GraphQL validates (search, event, status: TEC's is_string, is_event_id, filter_post_status_list). */
   const listFilterValid: Validate = async (_value, req, name) =>
-    !archiveFilter(req.raw).bad.has(name) && !invalidArgs(await listing(req)).has(name);
+    !archiveFilter(req).bad.has(name) && !invalidArgs(await listing(req)).has(name);
 
   const archive = async (req: RestRequest) => {
     let result = unwrap(await listing(req));
@@ -350,7 +355,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
     if (req.params.search != null && result.total === 0) {
       // Quirk 8 (faithful): a search that matches nothing lists nothing, but totals and next page
       // are those of the list without the search.
-      const { search: _search, ...filter } = archiveFilter(req.raw).filter;
+      const { search: _search, ...filter } = archiveFilter(req).filter;
       result = { ...(await fetchPage(req, filter)), items: [] };
     }
     if (!result.items.length && page > 1) {
