@@ -130,20 +130,3 @@ export function listStatuses(viewer: Viewer, asked: string[] | null | undefined)
   const ok = canEditAny(viewer) ? clean.length > 0 && clean.every(isPostStatus) : clean.length === 1 && clean[0] === 'publish';
   return ok ? clean : null;
 }
-
-const TRUTHY_STRINGS = ['1', 'enable', 'enabled', 'on', 'y', 'yes', 'true'];
-
-/** TEC tribe_is_truthy: booleans as is; strings only from the list (case-insensitive); else PHP bool cast. */
-export function isTruthy(raw: unknown): boolean {
-  if (typeof raw === 'boolean') return raw;
-  if (typeof raw === 'string') return TRUTHY_STRINGS.includes(raw.toLowerCase());
-  if (typeof raw === 'number') return raw !== 0; // PHP: (bool) NAN is true
-  if (typeof raw === 'bigint') return raw !== 0n;
-  if (Array.isArray(raw)) return raw.length > 0;
-  return raw !== null && raw !== undefined;
-}
-
-/** `rest_forbidden` status: 401 when not authenticated, 403 when authenticated (§0.3). */
-export function authErrorStatus(viewer: Viewer): 401 | 403 {
-  return viewer === null ? 401 : 403;
-}

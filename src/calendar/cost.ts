@@ -8,6 +8,7 @@
  * cost "10" → stored symbol "" → `cost: "$10"` with `cost_details.currency_symbol: ""`.
  */
 import { escHtml } from './text.js';
+import { phpFloatval } from '../php/casts.js';
 
 export type CurrencyPosition = 'prefix' | 'postfix' | '';
 
@@ -87,12 +88,6 @@ export function detectCurrency(values: string[]): { symbol: string; position: Cu
   return { symbol, position };
 }
 
-/** PHP sort(SORT_NUMERIC) key: non-numeric strings count as 0. */
-function numericKey(s: string): number {
-  const n = Number(s);
-  return Number.isFinite(n) ? n : 0;
-}
-
 /**
  * `cost_details.values`: every numeric component of every stored value as a normalised numeric
  * string; values without any number contribute their raw text. Sorted ascending numerically.
@@ -106,7 +101,7 @@ export function costValues(values: string[]): string[] {
     else out.push(value);
   }
   return out
-    .map((v, i) => ({ v, i, k: numericKey(v) }))
+    .map((v, i) => ({ v, i, k: phpFloatval(v) })) // PHP's sort(SORT_NUMERIC) compares (float) casts
     .sort((a, b) => a.k - b.k || a.i - b.i)
     .map((e) => e.v);
 }

@@ -53,20 +53,3 @@ export async function applyImagePlan(tx: Db, plan: ImagePlan): Promise<number | 
   await tx.attachment.create({ data: { id, url: plan.url, mimeType: plan.mimeType } });
   return id;
 }
-
-/** The record's `image` object: false without one (spec §3.6). */
-export function imageRecord(
-  attachment: { id: number; url: string; width: number | null; height: number | null; filesize: number | null; sizes: string } | null,
-) {
-  if (!attachment) return false;
-  const extension = (new URL(attachment.url).pathname.match(/\.([a-z0-9]+)$/i)?.[1] ?? '').toLowerCase();
-  const record: Record<string, unknown> = { url: attachment.url, id: attachment.id };
-  if (extension) record.extension = extension;
-  if (attachment.width && attachment.height) {
-    record.width = attachment.width;
-    record.height = attachment.height;
-    if (attachment.filesize) record.filesize = attachment.filesize;
-    record.sizes = JSON.parse(attachment.sizes || '{}');
-  }
-  return record;
-}

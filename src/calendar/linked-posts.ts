@@ -81,8 +81,8 @@ export interface LinkedListFilter {
   event?: number | null;
   hasEvents?: boolean | null;
   onlyWithUpcoming?: boolean | null;
-  /** With onlyWithUpcoming: look at the first page of upcoming events only (the site's posts per page), as the original's REST API does. */
-  upcomingFirstPage?: boolean | null;
+  /** Only records linked to one of this many next upcoming events (1 to MOST_NEXT_EVENTS). */
+  linkedToNextEvents?: number | null;
   status?: string[] | null;
 }
 
@@ -113,17 +113,20 @@ const COUNTING_EVENT = { status: { notIn: ['draft', 'pending'] } };
 /** The Event relation that holds an event's links to records of `type`. */
 const eventLinks = (type: LinkedType) => (type === 'venue' ? 'venues' : 'organizers');
 
+/** The largest linkedToNextEvents: the largest page size POSTS_PER_PAGE allows. */
+export const MOST_NEXT_EVENTS = 1000;
+
 /**
- * The first page of upcoming events matching `where` (the site's posts per page, by start), each with
- * the ids of its linked venues or organizers: the original's default event query (a WP_Query on
- * events, paged, upcoming only), which some of its rules look at instead of every event.
+ * The next `count` events matching `where` (by start), each with the ids of its linked venues or
+ * organizers. With the site's posts per page, this is the original's default event query (a
+ * WP_Query on events, paged, upcoming only), which some of its rules look at instead of every event.
  */
-async function firstUpcomingPage(db: Db, config: Config, where: Record<string, unknown>, type: LinkedType) {
+async function nextEvents(db: Db, where: Record<string, unknown>, type: LinkedType, count: number) {
   const link = eventLinks(type);
   const page = await db.event.findMany({
     where,
     orderBy: [{ startLocal: 'asc' }, { id: 'asc' }],
-    take: config.postsPerPage,
+    take: count,
     select: { id: true, [link]: { select: { [`${type}Id`]: true } } },
   });
   // The select's keys are computed, so Prisma cannot type the rows.
@@ -145,6 +148,8 @@ export async function linkedListQuery(
   const problems = new Problems();
   if (filter.search != null) problems.check('search', filter.search !== '');
   if (filter.event != null) problems.check('event', (await postTypeOf(db, filter.event)) === 'event');
+  const next = filter.linkedToNextEvents;
+  if (next != null) problems.check('linkedToNextEvents', Number.isInteger(next) && next >= 1 && next <= MOST_NEXT_EVENTS);
   const statuses = listStatuses(viewer, filter.status);
   if (!statuses) problems.fail('status');
   if (problems.any) throw invalidInput(problems.params);
@@ -162,15 +167,16 @@ export async function linkedListQuery(
   if (filter.event != null) and.push({ events: { some: { eventId: filter.event } } });
   if (filter.hasEvents != null)
     and.push({ events: filter.hasEvents ? { some: { event: COUNTING_EVENT } } : { none: { event: COUNTING_EVENT } } });
-  if (filter.onlyWithUpcoming) {
-    // Upcoming = starting now or later (site-local wall time, as the event list compares), listable, not hidden.
-    const now = wallNow(config.siteTimezone, context.now).local;
-    const upcoming = { status: { in: listableStatuses(viewer) }, hideFromListings: false, startLocal: { gte: now } };
-    if (filter.upcomingFirstPage) {
-      // The original collects the venues/organizers of one page of upcoming events, not of all of them.
-      const page = await firstUpcomingPage(db, config, upcoming, type);
-      and.push({ id: { in: [...new Set(page.flatMap((event) => event.linkedIds))] } });
-    } else and.push({ events: { some: { event: upcoming } } });
+  // Upcoming = starting now or later (site-local wall time, as the event list compares), listable, not hidden.
+  const upcoming = () => ({
+    status: { in: listableStatuses(viewer) },
+    hideFromListings: false,
+    startLocal: { gte: wallNow(config.siteTimezone, context.now).local },
+  });
+  if (filter.onlyWithUpcoming) and.push({ events: { some: { event: upcoming() } } });
+  if (next != null) {
+    const events = await nextEvents(db, upcoming(), type, next);
+    and.push({ id: { in: [...new Set(events.flatMap((event) => event.linkedIds))] } });
   }
   // WP_Query's default order is post_date (site-local): a draft, whose UTC date is empty, sorts by
   // when it was written among the others.
@@ -294,7 +300,7 @@ async function unlinkFromUpcomingPage(tx: Db, config: Config, type: LinkedType, 
     startLocal: { gte: now },
     [link]: { some: { [`${type}Id`]: id } },
   };
-  const eventIds = (await firstUpcomingPage(tx, config, where, type)).map((event) => event.id);
+  const eventIds = (await nextEvents(tx, where, type, config.postsPerPage)).map((event) => event.id);
   if (!eventIds.length) return;
   const links = { where: { eventId: { in: eventIds } } };
   if (type === 'venue') await tx.eventVenue.deleteMany(links);

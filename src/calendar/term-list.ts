@@ -5,22 +5,20 @@
 // hide_empty (an empty parent of a non-empty child stays) needs the tree anyway. A list costs at
 // most five statements whatever its length.
 import { invalidInput } from './errors.js';
+import { pageSize } from './paging.js';
 import { sanitizeSlug } from './slugs.js';
 import { caseInsensitiveContains, categoryTree, isEventId, resolveTermRefs, type TermDb } from './term-lookup.js';
 import {
   isHierarchical,
-  listToArray,
   parseOrder,
   parseOrderby,
   termComparator,
+  termListItems,
   type SortableTerm,
   type Taxonomy,
   type TermSortKey,
 } from './term-rules.js';
 import { isGiven, isNonEmptyText, isPositiveInteger, Problems } from './validate.js';
-
-/** Lists cap the page size here (TEC's tribe_rest_event_category_max_per_page). */
-export const MAX_TERMS_PER_PAGE = 50;
 
 /** The list arguments, as given (null or absent = not given). Names are the GraphQL ones. */
 export interface TermListFilter {
@@ -62,7 +60,7 @@ interface ListPlan {
 
 /** Every item of a list argument must be an existing term (TEC is_term_of_taxonomy); [] is invalid too. */
 async function termList(db: TermDb, taxonomy: Taxonomy, raw: unknown): Promise<number[] | null> {
-  const items = listToArray(raw);
+  const items = termListItems(raw);
   if (!items.length) return null;
   const ids = await resolveTermRefs(db, taxonomy, items);
   return ids.every((id) => id !== null) ? (ids as number[]) : null;
@@ -123,7 +121,7 @@ async function plan(
     slug: filter.slug ?? undefined,
     page: pageInput.page ?? 1,
     offset: !isHierarchical(taxonomy) && filter.offset ? filter.offset : undefined,
-    perPage: Math.min(MAX_TERMS_PER_PAGE, pageInput.perPage ?? Math.min(MAX_TERMS_PER_PAGE, defaultPerPage)),
+    perPage: pageSize(pageInput.perPage, defaultPerPage),
   };
 }
 

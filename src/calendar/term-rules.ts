@@ -1,10 +1,11 @@
 /**
  * Pure rules of event categories and tags (WordPress terms), spec §2.7, §3.4, §6.6: the two
- * taxonomies, how names are sanitised on save, list-argument parsing (Tribe list_to_array) and
+ * taxonomies, how names are sanitised on save, list-argument parsing and
  * WP_Term_Query's order/orderby, and term archive links. No database here.
  */
 import { isDbId } from './posts.js';
 import { sanitizeTextField } from './text.js';
+import { splitList } from '../php/tribe.js';
 
 export const CATEGORY_TAXONOMY = 'tribe_events_cat';
 export const TAG_TAXONOMY = 'post_tag';
@@ -24,27 +25,17 @@ export function asId(value: unknown): number | null {
 }
 
 /**
- * Tribe__Utils__Array::list_to_array: a comma-separated string split and trimmed; empty items
- * dropped; numeric strings become numbers (so "12" means the id 12). Strings inside an array are
- * split too: GraphQL turns a single "2,3" into ["2,3"], and slugs never hold commas.
+ * The items of a term list argument (include, exclude, parent): TEC's list_to_array split of each
+ * string, trimmed as term_exists trims; numbers stay ids ("12" names the id 12). Strings inside a
+ * list are split too: GraphQL turns a single "2,3" into ["2,3"]. Unlike list_to_array, "0" is the
+ * item 0 (which names no term), not an empty list.
  */
-export function listToArray(value: unknown): Array<string | number> {
-  if (value === null || value === undefined || value === '') return [];
-  const items = (Array.isArray(value) ? value : [value]).flatMap((item) => (typeof item === 'string' ? item.split(',') : [item]));
-  const out: Array<string | number> = [];
-  for (const item of items) {
-    if (typeof item === 'number') out.push(item);
-    else if (typeof item === 'string') {
-      const trimmed = item.trim();
-      if (trimmed === '') continue;
-      out.push(/^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed);
-    }
-  }
-  return out;
+export function termListItems(value: unknown): Array<string | number> {
+  if (value === null || value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).flatMap((item) =>
+    typeof item === 'number' ? [item] : typeof item === 'string' ? splitList(item.trim()) : [],
+  );
 }
-
-/** PHP strtolower(): ASCII letters only (WordPress compares term names this way for duplicates). */
-export const asciiLower = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 // Entities WordPress leaves alone when escaping (&amp; is not encoded twice).
 const ENTITY = /&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/iy;

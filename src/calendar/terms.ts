@@ -12,12 +12,13 @@ import { canManageCategories, canManageTags } from './capabilities.js';
 import { isDbId, retryOnConflict } from './posts.js';
 import { sanitizeSlug, uniqueSlugCandidates } from './slugs.js';
 import { caseInsensitiveIn, lockTermWrites, publishedEventCounts, resolveTermRef, type TermDb } from './term-lookup.js';
-import { asId, asciiLower, CATEGORY_TAXONOMY, isHierarchical, TAG_TAXONOMY, sanitizeTermName, type Taxonomy } from './term-rules.js';
+import { asId, CATEGORY_TAXONOMY, isHierarchical, TAG_TAXONOMY, sanitizeTermName, type Taxonomy } from './term-rules.js';
+import { phpStrtolower } from '../php/strings.js';
 import { ksesData } from './kses.js';
 import { INVALID, isGiven, isNonEmptyText, Problems } from './validate.js';
 
 export { CATEGORY_TAXONOMY, TAG_TAXONOMY, type Taxonomy } from './term-rules.js';
-export { listTerms, MAX_TERMS_PER_PAGE, type TermListFilter, type TermPage, type TermPageInput } from './term-list.js';
+export { listTerms, type TermListFilter, type TermPage, type TermPageInput } from './term-list.js';
 export { categoryTree, publishedEventCounts, refreshTermCounts, termIdsOf, type CategoryTree, type TermDb } from './term-lookup.js';
 
 /** What a write needs: the database and who is calling (the GraphQL context fits). */
@@ -168,7 +169,7 @@ async function insertTerm(tx: TermDb, taxonomy: Taxonomy, term: NewTerm): Promis
       select: { id: true, name: true, slug: true, parentId: true },
       orderBy: { id: 'asc' },
     })
-  ).filter((t) => asciiLower(t.name) === asciiLower(term.name));
+  ).filter((t) => phpStrtolower(t.name) === phpStrtolower(term.name));
   const nameMatch = sameLevel[0];
   if (nameMatch) {
     const slugMatch = slug ? await tx.term.findFirst({ where: { taxonomy, slug }, select: { id: true, parentId: true } }) : null;

@@ -246,9 +246,6 @@ export function escHtml(s: string): string {
   });
 }
 
-/** Alias used for the event `website` field. */
-export const escapeHtmlAttr = escHtml;
-
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
   lt: '<',

@@ -4,84 +4,9 @@
 import { ArgError } from './errors.js';
 import type { ArgSchema, JsonType } from './route-table.js';
 import { isPlainObject } from '../values.js';
-
-// ---------------------------------------------------------------------------------------------
-// PHP semantics
-
-// PHP 8 numeric string: optional surrounding whitespace, sign, digits/decimal, exponent.
-const NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
-const LEADING_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/;
+import { phpBool, phpEmpty, phpFloatval, phpIntval, phpIsNumeric, phpStrval } from '../php/casts.js';
 
 type PlainObject = Record<string, unknown>;
-
-/** PHP is_numeric. */
-export function phpIsNumeric(value: unknown): boolean {
-  if (typeof value === 'number') return !Number.isNaN(value);
-  return typeof value === 'string' && NUMERIC.test(value);
-}
-
-/** PHP empty(): null, false, 0, 0.0, '', '0', and empty arrays. */
-export function phpEmpty(value: unknown): boolean {
-  if (value === undefined || value === null || value === false || value === 0 || value === '' || value === '0') return true;
-  if (Array.isArray(value)) return value.length === 0;
-  if (isPlainObject(value)) return Object.keys(value).length === 0;
-  return false;
-}
-
-/** PHP (float) cast. */
-export function phpFloatval(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'string') {
-    const m = LEADING_NUMERIC.exec(value);
-    return m ? Number(m[0].trim()) : 0;
-  }
-  if (Array.isArray(value)) return value.length ? 1 : 0;
-  if (isPlainObject(value)) return Object.keys(value).length ? 1 : 0;
-  return 0;
-}
-
-/** PHP (int) / intval. */
-export function phpIntval(value: unknown): number {
-  const n = Math.trunc(phpFloatval(value));
-  return Number.isFinite(n) ? n : 0;
-}
-
-/** PHP (bool) cast. */
-export function phpBool(value: unknown): boolean {
-  return !phpEmpty(value);
-}
-
-/** PHP urldecode: '+' is a space, valid %XX sequences are decoded as UTF-8 bytes, others kept. */
-export function phpUrldecode(input: string): string {
-  if (!/[%+]/.test(input)) return input;
-  const bytes: number[] = [];
-  for (let i = 0; i < input.length; i++) {
-    const ch = input[i];
-    if (ch === '+') bytes.push(0x20);
-    else if (ch === '%' && /^[0-9a-fA-F]{2}$/.test(input.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(input.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else for (const b of Buffer.from(ch, 'utf8')) bytes.push(b);
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
-/** PHP urlencode: RFC 1738 (space → '+', everything but [A-Za-z0-9_.-] percent-encoded). */
-export function phpUrlencode(input: string): string {
-  return encodeURIComponent(input)
-    .replace(/[!'()*~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
-    .replace(/%20/g, '+');
-}
-
-/** PHP's string conversion of a scalar ("1" for true, "" for false/null). */
-export function phpStrval(value: unknown): string {
-  if (value === true) return '1';
-  if (value === false || value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  return 'Array';
-}
 
 const INT_KEY = /^(0|-?[1-9]\d*)$/;
 
@@ -362,40 +287,7 @@ export function parseRequestArg(value: unknown, schema: ArgSchema, param: string
 }
 
 // ---------------------------------------------------------------------------------------------
-// The Events Calendar's validators and list helpers (tribe-common Validator/Base, Utils/Array)
-
-/** Tribe__Utils__Array::list_to_array: an array, or a comma list (URL-decoded, trimmed around
- *  commas); empty items dropped, numeric items become numbers. PHP-empty input ('', '0', []) → []. */
-export function listToArray(value: unknown, separator = ','): unknown[] {
-  if (phpEmpty(value)) return [];
-  let items: unknown[];
-  if (Array.isArray(value)) items = value;
-  else if (isPlainObject(value)) items = Object.values(value);
-  else {
-    const text = phpUrldecode(phpStrval(value)).trim();
-    if (text === '') return [];
-    const sep = separator.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    items = text.split(new RegExp(`\\s*${sep}\\s*`));
-  }
-  const out: unknown[] = [];
-  for (const item of items) {
-    if (item === '') continue;
-    out.push(typeof item === 'string' && phpIsNumeric(item) ? Number(item.trim()) : item);
-  }
-  return out;
-}
-
-const TRUTHY = ['1', 'enable', 'enabled', 'on', 'y', 'yes', 'true'];
-
-/** tribe_is_truthy: booleans as they are; strings only if one of 1/enable(d)/on/y/yes/true; else (bool). */
-export function isTruthy(value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string') return TRUTHY.includes(value.toLowerCase());
-  return phpBool(value);
-}
-
-/** Validator::is_numeric. */
-export const isNumeric = (value: unknown): boolean => phpIsNumeric(value);
+// The Events Calendar's validators (tribe-common Validator/Base)
 
 /** Validator::is_positive_int: numeric, integral (intval == value) and > 0. */
 export function isPositiveInt(value: unknown): boolean {

@@ -7,7 +7,8 @@ import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { OperationOptions } from '../graphql/context.js';
 import { isPlainObject } from '../values.js';
-import { phpStrval, phpUrldecode, phpUrlencode } from './args.js';
+import { phpStrval } from '../php/casts.js';
+import { phpUrldecode, phpUrlencode } from '../php/url-encoding.js';
 import { invalidJson, payloadTooLarge, type RestError } from './errors.js';
 import type { Args, Endpoint, ParamSources, RestRequest, Route } from './route-table.js';
 

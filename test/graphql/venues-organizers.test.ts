@@ -1,6 +1,6 @@
 // Venues and organizers through the GraphQL API over HTTP, as a client sees them, on both databases.
 // Behaviour both types share runs once per type; type-specific rules (addresses, e-mail) follow.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Role } from '../../src/auth/viewer.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
@@ -278,6 +278,11 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       await prisma.attachment.create({ data: { id: imageId, url: `http://almanac.test/${token()}.jpg`, mimeType: 'image/jpeg' } });
       const record = await made(c.create(k, { name: `Pictured ${token()}`, image: String(imageId) }));
       expect(record.image.id).toBe(imageId);
+      const image = `query($id: Int) { r: ${k.type}(id: $id) { image { width height filesize sizes } } }`;
+      expect((await made(c.gql(image, { id: record.id }))).image).toEqual({ width: null, height: null, filesize: null, sizes: {} });
+      const sizes = { thumbnail: { width: 150, height: 100, 'mime-type': 'image/jpeg', url: 'http://almanac.test/t.jpg' } };
+      await prisma.attachment.update({ where: { id: imageId }, data: { width: 600, height: 400, sizes: JSON.stringify(sizes) } });
+      expect((await made(c.gql(image, { id: record.id }))).image).toEqual({ width: 600, height: 400, filesize: null, sizes });
       expect((await made(c.update(k, { id: record.id }, { name: 'Still pictured' }))).image.id).toBe(imageId);
       expect((await made(c.update(k, { id: record.id }, { image: '' }))).image).toBeNull();
       expect(params(await c.update(k, { id: record.id }, { image: '999999' }))).toEqual({ image: 'Invalid parameter.' });
@@ -486,6 +491,38 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
       expect(await eventsOf(futureDraft, false, 'editor')).toHaveLength(1);
     });
 
+    it('linkedToNextEvents: only records linked to one of the next N upcoming events the caller may list', async () => {
+      const tag = token();
+      const make = async (label: string) => (await made(c.create(k, { name: `${label} ${tag}` }))).id;
+      const link = (id: number) => (k.type === 'venue' ? { venues: [id] } : { organizers: [id] });
+      const [first, second, later, hiddenSoon] = [await make('first'), await make('second'), await make('later'), await make('hidden')];
+      // Sooner than any event another test seeds, so they are the next ones whatever else exists;
+      // trashed at the end, so that they do not come first for the next test too.
+      const soon = [
+        await seedEvent(api, { ...link(hiddenSoon), start: inDays(0.005), hidden: true }),
+        await seedEvent(api, { ...link(first), start: inDays(0.01) }),
+        await seedEvent(api, { ...link(second), start: inDays(0.02) }),
+      ];
+      await seedEvent(api, { ...link(later), start: inDays(10) });
+      onTestFinished(() =>
+        api.server.db.prisma.event.updateMany({ where: { id: { in: soon } }, data: { status: 'trash' } }).then(() => {}),
+      );
+
+      const listed = async (filter: Record<string, unknown>) => {
+        const result = await c.list(k, { filter: { search: tag, ...filter }, page: { perPage: 50 } });
+        if (result.errors) throw new Error(JSON.stringify(result.errors));
+        return ids(result).sort();
+      };
+      expect(await listed({ linkedToNextEvents: 1 })).toEqual([first]);
+      expect(await listed({ linkedToNextEvents: 2 })).toEqual([first, second].sort());
+      expect(await listed({ linkedToNextEvents: 2, onlyWithUpcoming: true })).toEqual([first, second].sort());
+      expect(await listed({ onlyWithUpcoming: true })).toEqual([first, second, later].sort());
+      for (const n of [0, -1, 1001]) {
+        expect(params(await c.list(k, { filter: { linkedToNextEvents: n } })), String(n)).toEqual({
+          linkedToNextEvents: 'Invalid parameter.',
+        });
+      }
+    });
     it('masks password-protected records unless the request carries the password or edits in the edit context', async () => {
       const tag = token();
       const record = await made(

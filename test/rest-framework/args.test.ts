@@ -5,13 +5,7 @@ import {
   isNonEmptyString,
   isPositiveInt,
   isStringOrEmpty,
-  isTruthy,
-  listToArray,
   parseRequestArg,
-  phpIntval,
-  phpIsNumeric,
-  phpUrldecode,
-  phpUrlencode,
   restIsBoolean,
   restSanitizeBoolean,
   timeValidator,
@@ -23,24 +17,6 @@ import { buildQuery, effectiveMethod, mediaType, parseBody, phpParseStr, restRou
 import { templatePath } from '../../src/rest/route-table.js';
 
 const message = (result: unknown) => (result instanceof ArgError ? result.message : result);
-
-describe('PHP semantics', () => {
-  it('is_numeric accepts PHP 8 numeric strings only', () => {
-    for (const v of ['1', ' 1', '1 ', '-1.5', '.5', '1e3', '+3', 7, 0.5]) expect(phpIsNumeric(v), String(v)).toBe(true);
-    for (const v of ['', 'foo', '1a', '0x1A', '1 2', true, null, [], '1,5']) expect(phpIsNumeric(v), String(v)).toBe(false);
-  });
-
-  it('intval truncates leading numbers', () => {
-    expect([phpIntval('12abc'), phpIntval(' 7'), phpIntval('1.9'), phpIntval('1e3'), phpIntval('foo'), phpIntval(true)]).toEqual([
-      12, 7, 1, 1000, 0, 1,
-    ]);
-  });
-
-  it('urldecode / urlencode', () => {
-    expect(phpUrldecode('a+b%2Cc%C3%A9%zz')).toBe('a b,cé%zz');
-    expect(phpUrlencode("a b:c/~*é'")).toBe('a+b%3Ac%2F%7E%2A%C3%A9%27');
-  });
-});
 
 describe('WordPress type checks and coercion (rest_parse_request_arg)', () => {
   it('booleans accept true/false/1/0 in any case and coerce them', () => {
@@ -95,19 +71,7 @@ describe('WordPress type checks and coercion (rest_parse_request_arg)', () => {
   });
 });
 
-describe('The Events Calendar helpers', () => {
-  it('list_to_array: arrays or comma strings, trimmed, empties dropped, numbers converted', () => {
-    expect(listToArray(' a , 2,, b ,3.5 ')).toEqual(['a', 2, 'b', 3.5]);
-    expect(listToArray(['x', '', '12', 4])).toEqual(['x', 12, 4]);
-    expect(listToArray('music%2Cart')).toEqual(['music', 'art']);
-    expect([listToArray(''), listToArray('0'), listToArray(null), listToArray([])]).toEqual([[], [], [], []]);
-  });
-
-  it('tribe_is_truthy', () => {
-    for (const v of [true, '1', 'Yes', 'on', 'ENABLED', 'y', 'true', 1, 2]) expect(isTruthy(v), String(v)).toBe(true);
-    for (const v of [false, '0', 'no', 'false', '', 'foo', 0, null]) expect(isTruthy(v), String(v)).toBe(false);
-  });
-
+describe('The Events Calendar validators', () => {
   it('is_positive_int, is_string, is_string_or_empty, is_time, capped ints', () => {
     expect(['1', 2, '3.0', ' 4'].map(isPositiveInt)).toEqual([true, true, true, true]);
     expect(['foo', '-1', '0', 'foo bar', '1.5', 0, true].map(isPositiveInt)).toEqual(Array(7).fill(false));

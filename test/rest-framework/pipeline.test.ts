@@ -4,7 +4,8 @@ import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GraphQLContext } from '../../src/graphql/context.js';
 import { createOperationRunner } from '../../src/graphql/execute.js';
-import { cappedInt, isNonEmptyString, isPositiveInt, isTruthy, listToArray } from '../../src/rest/args.js';
+import { cappedInt, isNonEmptyString, isPositiveInt } from '../../src/rest/args.js';
+import { listToArray, tribeIsTruthy } from '../../src/php/tribe.js';
 import {
   ArgError,
   CREATABLE,
@@ -64,7 +65,7 @@ const table: RouteTable = [
             type: 'boolean',
             description: 'Ticketed only',
             validate: (v) =>
-              !isTruthy(v) || new ArgError('event-tickets-not-active', 'Event Tickets plugin is not activated.', { status: 400 }),
+              !tribeIsTruthy(v) || new ArgError('event-tickets-not-active', 'Event Tickets plugin is not activated.', { status: 400 }),
           },
           website: { default: null, description: 'Listed, never injected' },
         },

@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import {
   POST_STATUSES,
-  authErrorStatus,
   canCreatePosts,
   canDeleteAny,
   canDeletePost,
@@ -14,7 +13,6 @@ import {
   canReadPrivate,
   canUploadFiles,
   isPostStatus,
-  isTruthy,
   listableStatuses,
   scaleBackStatus,
   type Viewer,
@@ -167,34 +165,5 @@ describe('listableStatuses', () => {
     for (const role of ['contributor', 'author', 'editor', 'administrator'] as const) {
       expect(listableStatuses(as(role))).toEqual(['publish', 'future', 'draft', 'pending', 'private']);
     }
-  });
-});
-
-describe('isTruthy (tribe_is_truthy)', () => {
-  it('accepts the truthy strings in any case', () => {
-    for (const s of ['1', 'enable', 'enabled', 'on', 'y', 'yes', 'true', 'TRUE', 'Yes', 'ON']) expect(isTruthy(s)).toBe(true);
-  });
-  it('rejects every other string', () => {
-    for (const s of ['0', 'false', 'no', '', ' true', '2', 'foo']) expect(isTruthy(s)).toBe(false);
-  });
-  it('passes booleans through and casts other types like PHP', () => {
-    expect(isTruthy(true)).toBe(true);
-    expect(isTruthy(false)).toBe(false);
-    expect(isTruthy(1)).toBe(true);
-    expect(isTruthy(-3)).toBe(true);
-    expect(isTruthy(0)).toBe(false);
-    expect(isTruthy(null)).toBe(false);
-    expect(isTruthy(undefined)).toBe(false);
-    expect(isTruthy([])).toBe(false);
-    expect(isTruthy([0])).toBe(true);
-    expect(isTruthy({})).toBe(true);
-  });
-});
-
-describe('authErrorStatus', () => {
-  it('is 401 for anonymous callers and 403 otherwise', () => {
-    expect(authErrorStatus(anon)).toBe(401);
-    expect(authErrorStatus(as('subscriber'))).toBe(403);
-    expect(authErrorStatus(as('administrator'))).toBe(403);
   });
 });

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { isValidTimezone, timezoneAbbr, toZone } from '../../src/calendar/dates/zones.ts';
 import { dateDetails, formatWall, utcToWall, wallToUtc } from '../../src/calendar/dates/wall-times.ts';
 import { isValidDateInput, parseDateInput } from '../../src/calendar/dates/strtotime.ts';
-import { eventSchedule, isStrictFlag, listDateWindow, matchesDateWindow, type DateWindow } from '../../src/calendar/dates/schedule.ts';
+import { eventSchedule, isStrictFlag, listDateWindow } from '../../src/calendar/dates/schedule.ts';
 import { DateTime } from 'luxon';
 
 /** A Wednesday. */
@@ -591,73 +591,5 @@ describe('listDateWindow', () => {
     const w = listDateWindow({ strict: false, include: false, siteTimezone: 'UTC' });
     const today = new Date().toISOString().slice(0, 10);
     expect(w.startGte! < `${today} 00:00:00`).toBe(true);
-  });
-
-  describe('worked examples of §6.1 (UTC site)', () => {
-    interface Ev {
-      name: string;
-      start: string;
-      end: string;
-    }
-    const shift = (ms: number) => new Date(SAMPLE_NOW.getTime() + ms);
-    const HOUR = 3_600_000;
-    const DAY = 24 * HOUR;
-    const WEEK = 7 * DAY;
-    const utcWall = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
-    const ts = (d: Date) => String(Math.floor(d.getTime() / 1000));
-    const weekly = (durationMs: number): Ev[] =>
-      Array.from({ length: 10 }, (_, k) => ({
-        name: `+${k + 1}w`,
-        start: utcWall(shift((k + 1) * WEEK)),
-        end: utcWall(shift((k + 1) * WEEK + durationMs)),
-      }));
-    const pick = (w: DateWindow, events: Ev[]) => events.filter((e) => matchesDateWindow(w, e.start, e.end)).map((e) => e.name);
-
-    it('start_date = timestamp of now + 5 weeks keeps the event starting exactly then (6 events)', () => {
-      const w = listDateWindow({ ...base, startDate: ts(shift(5 * WEEK)) });
-      expect(pick(w, weekly(2 * HOUR))).toEqual(['+5w', '+6w', '+7w', '+8w', '+9w', '+10w']);
-    });
-
-    it('end_date = now + 5 weeks + 2 hours keeps the events ending by then (5 events)', () => {
-      const w = listDateWindow({ ...base, endDate: ts(shift(5 * WEEK + 2 * HOUR)) });
-      expect(pick(w, weekly(2 * HOUR))).toEqual(['+1w', '+2w', '+3w', '+4w', '+5w']);
-    });
-
-    it('start_date = now + 10 days & end_date = now + 30 days (3 events)', () => {
-      const w = listDateWindow({ ...base, startDate: utcWall(shift(10 * DAY)), endDate: utcWall(shift(30 * DAY)) });
-      expect(pick(w, weekly(2 * HOUR))).toEqual(['+2w', '+3w', '+4w']);
-    });
-
-    const newYear: Ev[] = [
-      { name: 'Dec 31 17:00', start: '2017-12-31 17:00:00', end: '2017-12-31 19:00:00' },
-      { name: 'Jan 1 16:00', start: '2018-01-01 16:00:00', end: '2018-01-01 16:30:00' },
-      { name: 'Jan 1 20:00', start: '2018-01-01 20:00:00', end: '2018-01-01 20:30:00' },
-      { name: 'Jan 2 10:00', start: '2018-01-02 10:00:00', end: '2018-01-02 11:00:00' },
-    ];
-
-    it('start_date=2018-01-01 15:00:00 & end_date=2018-01-01 18:00:00: inclusive → both Jan 1 events', () => {
-      const w = listDateWindow({ ...base, startDate: '2018-01-01 15:00:00', endDate: '2018-01-01 18:00:00' });
-      expect(pick(w, newYear)).toEqual(['Jan 1 16:00', 'Jan 1 20:00']);
-    });
-
-    it('… with strict_dates=true → only the 16:00 one', () => {
-      const w = listDateWindow({ ...base, strict: isStrictFlag('true'), startDate: '2018-01-01 15:00:00', endDate: '2018-01-01 18:00:00' });
-      expect(pick(w, newYear)).toEqual(['Jan 1 16:00']);
-    });
-
-    it('ends_after=2017-12-31 & starts_before=2018-01-02 → everything overlapping Jan 1–2', () => {
-      const w = listDateWindow({ ...base, endsAfter: '2017-12-31', startsBefore: '2018-01-02' });
-      const events = [...newYear, { name: 'Dec 30–Jan 1', start: '2017-12-30 10:00:00', end: '2018-01-01 12:00:00' }];
-      expect(pick(w, events)).toEqual(['Jan 1 16:00', 'Jan 1 20:00', 'Jan 2 10:00', 'Dec 30–Jan 1']);
-    });
-
-    it('starts_after=2018-01-10 means starting on Jan 11 or later', () => {
-      const w = listDateWindow({ ...base, startsAfter: '2018-01-10' });
-      const events: Ev[] = [
-        { name: 'Jan 10 23:00', start: '2018-01-10 23:00:00', end: '2018-01-10 23:30:00' },
-        { name: 'Jan 11 00:00', start: '2018-01-11 00:00:00', end: '2018-01-11 01:00:00' },
-      ];
-      expect(pick(w, events)).toEqual(['Jan 11 00:00']);
-    });
   });
 });

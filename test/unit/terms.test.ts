@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   asId,
-  asciiLower,
-  listToArray,
+  termListItems,
   parseOrder,
   parseOrderby,
   sanitizeTermName,
@@ -25,15 +24,17 @@ describe('asId', () => {
   });
 });
 
-describe('listToArray (Tribe list_to_array)', () => {
+describe('termListItems (list_to_array of each given string)', () => {
   it('splits comma lists, trims, drops blanks and turns numeric strings into numbers', () => {
-    expect(listToArray('2, music ,,3')).toEqual([2, 'music', 3]);
-    expect(listToArray(['4', ' jazz ', '', 5])).toEqual([4, 'jazz', 5]);
-    expect(listToArray(['2,3', 'music'])).toEqual([2, 3, 'music']);
-    expect(listToArray('')).toEqual([]);
-    expect(listToArray([])).toEqual([]);
-    expect(listToArray(null)).toEqual([]);
-    expect(listToArray(7)).toEqual([7]);
+    expect(termListItems('2, music ,,3')).toEqual([2, 'music', 3]);
+    expect(termListItems(['4', ' jazz ', '', 5])).toEqual([4, 'jazz', 5]);
+    expect(termListItems(['2,3', 'music'])).toEqual([2, 3, 'music']);
+    expect(termListItems(['1e3', '+4', '0x1A'])).toEqual([1000, 4, '0x1A']); // PHP is_numeric, as TEC reads ids
+    expect(termListItems('0')).toEqual([0]); // an item naming no term, so the list is invalid
+    expect(termListItems('')).toEqual([]);
+    expect(termListItems([])).toEqual([]);
+    expect(termListItems(null)).toEqual([]);
+    expect(termListItems(7)).toEqual([7]);
   });
 });
 
@@ -55,12 +56,6 @@ describe('sanitizeTermName (sanitize_text_field + kses + specialchars)', () => {
   it('keeps other text as is', () => {
     expect(sanitizeTermName('Café Crème')).toBe('Café Crème');
     expect(sanitizeTermName('"quoted" it\'s')).toBe('"quoted" it\'s');
-  });
-});
-
-describe('asciiLower (PHP strtolower)', () => {
-  it('lowercases ASCII letters only', () => {
-    expect(asciiLower('MuSiC Éclair')).toBe('music Éclair');
   });
 });
 

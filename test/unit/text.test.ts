@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import {
   decodeEntities,
-  escapeHtmlAttr,
+  escHtml,
   keepRecent,
   phpTrim,
   plainText,
@@ -124,14 +124,14 @@ describe('renderContent / renderExcerpt', () => {
   });
 });
 
-describe('escapeHtmlAttr', () => {
+describe('escHtml (esc_html, esc_attr)', () => {
   it('escapes like esc_html', () => {
-    expect(escapeHtmlAttr('https://example.com/jazz')).toBe('https://example.com/jazz');
-    expect(escapeHtmlAttr('http://x.test/?a=1&b=2')).toBe('http://x.test/?a=1&amp;b=2');
-    expect(escapeHtmlAttr(`<"it's">`)).toBe('&lt;&quot;it&#039;s&quot;&gt;');
+    expect(escHtml('https://example.com/jazz')).toBe('https://example.com/jazz');
+    expect(escHtml('http://x.test/?a=1&b=2')).toBe('http://x.test/?a=1&amp;b=2');
+    expect(escHtml(`<"it's">`)).toBe('&lt;&quot;it&#039;s&quot;&gt;');
   });
   it('does not double-encode entities', () => {
-    expect(escapeHtmlAttr('a &amp; b &#038; c &#x26;')).toBe('a &amp; b &#038; c &#x26;');
+    expect(escHtml('a &amp; b &#038; c &#x26;')).toBe('a &amp; b &#038; c &#x26;');
   });
 });
 

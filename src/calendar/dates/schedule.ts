@@ -204,18 +204,6 @@ export function listDateWindow(input: {
   });
 }
 
-/** Does an event (local start/end walls) pass a window? Walls compare as strings. */
-export function matchesDateWindow(window: DateWindow, startLocal: WallTime, endLocal: WallTime): boolean {
-  return (
-    (window.startGte === undefined || startLocal >= window.startGte) &&
-    (window.endLte === undefined || endLocal <= window.endLte) &&
-    (window.startLt === undefined || startLocal < window.startLt) &&
-    (window.startGt === undefined || startLocal > window.startGt) &&
-    (window.endLt === undefined || endLocal < window.endLt) &&
-    (window.endGt === undefined || endLocal > window.endGt)
-  );
-}
-
 function dropUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

@@ -20,6 +20,7 @@
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import { toZone, UTC } from './zones.js';
 import { normalizeWall, wallAsUtcMillis, wallToDateTime, type Wall } from './wall-times.js';
+import { PHP_NUMERIC } from '../../php/casts.js';
 
 // A port of the parts of PHP's timelib (parse_date.re, tm2unixtime.c) that matter here. The
 // string is scanned into tokens; each sets absolute fields (date, time, zone) or relative ones
@@ -660,12 +661,9 @@ function strtotime(input: string, zone: Zone, now: Date): DateTime | null {
   return wallToDateTime(w, st.zone ?? zone);
 }
 
-/** PHP is_numeric: optional whitespace, sign, digits/decimal, exponent. */
-const PHP_NUMERIC_RE = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
-
 function timestampOf(raw: unknown): number | null {
   if (typeof raw === 'number') return Number.isFinite(raw) ? Math.floor(raw) : null;
-  if (typeof raw === 'string' && PHP_NUMERIC_RE.test(raw)) {
+  if (typeof raw === 'string' && PHP_NUMERIC.test(raw)) {
     const n = Number(raw.trim());
     return Number.isFinite(n) ? Math.floor(n) : null;
   }

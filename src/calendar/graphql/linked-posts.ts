@@ -15,6 +15,7 @@ import {
   createLinkedPost,
   isLinkedReadable,
   linkedListQuery,
+  MOST_NEXT_EVENTS,
   trashLinkedPost,
   updateLinkedPost,
   type LinkedListFilter,
@@ -226,8 +227,8 @@ export function defineLinkedApi(spec: LinkedApiSpec): void {
       onlyWithUpcoming: t.boolean({
         description: `true: only ${plural} linked to an upcoming event the caller may list that is not hidden from listings; false: no filtering.`,
       }),
-      upcomingFirstPage: t.boolean({
-        description: `With onlyWithUpcoming: look only at the first page of upcoming events (the site's posts per page), as The Events Calendar's REST API does. Set by Almanac's REST layer.`,
+      linkedToNextEvents: t.int({
+        description: `Only ${plural} linked to one of the next N upcoming events: the events onlyWithUpcoming looks at, soonest first (ties by id). 1 to ${MOST_NEXT_EVENTS}.`,
       }),
       status: t.stringList({
         description:

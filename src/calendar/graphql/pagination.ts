@@ -2,8 +2,7 @@
 import type { ObjectRef } from '@pothos/core';
 import { builder, type AlmanacTypes, type ArgsOf } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-
-export const MAX_PER_PAGE = 50;
+import { MAX_PER_PAGE, pageSize } from '../paging.js';
 
 export const PageArgs = builder.inputType('PageInput', {
   description: 'Which page of a list to return.',
@@ -21,7 +20,7 @@ export interface PageRequest {
 
 export function pageRequest(ctx: GraphQLContext, input?: { page?: number | null; perPage?: number | null } | null): PageRequest {
   const page = Math.max(1, input?.page ?? 1);
-  const perPage = Math.min(MAX_PER_PAGE, Math.max(1, input?.perPage ?? Math.min(MAX_PER_PAGE, ctx.config.postsPerPage)));
+  const perPage = pageSize(input?.perPage, ctx.config.postsPerPage);
   return { page, perPage, skip: (page - 1) * perPage };
 }
 

@@ -1,7 +1,6 @@
 // Types shared by the calendar's records: post status, date parts, cost details, images, masking.
 import { builder, type AlmanacTypes } from '../../graphql/builder.js';
 import { dateDetails } from '../dates/wall-times.js';
-import { imageRecord } from '../images.js';
 import { POST_STATUSES } from '../capabilities.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
@@ -59,10 +58,11 @@ export const Image = builder.prismaObject('Attachment', {
     width: t.exposeInt('width', { nullable: true, description: 'Width in pixels, when known.' }),
     height: t.exposeInt('height', { nullable: true, description: 'Height in pixels, when known.' }),
     filesize: t.exposeInt('filesize', { nullable: true, description: 'Size in bytes, when known.' }),
-    record: t.field({
+    sizes: t.field({
       type: 'JSON',
-      description: 'The image as the REST API renders it: url, id, extension, and sizes when known.',
-      resolve: (attachment) => imageRecord(attachment),
+      description:
+        'Its smaller copies by size name, as WordPress keeps them: {"thumbnail": {"width", "height", "mime-type", "url", "filesize"?}}; {} when none is known.',
+      resolve: (attachment) => JSON.parse(attachment.sizes || '{}'),
     }),
   }),
 });

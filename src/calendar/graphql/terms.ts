@@ -7,6 +7,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type InputFields, type MutationFields, type QueryFields } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
+import { MAX_PER_PAGE } from '../paging.js';
 import { readsColumns, selectedColumns } from '../../graphql/selected-columns.js';
 import {
   CATEGORY_TAXONOMY,
@@ -15,7 +16,6 @@ import {
   deleteTerm,
   findTermId,
   listTerms,
-  MAX_TERMS_PER_PAGE,
   TAG_TAXONOMY,
   termForAnswer,
   updateTerm,
@@ -244,7 +244,7 @@ function oneQuery(t: QueryFields, api: TermApi) {
 function listQuery(t: QueryFields, api: TermApi) {
   return t.field({
     type: api.page,
-    description: `${api.what === 'tag' ? 'Tags' : 'Event categories'} with the filters, order and paging of the REST list (by name by default; perPage at most ${MAX_TERMS_PER_PAGE}). A page past the end is empty. Invalid arguments (page, perPage and the filter fields) fail together with INVALID_INPUT.`,
+    description: `${api.what === 'tag' ? 'Tags' : 'Event categories'} with the filters, order and paging of the REST list (by name by default; perPage at most ${MAX_PER_PAGE}). A page past the end is empty. Invalid arguments (page, perPage and the filter fields) fail together with INVALID_INPUT.`,
     args: {
       filter: t.arg({ type: api.filter, description: 'Filters; absent means every term (hideEmpty still applies).' }),
       page: t.arg({ type: PageArgs, description: 'Which page (page and perPage must be positive).' }),

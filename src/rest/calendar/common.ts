@@ -3,7 +3,10 @@
 // execution), GraphQL-safe scalars, and TEC's rest_url / next_rest_url / previous_rest_url.
 import { isValidDateInput } from '../../calendar/dates/strtotime.js';
 import { isUrl } from '../../calendar/validate.js';
-import { cappedInt, isPositiveInt, phpEmpty, phpIntval, phpStrval, phpUrlencode, timeValidator } from '../args.js';
+import { MAX_PER_PAGE } from '../../calendar/paging.js';
+import { cappedInt, isPositiveInt, timeValidator } from '../args.js';
+import { phpEmpty, phpIntval, phpStrval } from '../../php/casts.js';
+import { phpUrlencode } from '../../php/url-encoding.js';
 import { RestError } from '../errors.js';
 import type { ArgSpec, RestRequest } from '../route-table.js';
 import { ref } from './item-schema.js';
@@ -16,9 +19,6 @@ export interface WriteArg extends ArgSpec {
 /** EDIT_args: the create args, none required. */
 export const editArgs = <T extends ArgSpec>(createArgs: Record<string, T>): Record<string, T> =>
   Object.fromEntries(Object.entries(createArgs).map(([name, spec]) => [name, { ...spec, required: false }]));
-
-/** TEC's tribe_rest_*_max_per_page: every archive caps its page size at 50. */
-export const MAX_PER_PAGE = 50;
 
 // ---------------------------------------------------------------------------------------------
 // Archive args (Archive_*::READ_args), keys in TEC's order: the index shows them in that order.

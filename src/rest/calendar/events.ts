@@ -10,17 +10,9 @@ import { parseDateInput } from '../../calendar/dates/strtotime.js';
 import { isStrictFlag } from '../../calendar/dates/schedule.js';
 import { tecSanitizeString } from '../../calendar/text.js';
 import { isUrlOrEmpty } from '../../calendar/validate.js';
-import {
-  isNonEmptyString,
-  isPositiveInt,
-  isTruthy,
-  listToArray,
-  parseRequestArg,
-  phpEmpty,
-  phpFloatval,
-  phpIntval,
-  phpIsNumeric,
-} from '../args.js';
+import { isNonEmptyString, isPositiveInt, parseRequestArg } from '../args.js';
+import { phpEmpty, phpFloatval, phpIntval, phpIsNumeric } from '../../php/casts.js';
+import { listToArray, tribeIsTruthy } from '../../php/tribe.js';
 import { isPlainObject } from '../../values.js';
 import { ArgError, RestError, forbidden } from '../errors.js';
 import {
@@ -101,7 +93,7 @@ function storable<T extends ArgSpec = ArgSpec>(args: Record<string, T>): Record<
 
 /** supports_ticketed: falsy passes; truthy needs Event Tickets, which Almanac does not have. */
 function supportsTicketed(value: unknown) {
-  if (!isTruthy(value)) return true;
+  if (!tribeIsTruthy(value)) return true;
   return new ArgError('event-tickets-not-active', 'Event Tickets plugin is not activated.', { status: 400 });
 }
 

@@ -5,7 +5,8 @@
 // so a key is declared once.
 import type { RestRequest } from '../route-table.js';
 
-export type Node = Record<string, any>;
+/** An object of a GraphQL execution result: a record's fields as the route's document selected them. */
+export type ResultObject = Record<string, any>;
 export type Schema = Record<string, unknown>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -18,7 +19,7 @@ export interface RecordField {
   /** The GraphQL fields the value reads; `single` when the route asks for JSON-LD too. */
   select?: string | ((single: boolean) => string);
   /** The key's value; undefined leaves the key out. */
-  value: (node: Node, req: RestRequest) => unknown;
+  value: (node: ResultObject, req: RestRequest) => unknown;
   /** What Almanac answers, for the OpenAPI 3.1 document (which adds the /doc description). */
   schema: Schema;
   required?: boolean;
@@ -44,7 +45,7 @@ export interface ItemSchema {
   /** The GraphQL selection of a list's record and of a single one (with JSON-LD). */
   selections: readonly [string, string];
   /** The record of a node; `hidden`: the keys masking emptied (compileBuilder). */
-  build: (node: Node, req: RestRequest, hidden: readonly string[] | undefined) => Record<string, unknown>;
+  build: (node: ResultObject, req: RestRequest, hidden: readonly string[] | undefined) => Record<string, unknown>;
 }
 
 export function itemSchema(title: string, fields: Record<string, RecordField>, dropsEmpty?: ItemSchema['dropsEmpty']): ItemSchema {
@@ -89,7 +90,7 @@ const kept = (value: unknown, key: string, hidden: readonly string[] | undefined
   isEmpty(value) && !hidden?.includes(key) ? undefined : value;
 
 /** The record of a GraphQL node. */
-export function buildRecord(item: ItemSchema, node: Node, req: RestRequest): Record<string, unknown> {
+export function buildRecord(item: ItemSchema, node: ResultObject, req: RestRequest): Record<string, unknown> {
   const masked = item.dropsEmpty && node.masked ? req.operationOptions.hiddenFields?.get(`${item.dropsEmpty}:${node.id}`) : undefined;
   return item.build(node, req, masked?.length ? masked.map(snakeCase) : undefined);
 }

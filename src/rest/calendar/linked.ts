@@ -15,17 +15,9 @@ import {
   canUploadFiles,
   isPostStatus,
 } from '../../calendar/capabilities.js';
-import {
-  isNonEmptyString,
-  isStringOrEmpty,
-  isTruthy,
-  listToArray,
-  phpEmpty,
-  phpIntval,
-  phpIsNumeric,
-  phpStrval,
-  validateValueFromSchema,
-} from '../args.js';
+import { isNonEmptyString, isStringOrEmpty, validateValueFromSchema } from '../args.js';
+import { phpEmpty, phpIntval, phpIsNumeric, phpStrval } from '../../php/casts.js';
+import { listToArray, tribeIsTruthy } from '../../php/tribe.js';
 import { RestError } from '../errors.js';
 import {
   CREATABLE,
@@ -64,10 +56,9 @@ import {
   type WriteArg,
 } from './common.js';
 import { graphqlArgName, run } from './errors.js';
-import { buildRecord, ref, type ItemSchema } from './item-schema.js';
+import { buildRecord, ref, type ItemSchema, type ResultObject } from './item-schema.js';
 import { ORGANIZER, VENUE } from './records.js';
 
-type Node = Record<string, any>;
 type Validate = NonNullable<ArgSpec['validate']>;
 
 // ---------------------------------------------------------------------------------------------
@@ -96,7 +87,7 @@ const mapFlag = (description: string): WriteArg => ({
     const valid = validateValueFromSchema(value, { type: 'string' }, name);
     return valid === true ? value : valid;
   },
-  toInput: isTruthy,
+  toInput: tribeIsTruthy,
 });
 
 /** The create args of both types (TEC Single_Venue / Single_Organizer CREATE_args), in TEC's order. */
@@ -180,8 +171,8 @@ function statusList(raw: unknown): string[] | undefined {
 const FILTERS: Record<string, [string, (raw: unknown) => unknown]> = {
   search: ['search', (raw) => (isNonEmptyString(raw) ? raw : undefined)], // TEC's is_string: not PHP-empty ("0")
   event: ['event', (raw) => (phpEmpty(raw) ? undefined : gqlInt(phpIntval(raw)))], // is_event_id casts with (int)
-  has_events: ['hasEvents', isTruthy],
-  only_with_upcoming: ['onlyWithUpcoming', isTruthy],
+  has_events: ['hasEvents', tribeIsTruthy],
+  only_with_upcoming: ['onlyWithUpcoming', tribeIsTruthy],
   status: ['status', statusList],
 };
 
@@ -199,7 +190,7 @@ function linkedInput(kind: LinkedKind, params: Record<string, unknown>): Record<
 function linkedRoutes(kind: LinkedKind): Route[] {
   const { type, plural, typeName, item } = kind;
   const [fields, singleFields] = item.selections;
-  const record = (node: Node, req: RestRequest) => buildRecord(item, node, req);
+  const record = (node: ResultObject, req: RestRequest) => buildRecord(item, node, req);
   const Plural = plural[0].toUpperCase() + plural.slice(1);
   const target = `$id: Int, $slug: String`;
   const ops = {
@@ -228,7 +219,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
    * when there is no such record (GraphQL's INVALID_INPUT on id/slug). Other errors (e.g. 403
    * *-not-accessible) are kept for the handler.
    */
-  const load = (req: RestRequest): Promise<Outcome<Node | null>> =>
+  const load = (req: RestRequest): Promise<Outcome<ResultObject | null>> =>
     memo(req, 'linked:record', async () => {
       const where = targetOf(req);
       if (!where) return null;
@@ -333,7 +324,8 @@ function linkedRoutes(kind: LinkedKind): Route[] {
   // --- the archive -----------------------------------------------------------------------------
 
   /** The GraphQL filter of the request's raw args; `bad` names the values it could not take. */
-  const archiveFilter = (raw: Record<string, unknown>) => {
+  const archiveFilter = (req: RestRequest) => {
+    const raw = req.raw;
     const filter: Record<string, unknown> = {};
     const bad = new Set<string>();
     for (const [name, [key, convert]] of Object.entries(FILTERS)) {
@@ -342,7 +334,11 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       if (value === undefined) bad.add(name);
       else filter[key] = value;
     }
-    if (filter.onlyWithUpcoming) filter.upcomingFirstPage = true; // the original's one page of upcoming events
+    if (filter.onlyWithUpcoming) {
+      // The original looks at one page of upcoming events (the site's posts per page), not at all of them.
+      delete filter.onlyWithUpcoming;
+      filter.linkedToNextEvents = req.config.postsPerPage;
+    }
     return { filter, bad };
   };
 
@@ -352,14 +348,14 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       page: pageVariables(req.raw),
       password: typeof req.raw.password === 'string' ? req.raw.password : undefined,
       editContext: req.raw.context === 'edit',
-    }).then((data) => data.page as { items: Node[]; total: number; totalPages: number; statuses: string[] });
+    }).then((data) => data.page as { items: ResultObject[]; total: number; totalPages: number; statuses: string[] });
 
   /** The list, fetched once: the validators of search/event/status read its INVALID_INPUT, the handler its page. */
-  const listing = (req: RestRequest) => memo(req, 'linked:list', () => fetchPage(req, archiveFilter(req.raw).filter));
+  const listing = (req: RestRequest) => memo(req, 'linked:list', () => fetchPage(req, archiveFilter(req).filter));
 
   /** A filter arg GraphQL validates (search, event, status: TEC's is_string, is_event_id, filter_post_status_list). */
   const listFilterValid: Validate = async (_value, req, name) =>
-    !archiveFilter(req.raw).bad.has(name) && !invalidArgs(await listing(req)).has(name);
+    !archiveFilter(req).bad.has(name) && !invalidArgs(await listing(req)).has(name);
 
   const archive = async (req: RestRequest) => {
     let result = unwrap(await listing(req));
@@ -367,7 +363,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
     if (req.params.search != null && result.total === 0) {
       // Quirk 8 (faithful): a search that matches nothing lists nothing, but totals and next page
       // are those of the list without the search.
-      const { search: _search, ...filter } = archiveFilter(req.raw).filter;
+      const { search: _search, ...filter } = archiveFilter(req).filter;
       result = { ...(await fetchPage(req, filter)), items: [] };
     }
     if (!result.items.length && page > 1) {
@@ -387,7 +383,7 @@ function linkedRoutes(kind: LinkedKind): Route[] {
       ['status', status],
     ];
     const body: Record<string, unknown> = {
-      [plural]: result.items.map((node: Node) => record(node, req)),
+      [plural]: result.items.map((node: ResultObject) => record(node, req)),
       rest_url: queryUrl(base, [['page', page], ...query]),
     };
     if (result.total > page * perPage) body.next_rest_url = nextUrl(base, query, page);

@@ -13,12 +13,28 @@ import {
   selection,
   string,
   type ItemSchema,
-  type Node,
+  type ResultObject,
   type RecordField,
   type Schema,
 } from './item-schema.js';
 
-const IMAGE = 'image { record }';
+const IMAGE = 'image { id url width height filesize sizes }';
+
+/** The record's `image` (spec §3.6): url, id, the path's extension, and the dimensions, file size
+ *  and sizes once both dimensions are known; false without an image. */
+function imageRecord(image: ResultObject | null): false | Record<string, unknown> {
+  if (!image) return false;
+  const extension = (new URL(image.url).pathname.match(/\.([a-z0-9]+)$/i)?.[1] ?? '').toLowerCase();
+  const record: Record<string, unknown> = { url: image.url, id: image.id };
+  if (extension) record.extension = extension;
+  if (image.width && image.height) {
+    record.width = image.width;
+    record.height = image.height;
+    if (image.filesize) record.filesize = image.filesize;
+    record.sizes = image.sizes;
+  }
+  return record;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Terms (§3.4): an event's embedded categories and tags, and the term endpoints' records
@@ -104,7 +120,7 @@ export const CATEGORY_TERMS = termSchemas(true);
 export const TAG_TERMS = termSchemas(false);
 
 /** A term as the term endpoints return it (§3.4.2); `parent` only for categories. */
-export const termRecord = (term: Node, req: RestRequest) =>
+export const termRecord = (term: ResultObject, req: RestRequest) =>
   buildRecord(term.taxonomy === 'post_tag' ? TAG_TERMS.record : CATEGORY_TERMS.record, term, req);
 
 // ---------------------------------------------------------------------------------------------
@@ -172,7 +188,7 @@ function postFields(type: 'event' | 'venue' | 'organizer') {
     slug: exposed('slug', string, `The ${type} slug`),
     image: {
       select: IMAGE,
-      value: (node) => (node.image ? node.image.record : false),
+      value: (node) => imageRecord(node.image),
       schema: IMAGE_OR_FALSE,
       // sic: the venue and organizer image is "string" and an "event featured image"
       doc: {
@@ -282,8 +298,8 @@ export const ORGANIZER = itemSchema(
   'organizer',
 );
 
-const venueRecord = (node: Node, req: RestRequest) => buildRecord(VENUE, node, req);
-const organizerRecord = (node: Node, req: RestRequest) => buildRecord(ORGANIZER, node, req);
+const venueRecord = (node: ResultObject, req: RestRequest) => buildRecord(VENUE, node, req);
+const organizerRecord = (node: ResultObject, req: RestRequest) => buildRecord(ORGANIZER, node, req);
 
 // ---------------------------------------------------------------------------------------------
 // Events (§3.1)
@@ -302,7 +318,7 @@ const details = (field: string, description: string): RecordField => ({
 const eventFlag = (field: string, description: string) => exposed(field, boolean, description);
 const terms = (field: 'categories' | 'tags', embedded: ItemSchema, description: string): RecordField => ({
   select: `${field} { ${selection(embedded, false)} }`,
-  value: (node, req) => (node[field] as Node[]).map((term) => buildRecord(embedded, term, req)),
+  value: (node, req) => (node[field] as ResultObject[]).map((term) => buildRecord(embedded, term, req)),
   schema: arrayOf(ref('EmbeddedTerm')),
   doc: { type: 'array', description, items: ref('Term') },
 });
@@ -366,7 +382,7 @@ export const EVENT = itemSchema('Event', {
   venue: {
     select: (single) => `venues(all: true) { ${selection(VENUE, single)} }`,
     value: (node, req) => {
-      const venues = (node.venues as Node[]).map((venue) => venueRecord(venue, req));
+      const venues = (node.venues as ResultObject[]).map((venue) => venueRecord(venue, req));
       return venues.length === 1 ? venues[0] : venues; // one venue is an object, several an array, none []
     },
     schema: { description: 'The event venue: an object, or an empty array when it has none', oneOf: [ref('Venue'), arrayOf(ref('Venue'))] },
@@ -374,7 +390,7 @@ export const EVENT = itemSchema('Event', {
   },
   organizer: {
     select: (single) => `organizers(all: true) { ${selection(ORGANIZER, single)} }`,
-    value: (node, req) => (node.organizers as Node[]).map((organizer) => organizerRecord(organizer, req)),
+    value: (node, req) => (node.organizers as ResultObject[]).map((organizer) => organizerRecord(organizer, req)),
     schema: arrayOf(ref('Organizer')),
     doc: { type: 'array', description: 'The event organizers', items: ref('Organizer') },
   },
@@ -384,4 +400,4 @@ export const EVENT = itemSchema('Event', {
 
 /** The event record's selection; `single` adds JSON-LD to the event and its venues and organizers. */
 export const eventFields = (single: boolean) => selection(EVENT, single);
-export const eventRecord = (node: Node, req: RestRequest) => buildRecord(EVENT, node, req);
+export const eventRecord = (node: ResultObject, req: RestRequest) => buildRecord(EVENT, node, req);

@@ -6,7 +6,9 @@
 // by GraphQL) → permission (which also gives the Allow header) → the GraphQL mutation, whose own
 // errors come last (rest_taxonomy_not_hierarchical, term_exists).
 import { canManageCategories, canManageTags } from '../../calendar/capabilities.js';
-import { isNonEmptyString, listToArray, phpEmpty, phpIntval, phpStrval, restIsBoolean, restSanitizeBoolean } from '../args.js';
+import { isNonEmptyString, restIsBoolean, restSanitizeBoolean } from '../args.js';
+import { phpEmpty, phpIntval, phpStrval } from '../../php/casts.js';
+import { listToArray } from '../../php/tribe.js';
 import { isPlainObject } from '../../values.js';
 import {
   CREATABLE,
@@ -40,10 +42,9 @@ import {
   type Outcome,
 } from './common.js';
 import { run } from './errors.js';
-import { ref, selection } from './item-schema.js';
+import { ref, selection, type ResultObject } from './item-schema.js';
 import { CATEGORY_TERMS, TAG_TERMS, termRecord } from './records.js';
 
-type Node = Record<string, any>;
 type Validate = NonNullable<ArgSpec['validate']>;
 
 interface TermKind {
@@ -109,7 +110,7 @@ const id = (raw: unknown) => (typeof raw === 'string' || typeof raw === 'number'
  * WordPress's `_links` of a single term (WP_REST_Terms_Controller::prepare_links, compacted): they
  * point at WordPress's own wp/v2 routes; `self` hints the methods the caller may use there.
  */
-function wpLinks(term: Node, kind: TermKind, req: RestRequest) {
+function wpLinks(term: ResultObject, kind: TermKind, req: RestRequest) {
   const wp = `${restRoot(req)}wp/v2/`;
   const allow = kind.canManage(req.viewer) ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'];
   const links: Record<string, unknown> = {
@@ -133,13 +134,13 @@ function termRoutes(kind: TermKind): Route[] {
     update: `mutation($id: Int!, $input: Update${gql.type}Input!) { node: update${gql.type}(id: $id, input: $input) { ${fields} } }`,
     remove: `mutation($id: Int!) { node: delete${gql.type}(id: $id) { ${fields} } }`,
   };
-  const single = (term: Node, req: RestRequest) => ({ ...termRecord(term, req), _links: wpLinks(term, kind, req) });
+  const single = (term: ResultObject, req: RestRequest) => ({ ...termRecord(term, req), _links: wpLinks(term, kind, req) });
   const canManage = (req: RestRequest) => kind.canManage(req.viewer);
 
   // --- one term ----------------------------------------------------------------------------------
 
   /** The term the path names, loaded once per request (in full for a read); null when it does not exist. */
-  const load = (req: RestRequest): Promise<Outcome<Node | null>> =>
+  const load = (req: RestRequest): Promise<Outcome<ResultObject | null>> =>
     memo(req, 'term:record', async () => {
       const id = gqlInt(req.raw.id);
       if (id === undefined || id <= 0) return null;
@@ -228,7 +229,7 @@ function termRoutes(kind: TermKind): Route[] {
   const listing = (req: RestRequest) =>
     memo(req, 'term:list', async () => {
       const { page } = await run(req, kind.kind, ops.list, { filter: archiveFilter(req.raw).filter, page: pageVariables(req.raw) });
-      return page as { items: Node[]; total: number; totalPages: number };
+      return page as { items: ResultObject[]; total: number; totalPages: number };
     });
 
   /** A list arg GraphQL validates (search, include, exclude, order, orderby, parent, post, event, slug). */
