@@ -12,7 +12,7 @@ export function keepChangeRetention(prisma: Prisma, config: Config, logger: Logg
   return everyInterval(
     EVERY_MS,
     async () => {
-      const removed = await pruneChanges(prisma, retentionStartUtc(config.changes.retentionDays));
+      const removed = await pruneChanges(prisma, await retentionStartUtc(prisma, config.changes.retentionDays));
       if (removed) logger.info({ changes: removed }, 'change log: changes past the retention window removed');
     },
     (error) => logger.error({ err: error }, 'change log: pruning failed (tried again within the hour)'),

@@ -9,6 +9,7 @@
 import type { Prisma } from '../db/client.js';
 import { canReadPost, listableStatuses, type Viewer } from './capabilities.js';
 import { CalendarError, invalidInput } from './errors.js';
+import { isPostgres } from './term-lookup.js';
 
 export const CHANGE_TYPES = ['event', 'venue', 'organizer', 'category', 'tag'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
@@ -241,9 +242,18 @@ export async function pruneChanges(prisma: Prisma, keepFromUtc: string, batch = 
   }
 }
 
-/** The start of the retention window: changes written before this UTC wall are pruned. */
-export function retentionStartUtc(retentionDays: number, now = new Date()): string {
-  return new Date(now.getTime() - retentionDays * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+/**
+ * The start of the retention window: changes written before this UTC wall are pruned. Measured on
+ * the database's clock, which wrote the changes' times (the triggers), not on this process's.
+ */
+export async function retentionStartUtc(db: Pick<Prisma, '$queryRawUnsafe'>, retentionDays: number): Promise<string> {
+  const days = Math.floor(retentionDays);
+  const [row] = await db.$queryRawUnsafe<{ start: string }[]>(
+    isPostgres(db)
+      ? `SELECT to_char((now() AT TIME ZONE 'UTC') - make_interval(days => ${days}), 'YYYY-MM-DD HH24:MI:SS') AS "start"`
+      : `SELECT strftime('%Y-%m-%d %H:%M:%S', 'now', '-${days} days') AS "start"`,
+  );
+  return row!.start;
 }
 
 /** An event that left the caller's view by trash or deletion, with the dates it had (a feed cancels it). */
@@ -257,6 +267,8 @@ export interface RemovedEvent {
   endLocal: string;
   startUtc: string;
   endUtc: string;
+  /** Its last revision before it went (UTC wall). */
+  modifiedUtc: string;
   removedAtUtc: string;
 }
 
@@ -271,6 +283,7 @@ const REMOVED_COLUMNS = {
   endLocal: true,
   startUtc: true,
   endUtc: true,
+  modifiedUtc: true,
 } as const;
 
 /**
@@ -340,6 +353,7 @@ export async function recentlyRemovedEvents(db: RemovedDb, viewer: Viewer, since
       endLocal: first.endLocal,
       startUtc: first.startUtc,
       endUtc: first.endUtc,
+      modifiedUtc: first.modifiedUtc,
       removedAtUtc: at,
     });
     if (removed.length >= limit) break;
@@ -348,6 +362,7 @@ export async function recentlyRemovedEvents(db: RemovedDb, viewer: Viewer, since
 }
 
 interface RemovedRow {
+  modifiedUtc: string;
   id: number;
   seriesId: number | null;
   title: string;
@@ -373,5 +388,6 @@ function snapshotOf(snapshot: string | null): RemovedRow | null {
     endLocal: text('endLocal'),
     startUtc: text('startUtc'),
     endUtc: text('endUtc'),
+    modifiedUtc: text('modifiedUtc'),
   };
 }

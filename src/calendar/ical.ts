@@ -83,7 +83,8 @@ export interface ICalCancellation {
   endDate: string;
   utcStartDate: string;
   utcEndDate: string;
-  /** When it went (UTC wall): its SEQUENCE is above every revision before. */
+  /** Its last revision, and when it went (UTC walls): its SEQUENCE is above both. */
+  modifiedUtc: string;
   removedAtUtc: string;
 }
 
@@ -222,8 +223,9 @@ function cancellationLines(entry: ICalCancellation, host: string, stamp: string)
     `DTSTAMP:${stamp}`,
     ...datesOf({ ...entry, timezone: undefined }),
     `SUMMARY:${escapeText(entry.title)}`,
-    // Strictly above the SEQUENCE of the last revision, which may have been written the same second.
-    `SEQUENCE:${sequenceOf(entry.removedAtUtc) + 1}`,
+    // Strictly above the last revision's SEQUENCE (written by this process's clock, possibly the same second)
+    // and the removal's time (the database's clock).
+    `SEQUENCE:${Math.max(sequenceOf(entry.removedAtUtc), sequenceOf(entry.modifiedUtc)) + 1}`,
     'STATUS:CANCELLED',
     'END:VEVENT',
   ];

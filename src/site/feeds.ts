@@ -39,7 +39,7 @@ const SERIES = `query IcalSeries($id: Int!) { event(id: $id) { series {
 const OCCURRENCES = `query IcalOccurrences($id: Int!, $after: Int) { event(id: $id) { occurrences(first: 100, after: $after) { ${EVENT_FIELDS} } } }`;
 const MAX_TEMPLATE_PAGES = 10;
 const REMOVED = `query IcalRemoved($first: Int!) { removedEvents(first: $first) {
-  id series title allDay startDate endDate utcStartDate utcEndDate removedAtUtc } }`;
+  id series title allDay startDate endDate utcStartDate utcEndDate modifiedUtc removedAtUtc } }`;
 
 /** A feed holds at most this many events (the list's first ones, in start order). */
 export const ICAL_MAX_EVENTS = 1000;

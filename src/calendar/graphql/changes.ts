@@ -100,6 +100,7 @@ const RemovedEventRef = builder.objectRef<RemovedEvent>('RemovedEvent').implemen
     endDate: t.exposeString('endLocal', { description: 'Its (first) end, event-local.' }),
     utcStartDate: t.exposeString('startUtc', { description: 'Its (first) start in UTC.' }),
     utcEndDate: t.exposeString('endUtc', { description: 'Its (first) end in UTC.' }),
+    modifiedUtc: t.exposeString('modifiedUtc', { description: 'Its last revision before it went: UTC, "YYYY-MM-DD HH:MM:SS".' }),
     removedAtUtc: t.exposeString('removedAtUtc', { description: 'When it went: UTC, "YYYY-MM-DD HH:MM:SS".' }),
   }),
 });
@@ -128,11 +129,11 @@ builder.queryFields((t) => ({
     type: [RemovedEventRef],
     description: `Events you could list that were trashed or deleted within the change log's retention window (CHANGES_RETENTION_DAYS) and are still gone, newest first; a recurring event once, when none of its occurrences is left. At most \`first\` (1–${MAX_REMOVED}).`,
     args: { first: t.arg.int({ defaultValue: 100, description: `How many, 1 to ${MAX_REMOVED}.` }) },
-    resolve: (_root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       const first = args.first ?? 100;
       if (!Number.isInteger(first) || first < 1 || first > MAX_REMOVED)
         throw invalidInput({ first: `must be an integer from 1 to ${MAX_REMOVED}` });
-      return recentlyRemovedEvents(ctx.prisma, ctx.viewer, retentionStartUtc(ctx.config.changes.retentionDays), first);
+      return recentlyRemovedEvents(ctx.prisma, ctx.viewer, await retentionStartUtc(ctx.prisma, ctx.config.changes.retentionDays), first);
     },
   }),
   calendarChangeCursor: t.string({
