@@ -285,6 +285,9 @@ const REMOVED_COLUMNS = {
   endUtc: true,
   modifiedUtc: true,
 } as const;
+const removedColumnsOf = (db: RemovedDb, ids: number[]) => db.event.findMany({ where: { id: { in: ids } }, select: REMOVED_COLUMNS });
+/** What a cancellation needs of an event: its columns now, or those its delete kept (snapshotOf). */
+type RemovedRow = Omit<Awaited<ReturnType<typeof removedColumnsOf>>[number], 'status'>;
 
 /**
  * The events the caller could list that were trashed or deleted since `sinceUtc` and are still
@@ -308,9 +311,7 @@ export async function recentlyRemovedEvents(db: RemovedDb, viewer: Viewer, since
     latest.set(row.recordId, one);
   }
   if (!latest.size) return [];
-  const now = new Map(
-    (await db.event.findMany({ where: { id: { in: [...latest.keys()] } }, select: REMOVED_COLUMNS })).map((event) => [event.id, event]),
-  );
+  const now = new Map((await removedColumnsOf(db, [...latest.keys()])).map((event) => [event.id, event]));
   const gone: { event: RemovedRow; at: string }[] = [];
   for (const [id, { at, seen, snapshot }] of latest) {
     const current = now.get(id);
@@ -330,20 +331,19 @@ export async function recentlyRemovedEvents(db: RemovedDb, viewer: Viewer, since
         ).map((event) => event.seriesId)
       : [],
   );
+  // A series is cancelled from its first occurrence among those removed.
+  const firstOfSeries = new Map<number, RemovedRow>();
+  for (const { event } of gone) {
+    const earlier = event.seriesId === null ? undefined : firstOfSeries.get(event.seriesId);
+    if (event.seriesId !== null && (!earlier || event.startUtc < earlier.startUtc)) firstOfSeries.set(event.seriesId, event);
+  }
   const removed: RemovedEvent[] = [];
   const seriesDone = new Set<number>();
   for (const { event, at } of gone) {
     const seriesId = event.seriesId;
     if (seriesId !== null && (alive.has(seriesId) || seriesDone.has(seriesId))) continue;
     if (seriesId !== null) seriesDone.add(seriesId);
-    // A series is cancelled from its first occurrence among those removed.
-    const first =
-      seriesId === null
-        ? event
-        : gone
-            .map((one) => one.event)
-            .filter((one) => one.seriesId === seriesId)
-            .reduce((a, b) => (b.startUtc < a.startUtc ? b : a));
+    const first = seriesId === null ? event : firstOfSeries.get(seriesId)!;
     removed.push({
       id: seriesId ?? event.id,
       series: seriesId !== null,
@@ -359,18 +359,6 @@ export async function recentlyRemovedEvents(db: RemovedDb, viewer: Viewer, since
     if (removed.length >= limit) break;
   }
   return removed;
-}
-
-interface RemovedRow {
-  modifiedUtc: string;
-  id: number;
-  seriesId: number | null;
-  title: string;
-  allDay: boolean;
-  startLocal: string;
-  endLocal: string;
-  startUtc: string;
-  endUtc: string;
 }
 
 /** A deleted event's last columns, as the delete trigger kept them. */

@@ -82,7 +82,8 @@ export async function createWebhook(db: Db, config: Config, viewer: Viewer, inpu
   const admin = requireAdministrator(viewer);
   const url = await checkedUrl(config, input.url ?? '');
   const types = typesJson(input.types);
-  const cursor = input.after ? (decodeCursor(input.after), input.after) : await changeLogHead(db);
+  if (input.after) decodeCursor(input.after); // INVALID_INPUT when it is not one of ours
+  const cursor = input.after || (await changeLogHead(db));
   const created = await db.calendarWebhook.create({
     data: {
       id: randomUUID(),
