@@ -2,7 +2,8 @@
 // every route and method with hostile path ids, query and body arguments of the wrong type, huge
 // and odd strings, tools arrays that break each rule, bad JSON, other content types, oversized
 // bodies, and the methods a path does not serve.
-import { TASK_ROUTES, argsByPlace } from '../../src/rest/tasks/routes.js';
+import { argsByPlace } from '../../src/rest/tasks/endpoint.js';
+import { TASK_ROUTES } from '../../src/rest/tasks/routes.js';
 import type { RawRequest } from './http.js';
 import { BAD_JSON, CONTENT_TYPES, HOSTILE_VALUES, MEGABYTE, formEncode, jsonEncode, percentEncode } from './hostile-values.js';
 

@@ -5,8 +5,7 @@
 // key end.
 import type { Prisma } from '../db/client.js';
 import { DomainError } from '../domain-error.js';
-import { TaskError } from '../tasks/errors.js';
-import { validateHttpUrl } from '../tasks/validation.js';
+import { checkHttpUrl } from '../http/http-url.js';
 import { hashApiKey, newApiKey } from './api-keys.js';
 import { keySignals } from './key-signals.js';
 import type { Viewer } from './viewer.js';
@@ -137,12 +136,9 @@ export async function rotateKey(prisma: Prisma, actor: KeyActor, id: number): Pr
 export async function setKeyWebhookUrl(prisma: Prisma, actor: KeyActor, id: number, url: string | null | undefined): Promise<ApiKeyRecord> {
   let value: string | null = null;
   if (url !== undefined && url !== null && url.trim() !== '') {
-    try {
-      value = validateHttpUrl(url.trim(), 'webhookUrl');
-    } catch (error) {
-      if (error instanceof TaskError) throw new KeyError('invalid', error.message, { field: 'webhookUrl' });
-      throw error;
-    }
+    const checked = checkHttpUrl(url.trim());
+    if ('rule' in checked) throw new KeyError('invalid', `webhookUrl ${checked.rule}`, { field: 'webhookUrl' });
+    value = checked.href;
   }
   const row = await manageable(prisma, actor, id);
   if (row.revokedAt) throw new KeyError('conflict', `API key ${id} is revoked; its webhook URL cannot change.`);

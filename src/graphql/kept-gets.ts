@@ -9,7 +9,7 @@
 // at ~3,700 without). Answers carry a strong ETag of their body: If-None-Match gets a 304 while the
 // content is unchanged.
 import type Koa from 'koa';
-import { ResponseCache, etagOf, sendConditionally, type CachedAnswer } from '../rest/response-cache.js';
+import { ResponseCache, etagOf, sendConditionally, type CachedAnswer } from '../http/response-cache.js';
 
 /** A GET request as kept answers know it: who asks, for what, and the key once it has one. */
 export interface KeptRequest {

@@ -15,7 +15,7 @@ import { envelope, filterFields, rootIndex } from './wp-conventions.js';
 import { openApiDocument, type DocInfo } from './openapi.js';
 import { allowHeader, runPipeline } from './pipeline.js';
 import { RestRequestImpl, effectiveMethod, parseBody, phpParseStr, readBody, restRoutePath } from './request.js';
-import { ResponseCache, etagOf, sendConditionally, type CachedAnswer } from './response-cache.js';
+import { ResponseCache, etagOf, sendConditionally, type CachedAnswer } from '../http/response-cache.js';
 import {
   READABLE,
   compileRoutes,

@@ -1,5 +1,6 @@
 // The create contract: task, agent, tools (OpenAI-style function tools with a JSON Schema each) and
 // the optional run settings. Every failure names the field and the rule it broke.
+import { checkHttpUrl } from '../http/http-url.js';
 import { Ajv } from 'ajv';
 import { isBuiltInName, type FunctionTool } from './actions.js';
 import { invalid } from './errors.js';
@@ -91,16 +92,9 @@ function optionalInteger(value: unknown, field: string, min: number, max: number
 
 /** An absolute http(s) URL of at most 2048 characters (startUrl, webhookUrl, a key's default webhookUrl). */
 export function validateHttpUrl(value: unknown, field: string): string {
-  if (typeof value !== 'string') throw invalid(field, 'must be a string');
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalid(field, 'must be an absolute http or https URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(field, 'must be an absolute http or https URL');
-  if (value.length > 2048) throw invalid(field, 'must be at most 2048 characters');
-  return url.href;
+  const checked = checkHttpUrl(value);
+  if ('rule' in checked) throw invalid(field, checked.rule);
+  return checked.href;
 }
 
 export function validateTools(value: unknown): FunctionTool[] {

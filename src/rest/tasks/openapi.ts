@@ -1,18 +1,9 @@
 // The task API's OpenAPI 3.1 document, derived from its route table: every route with its path,
 // query and body arguments, who may call it (the x-api-key scheme), the envelope it answers with,
 // and the error body of every failure. Served at GET /api/v1/openapi.json.
-import { GraphQLEnumType } from 'graphql';
-import { schema } from '../../graphql/schema.js';
 import { openApi31Document, type Answer } from '../openapi.js';
 import { compileRoutes } from '../route-table.js';
-import { argsByPlace, type TaskEndpoint, type TaskRoute } from './routes.js';
-
-/** The values of a GraphQL enum (task and run statuses): the REST API answers the same values. */
-export function enumValues(name: string): string[] {
-  const type = schema.getType(name);
-  if (!(type instanceof GraphQLEnumType)) throw new Error(`no GraphQL enum ${name}`);
-  return type.getValues().map((value) => String(value.value));
-}
+import { argsByPlace, type TaskEndpoint, type TaskRoute } from './endpoint.js';
 
 /** A success's body: the envelope with the endpoint's `data` (and paging keys), or a body of its own. */
 function successSchema(endpoint: TaskEndpoint): Record<string, unknown> {

@@ -16,7 +16,8 @@ import { noteFault, retryAfter } from '../../http/unavailable.js';
 import { SharedRateLimit } from '../../tasks/rate-limit.js';
 import { compileRoutes, type HttpMethod, type RestResult } from '../route-table.js';
 import { assertCheckable, checkBody, checkQuery, HttpError, readJsonBody } from './http.js';
-import { TASK_ROUTES, argsByPlace, type TaskEndpoint, type TaskRequest } from './routes.js';
+import { argsByPlace, type TaskEndpoint, type TaskRequest } from './endpoint.js';
+import { TASK_ROUTES } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
 

@@ -4,46 +4,15 @@
 // document derive from these rows. The two binary routes (recording GIF, step screenshot) answer
 // bytes, which are not GraphQL's business beyond reading them.
 import { parse, validate } from 'graphql';
+import { enumValues } from '../../graphql/enum-values.js';
 import { schema } from '../../graphql/schema.js';
 import { AGENTS } from '../../tasks/validation.js';
-import { escapeRegex, ok, type ArgSpec, type Args, type Endpoint, type HttpMethod, type RestResult, type Route } from '../route-table.js';
+import { escapeRegex, ok, type ArgSpec, type Args, type HttpMethod, type RestResult } from '../route-table.js';
 import { HttpError } from './http.js';
-import { enumValues, taskOpenApi } from './openapi.js';
-
-/** What a task endpoint's handler is given: checked arguments and the caller's GraphQL. */
-export interface TaskRequest {
-  /** Path parameters, decoded. */
-  params: Record<string, string>;
-  query: Record<string, any>;
-  body: Record<string, any>;
-  /** The caller sent an API key (a valid one: an unknown key was refused). */
-  hasKey: boolean;
-  /** Runs a GraphQL operation as the caller: the `data` of a successful result. */
-  graphql(source: string, variables: Record<string, unknown>): Promise<any>;
-}
+import type { TaskEndpoint, TaskRequest, TaskRoute } from './endpoint.js';
+import { taskOpenApi } from './openapi.js';
 
 type Schema = Record<string, unknown>;
-
-export interface TaskEndpoint extends Endpoint<TaskRequest> {
-  /** key: an API key is required; none: public; token: the run's share token, or the owner's key. */
-  auth: 'key' | 'none' | 'token';
-  /** What a success answers, for the OpenAPI document: the JSON Schema of `data`, and of the
-   *  envelope's other keys. Absent: the route answers bytes, or a body of its own. */
-  answer?: { data: Schema; extra?: Record<string, Schema> };
-}
-
-export type TaskRoute = Route<TaskEndpoint>;
-
-/** Where an endpoint's args come from: a read's from the query; a write's from its JSON body, but
- *  those declared `in: 'query'`. */
-export function argsByPlace(endpoint: TaskEndpoint): { query: Args; body: Args } {
-  const write = !endpoint.methods.includes('GET');
-  const entries = Object.entries(endpoint.args ?? {});
-  return {
-    query: Object.fromEntries(entries.filter(([, spec]) => !write || spec.in === 'query')),
-    body: Object.fromEntries(entries.filter(([, spec]) => write && spec.in !== 'query')),
-  };
-}
 
 /** Success in the spec's envelope: {success: true, data, ...extra}. */
 const envelope = (data: unknown, extra?: Record<string, unknown>): RestResult => ok({ success: true, data, ...extra });
