@@ -15,7 +15,7 @@ import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
 import { schema } from './graphql/schema.js';
 import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from './graphql/graphiql.js';
-import { keptGraphQLGets, type KeptRequest } from './graphql/kept-gets.js';
+import { keptGraphQLAnswers, type KeptRequest } from './graphql/kept-answers.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
 import type { Logger } from './http/logger.js';
@@ -125,7 +125,7 @@ export function createApp({ config, db, logger }: AppDeps) {
     ctx.body = encoding === 'br' ? asset.br : encoding === 'gzip' ? asset.gzip : asset.body;
   });
 
-  const keptGets = config.responseCache ? keptGraphQLGets(() => calendarVersion(db.prisma)) : undefined;
+  const keptAnswers = config.responseCache ? keptGraphQLAnswers(() => calendarVersion(db.prisma)) : undefined;
   router.all('/graphql', async (ctx) => {
     // A body over the limit is refused before anything reads or parses it.
     if (Number(ctx.get('content-length') || 0) > config.graphql.maxBytes) {
@@ -144,7 +144,7 @@ export function createApp({ config, db, logger }: AppDeps) {
     let kept: KeptRequest | undefined;
     try {
       viewer = await keys.resolve(credentialsFromHeaders(ctx.req.headers));
-      if (viewer !== 'invalid') kept = await keptGets?.lookup(ctx, viewer?.userId ?? null);
+      if (viewer !== 'invalid') kept = await keptAnswers?.lookup(ctx, viewer?.userId ?? null);
     } catch (error) {
       // The database, read before GraphQL runs (the key, the data version): answered as GraphQL would.
       const fault = databaseFault(error);
@@ -160,7 +160,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       ctx.body = { errors: [{ message: 'Invalid API key.', extensions: { code: 'UNAUTHENTICATED' } }] };
       return;
     }
-    if (kept && keptGets!.serve(ctx, kept)) return;
+    if (kept && keptAnswers!.serve(ctx, kept)) return;
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
       graphqlContext: { ...createContext(db, config, viewer), readVersion: kept?.version },
       onDatabaseFault: (fault: DatabaseUnavailable) => noteFault(ctx.state, fault),
@@ -181,7 +181,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       return;
     }
     const body = Buffer.from(await response.arrayBuffer());
-    if (keptGets) keptGets.send(ctx, kept, response, body);
+    if (keptAnswers) keptAnswers.send(ctx, kept, response, body);
     else ctx.body = body;
   });
 

@@ -64,42 +64,52 @@ describe.each(DATABASE_KINDS)('kept GraphQL results on %s', (kind) => {
     }
   });
 
-  it('keeps GET answers as they were sent: a hit reads the version alone, a write or another caller answers afresh, If-None-Match gets a 304', async () => {
-    const statements = api.server.db.statements;
-    const path = `/graphql?query=${encodeURIComponent('{ events { items { title } } }')}`;
-    const get = (headers: Record<string, string> = {}, key?: string) =>
-      api.request('GET', path, { headers: { accept: 'application/json', ...headers }, key });
-    // The first answer shows the request keepable; the next ones are kept per second (retried when the second turned).
-    await get();
-    for (let attempt = 0; ; attempt++) {
-      const second = Math.floor(Date.now() / 1000);
-      const first = await get();
-      const before = statements.count;
-      const again = await get();
-      if (Math.floor(Date.now() / 1000) !== second && attempt < 3) continue;
-      expect(statements.count - before).toBe(1);
-      expect(again.text).toBe(first.text);
-      expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
-      const notModified = await get({ 'if-none-match': first.headers.get('etag')! });
-      expect(notModified.status).toBe(304);
-      break;
-    }
-    const [event] = await api.server.db.prisma.event.findMany({ take: 1, orderBy: { id: 'asc' } });
-    await api.server.db.prisma.event.update({ where: { id: event.id }, data: { title: 'Renamed over GET' } });
-    expect((await get()).json.data.events.items.map((e: { title: string }) => e.title)).toContain('Renamed over GET');
-    const admin = await get({}, api.keys.administrator);
-    expect(admin.json.data.events.items.length).toBeGreaterThan((await get()).json.data.events.items.length);
-    // A document the limits refuse reads nothing, also by GET.
-    let deep = 'id';
-    for (let level = 0; level < 48; level++) deep = `${level % 2 ? 'venue' : 'events'} { ${deep} }`;
-    const refusedPath = `/graphql?query=${encodeURIComponent(`{ events { items { ${deep} } } }`)}`;
-    for (let i = 0; i < 3; i++) {
-      const before = statements.count;
-      const refused = await api.request('GET', refusedPath, { headers: { accept: 'application/json' } });
-      expect(refused.json.errors.length).toBeGreaterThan(0);
-      expect(statements.count - before).toBe(0);
-    }
-  });
+  it.each(['GET', 'POST'] as const)(
+    'keeps %s answers as they were sent: a hit reads the version alone, a write or another caller answers afresh, If-None-Match gets a 304 by GET',
+    async (method) => {
+      const statements = api.server.db.statements;
+      const query = '{ events { items { title } } }';
+      const path = `/graphql?query=${encodeURIComponent(query)}`;
+      const get = (headers: Record<string, string> = {}, key?: string) =>
+        method === 'GET'
+          ? api.request('GET', path, { headers: { accept: 'application/json', ...headers }, key })
+          : api.request('POST', '/graphql', { headers: { accept: 'application/json', ...headers }, key, body: { query } });
+      // The first answer shows the request keepable; the next ones are kept per second (retried when the second turned).
+      await get();
+      for (let attempt = 0; ; attempt++) {
+        const second = Math.floor(Date.now() / 1000);
+        const first = await get();
+        const before = statements.count;
+        const again = await get();
+        if (Math.floor(Date.now() / 1000) !== second && attempt < 3) continue;
+        expect(statements.count - before).toBe(1);
+        expect(again.text).toBe(first.text);
+        expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+        const conditional = await get({ 'if-none-match': first.headers.get('etag')! });
+        expect(conditional.status).toBe(method === 'GET' ? 304 : 200);
+        if (method === 'POST') expect(conditional.text).toBe(first.text);
+        break;
+      }
+      const [event] = await api.server.db.prisma.event.findMany({ take: 1, orderBy: { id: 'asc' } });
+      await api.server.db.prisma.event.update({ where: { id: event.id }, data: { title: 'Renamed over GET' } });
+      expect((await get()).json.data.events.items.map((e: { title: string }) => e.title)).toContain('Renamed over GET');
+      const admin = await get({}, api.keys.administrator);
+      expect(admin.json.data.events.items.length).toBeGreaterThan((await get()).json.data.events.items.length);
+      // A document the limits refuse reads nothing, also when kept answers are looked up.
+      let deep = 'id';
+      for (let level = 0; level < 48; level++) deep = `${level % 2 ? 'venue' : 'events'} { ${deep} }`;
+      const refusedPath = `/graphql?query=${encodeURIComponent(`{ events { items { ${deep} } } }`)}`;
+      for (let i = 0; i < 3; i++) {
+        const before = statements.count;
+        const refused =
+          method === 'GET'
+            ? await api.request('GET', refusedPath, { headers: { accept: 'application/json' } })
+            : await api.request('POST', '/graphql', { body: { query: `{ events { items { ${deep} } } }` } });
+        expect(refused.json.errors.length).toBeGreaterThan(0);
+        expect(statements.count - before).toBe(0);
+      }
+    },
+  );
 
   it('reads the data version once for a kept GET answer that is missing, as a POST does', async () => {
     const statements = api.server.db.statements;
