@@ -176,15 +176,44 @@ export function selectSql(
   const table = quote(model.table);
   return compiled(() => {
     const where = compiler.where(query.where, model, table);
-    const order = query.orderBy.map((term) => {
-      const entries = Object.entries(term);
-      if (entries.length !== 1 || !model.columns.has(entries[0][0]) || !['asc', 'desc'].includes(entries[0][1])) throw new Unsupported();
-      return `${table}.${quote(entries[0][0])} ${entries[0][1].toUpperCase()}`;
-    });
+    const order = orderSql(query.orderBy, model, table);
     const limit = `LIMIT ${compiler.param(query.take)} OFFSET ${compiler.param(query.skip)}`;
     return {
-      sql: `SELECT ${columnList(model, table, query.columns)} FROM ${table} WHERE ${where}${order.length ? ` ORDER BY ${order.join(', ')}` : ''} ${limit}`,
+      sql: `SELECT ${columnList(model, table, query.columns)} FROM ${table} WHERE ${where}${order} ${limit}`,
       args: compiler.args,
     };
+  });
+}
+
+/** ` ORDER BY …` of Prisma's `orderBy` (one column per term), or "" for none. */
+function orderSql(orderBy: Record<string, 'asc' | 'desc'>[], model: SqlModel, table: string): string {
+  const terms = orderBy.map((term) => {
+    const entries = Object.entries(term);
+    if (entries.length !== 1 || !model.columns.has(entries[0][0]) || !['asc', 'desc'].includes(entries[0][1])) throw new Unsupported();
+    return `${table}.${quote(entries[0][0])} ${entries[0][1].toUpperCase()}`;
+  });
+  return terms.length ? ` ORDER BY ${terms.join(', ')}` : '';
+}
+
+/**
+ * The first `take` ids of each key's rows in one statement — `SELECT "id", <key> AS "_key" … LIMIT`
+ * per key, joined by UNION ALL — so that each key's part stops at its page, served by an index on
+ * (key, order…); null when `where` or `orderBy` leaves the subset.
+ */
+export function firstIdsPerKeySql(
+  dialect: SqlDialect,
+  model: SqlModel,
+  query: { key: string; keys: readonly number[]; where: object; orderBy: Record<string, 'asc' | 'desc'>[]; take: number },
+): SqlQuery | null {
+  const compiler = new Compiler(dialect);
+  const table = quote(model.table);
+  return compiled(() => {
+    if (!model.columns.has(query.key) || !query.keys.length) throw new Unsupported();
+    const order = orderSql(query.orderBy, model, table);
+    const parts = query.keys.map((key, i) => {
+      const where = compiler.where({ ...query.where, [query.key]: key }, model, table);
+      return `SELECT * FROM (SELECT ${table}."id", ${table}.${quote(query.key)} AS "_key" FROM ${table} WHERE ${where}${order} LIMIT ${compiler.param(query.take)}) AS "k${i}"`;
+    });
+    return { sql: parts.join(' UNION ALL '), args: compiler.args };
   });
 }

@@ -7,10 +7,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCalendar, type Seeded } from '../../bench/seed.js';
 import { extendSeriesHorizons } from '../../src/calendar/series.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import type { Config } from '../../src/config.js';
 import { sqliteFile } from '../../src/db/url.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/server.js';
 import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { startQuietServer } from '../support/seeded-server.js';
 
 const NS = '/wp-json/calendar/events/v1';
 const ADMIN_KEY = 'query-plans-admin-key-0123456789';
@@ -107,22 +108,7 @@ describe.each(DATABASE_KINDS)('statements of the read routes on %s', (kind) => {
     database = await createTestDatabase(kind);
     // Enough of every record that reaching 50 of them through an index beats reading them all.
     seeded = await seedCalendar(database.url, { events: 3000, venues: 1000, organizers: 1000, tags: 1000 });
-    config = loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: database.url,
-      LOG_LEVEL: 'silent',
-      ALMANAC_ADMIN_KEY: ADMIN_KEY,
-      RESPONSE_CACHE: 'false',
-      TASK_WORKERS: '0',
-    });
-    server = await startServer(config);
-    // The seeded weekly series are due for the horizon extension a process runs at start, in the
-    // background: wait until the database goes quiet, so that each request is observed alone.
-    for (let seen = -1; seen !== server.db.statements.count;) {
-      seen = server.db.statements.count;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+    ({ server, config } = await startQuietServer(database.url, ADMIN_KEY));
     explainer = kind === 'sqlite' ? sqliteExplain(database.url) : await postgresExplain(database.url);
   });
   afterAll(async () => {
