@@ -37,7 +37,10 @@ const importer = (ctx: GraphQLContext) => requireViewer(ctx, 'Importing needs an
 const ImportKind = builder.enumType('ImportKind', {
   description: 'What an import reads.',
   values: {
-    TEC: { value: 'tec', description: 'A site running The Events Calendar, through its REST API (/wp-json/tribe/events/v1).' },
+    TEC: {
+      value: 'tec',
+      description: 'A site running The Events Calendar, or another Almanac, through its REST API (/wp-json/tribe/events/v1).',
+    },
     ICAL: { value: 'ical', description: 'An iCalendar (RFC 5545) feed.' },
   } as const,
 });
@@ -143,7 +146,7 @@ builder.mutationFields((t) => ({
   startImport: t.field({
     type: ImportJob,
     description:
-      'Starts an import in the background and answers at once; watch it with importJob. A second import of the same source updates what the first made. ' +
+      'Starts an import in the background and answers at once; watch it with importJob. A second import of the same source updates what the first made and leaves unchanged records unwritten; from another Almanac (a TEC source whose /graphql answers calendarChangeCursor) it reads only the changes since the last import. ' +
       'The source must pass the outbound URL policy. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, INVALID_INPUT.',
     args: {
       kind: t.arg({ type: ImportKind, required: true, description: 'What `source` is.' }),
