@@ -2,9 +2,11 @@
 // npm run import -- --ical FILE_OR_URL [--since 2026-01-01] [--until 2027-12-31]
 // npm run import -- --resume JOB_ID
 // npm run import -- --list
-// Copies a The Events Calendar site (through its public REST API) or an iCalendar feed into the
-// calendar at DATABASE_URL, with a progress line; runs again update, never duplicate; a stopped or
-// failed import continues with --resume. Outbound requests follow the URL policy (TASK_ALLOWED_HOSTS).
+// Copies a The Events Calendar site (through its public REST API), another Almanac, or an iCalendar
+// feed into the calendar at DATABASE_URL, with a progress line; runs again update, never duplicate,
+// and write nothing for records that did not change; from an Almanac they read only its change log
+// since the last run. A stopped or failed import continues with --resume. Outbound requests follow
+// the URL policy (TASK_ALLOWED_HOSTS).
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';

@@ -37,7 +37,10 @@ const importer = (ctx: GraphQLContext) => requireViewer(ctx, 'Importing needs an
 const ImportKind = builder.enumType('ImportKind', {
   description: 'What an import reads.',
   values: {
-    TEC: { value: 'tec', description: 'A site running The Events Calendar, through its REST API (/wp-json/tribe/events/v1).' },
+    TEC: {
+      value: 'tec',
+      description: 'A site running The Events Calendar, or another Almanac, through its REST API (/wp-json/tribe/events/v1).',
+    },
     ICAL: { value: 'ical', description: 'An iCalendar (RFC 5545) feed.' },
   } as const,
 });
@@ -54,15 +57,24 @@ const ImportStatus = builder.enumType('ImportStatus', {
 });
 
 const ImportCount = builder
-  .objectRef<{ kind: string; created: number; updated: number; skipped: number; removed: number; failed: number }>('ImportCount')
+  .objectRef<{ kind: string; created: number; updated: number; unchanged?: number; skipped: number; removed: number; failed: number }>(
+    'ImportCount',
+  )
   .implement({
     description: 'What happened to the records of one kind.',
     fields: (t) => ({
       kind: t.exposeString('kind', { description: 'event, venue, organizer, category or tag.' }),
       created: t.exposeInt('created', { description: 'New records made here.' }),
       updated: t.exposeInt('updated', { description: 'Records imported before, updated.' }),
+      unchanged: t.int({
+        description: 'Records as they were at the last import: not written again.',
+        resolve: (count) => count.unchanged ?? 0,
+      }),
       skipped: t.exposeInt('skipped', { description: 'Records left alone: trashed here since an earlier import.' }),
-      removed: t.exposeInt('removed', { description: 'Records trashed because the source cancelled them (iCalendar STATUS:CANCELLED).' }),
+      removed: t.exposeInt('removed', {
+        description:
+          'Records removed here because the source removed them: iCalendar STATUS:CANCELLED, or an Almanac source deleted, trashed or unpublished them.',
+      }),
       failed: t.exposeInt('failed', { description: "Records Almanac's rules refused (see warnings)." }),
     }),
   });
@@ -76,7 +88,13 @@ const ImportJob = builder.objectRef<ImportJobView>('ImportJob').implement({
     kind: t.field({ type: ImportKind, description: 'What it reads.', resolve: (job) => job.kind }),
     source: t.exposeString('source', { description: 'The REST base or iCalendar URL it reads.' }),
     status: t.field({ type: ImportStatus, description: 'Where it stands.', resolve: (job) => job.status }),
-    phase: t.exposeString('phase', { description: 'What it is reading now (events, venues, organizers, categories, tags; "" when done).' }),
+    phase: t.exposeString('phase', {
+      description: 'What it is reading now (events, venues, organizers, categories, tags, or an Almanac source\'s changes; "" when done).',
+    }),
+    changesOnly: t.exposeBoolean('changesOnly', {
+      description:
+        "It reads only what changed since the last import of this source, from the source's change log (an Almanac source); false: every record.",
+    }),
     processed: t.exposeInt('processed', {
       description: "The source's records read so far (an iCalendar feed's: its events and expanded occurrences).",
     }),
@@ -128,7 +146,7 @@ builder.mutationFields((t) => ({
   startImport: t.field({
     type: ImportJob,
     description:
-      'Starts an import in the background and answers at once; watch it with importJob. A second import of the same source updates what the first made. ' +
+      'Starts an import in the background and answers at once; watch it with importJob. A second import of the same source updates what the first made and leaves unchanged records unwritten; from another Almanac (a TEC source whose /graphql answers calendarChangeCursor) it reads only the changes since the last import. ' +
       'The source must pass the outbound URL policy. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, INVALID_INPUT.',
     args: {
       kind: t.arg({ type: ImportKind, required: true, description: 'What `source` is.' }),

@@ -30,3 +30,28 @@ export async function readSource(policy: UrlPolicy, url: string, options: Guarde
   if (response.status >= 500 || response.status === 429) throw new ImportError('source_unavailable', `${url} answered ${response.status}`);
   return response;
 }
+
+/**
+ * `read`, tried again after each of `delaysMs` (default: three tries with backoff) while the source
+ * is unavailable; answers that will not change on a retry (denied, 4xx, not JSON) stop at once.
+ */
+export async function withRetries<T>(delaysMs: number[] | undefined, read: () => Promise<T>): Promise<T> {
+  const delays = delaysMs ?? [500, 2000, 5000];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof ImportError && error.code === 'source_unavailable') || attempt >= delays.length) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+    }
+  }
+}
+
+/** A source's answer as JSON; source_invalid (with `hint`, what the source should have been) when it is not. */
+export function answerJson(url: string, response: GuardedResponse, hint = ''): any {
+  try {
+    return JSON.parse(response.body.toString('utf8'));
+  } catch {
+    throw new ImportError('source_invalid', `${url} did not answer JSON (status ${response.status})${hint}`);
+  }
+}

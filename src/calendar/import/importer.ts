@@ -2,24 +2,27 @@
 // record each remote one became (ImportedRecord), so a second run updates it; a record the site's
 // people trashed here stays trashed. A record the writes refuse is counted and reported, and the
 // import goes on; anything else (the database, the source) stops the job, which can be resumed.
+// A record whose fields are those last written (its fingerprint) is not written again, so a re-run
+// of an unchanged source changes nothing here.
+import { createHash } from 'node:crypto';
 import type { Viewer } from '../../auth/viewer.js';
 import type { Config } from '../../config.js';
 import type { Prisma } from '../../db/client.js';
 import { parseWall, wallAsUtcMillis, wallString, normalizeWall } from '../dates/wall-times.js';
 import { CalendarError } from '../errors.js';
 import { createEvent, trashEvent, updateEvent, type EventFields } from '../events.js';
-import { createLinkedPost, updateLinkedPost } from '../linked-posts.js';
+import { createLinkedPost, trashLinkedPost, updateLinkedPost } from '../linked-posts.js';
 import type { LinkedFields } from '../linked.js';
 import type { LinkedType } from '../posts.js';
 import { formatRrule } from '../recurrence/index.js';
 import { planRecurrence } from '../series.js';
-import { CATEGORY_TAXONOMY, createTerm, TAG_TAXONOMY, updateTerm, type TermInput } from '../terms.js';
+import { CATEGORY_TAXONOMY, createTerm, deleteTerm, TAG_TAXONOMY, updateTerm, type TermInput } from '../terms.js';
 import type { IcalItem } from './ical-source.js';
 import { eventFields, eventRefs, linkedFields, termInput, type TecRecord } from './tec-records.js';
 import type { TecCollection, TecSource } from './tec-source.js';
 
 export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
-export type Outcome = 'created' | 'updated' | 'skipped' | 'removed' | 'failed';
+export type Outcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'removed' | 'failed';
 export type Counts = Partial<Record<RecordKind, Record<Outcome, number>>>;
 
 interface Deps {
@@ -48,6 +51,10 @@ export class Importer {
   private source: TecSource | null = null;
   /** Remote records already written in this run (embedded copies are not written twice). */
   private done = new Map<string, number | null>();
+  /** The job whose full read is listing the source (0: none): listed records are marked seen by it. */
+  private listingJob = 0;
+  /** Records events link to, already marked seen in this run. */
+  private seenLinks = new Set<string>();
 
   constructor(
     private deps: Deps,
@@ -62,8 +69,14 @@ export class Importer {
     this.source = source;
   }
 
+  /** Marks every record this run lists as seen by `jobId`, for removeUnseen at the end of the full read. */
+  markSeenBy(jobId: number) {
+    this.listingJob = jobId;
+  }
+
   private count(kind: RecordKind, outcome: Outcome) {
-    const forKind = (this.counts[kind] ??= { created: 0, updated: 0, skipped: 0, removed: 0, failed: 0 });
+    const forKind = (this.counts[kind] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0, removed: 0, failed: 0 });
+    forKind[outcome] ??= 0; // counts saved before this outcome existed
     forKind[outcome]++;
   }
 
@@ -72,27 +85,38 @@ export class Importer {
   }
 
   /** The local id a remote record became, when that record is still here and not trashed; 0: a create was under way. */
-  private async linked(kind: RecordKind, remoteId: string): Promise<{ id: number | null; trashed: boolean } | null> {
+  private async linked(kind: RecordKind, remoteId: string): Promise<{ id: number | null; trashed: boolean; fingerprint: string } | null> {
     const link = await this.deps.prisma.importedRecord.findUnique({
       where: { source_kind_remoteId: { source: this.sourceKey, kind, remoteId } },
     });
     if (!link) return null;
-    if (link.localId === 0) return { id: 0, trashed: false };
+    if (link.localId === 0) return { id: 0, trashed: false, fingerprint: '' };
     const { prisma } = this.deps;
     const row =
       kind === 'category' || kind === 'tag'
         ? await prisma.term.findUnique({ where: { id: link.localId }, select: { id: true } }).then((t) => t && { status: 'publish' })
         : await (prisma[kind] as any).findUnique({ where: { id: link.localId }, select: { status: true } });
     if (!row) return null;
-    return { id: link.localId, trashed: row.status === 'trash' };
+    return { id: link.localId, trashed: row.status === 'trash', fingerprint: link.fingerprint };
   }
 
-  private async remember(kind: RecordKind, remoteId: string, localId: number) {
+  /** `fingerprint`: of the fields written ("" when a write is under way or was not from fields). */
+  private async remember(kind: RecordKind, remoteId: string, localId: number, fingerprint = '') {
     const key = { source: this.sourceKey, kind, remoteId };
+    const seen = this.listingJob ? { seenBy: this.listingJob } : {};
     await this.deps.prisma.importedRecord.upsert({
       where: { source_kind_remoteId: key },
-      create: { ...key, localId },
-      update: { localId },
+      create: { ...key, localId, fingerprint, ...seen },
+      update: { localId, fingerprint, ...seen },
+    });
+  }
+
+  /** A record the listing holds as it was: only its mark as seen is written (during a full read). */
+  private async seen(kind: RecordKind, remoteId: string) {
+    if (!this.listingJob) return;
+    await this.deps.prisma.importedRecord.update({
+      where: { source_kind_remoteId: { source: this.sourceKey, kind, remoteId } },
+      data: { seenBy: this.listingJob },
     });
   }
 
@@ -114,12 +138,20 @@ export class Importer {
     let link = await this.linked(kind, remoteId);
     if (link?.id === 0) {
       const found = orphan ? await orphan() : null;
-      link = found ? { id: found, trashed: false } : null;
+      link = found ? { id: found, trashed: false, fingerprint: '' } : null;
     }
     if (link?.trashed) {
+      await this.seen(kind, remoteId);
       this.count(kind, 'skipped');
       this.done.set(key, null);
       return null;
+    }
+    const print = fingerprint(fields);
+    if (link?.id && link.fingerprint === print) {
+      await this.seen(kind, remoteId);
+      this.count(kind, 'unchanged');
+      this.done.set(key, link.id);
+      return link.id;
     }
     let id: number | null = null;
     try {
@@ -128,7 +160,7 @@ export class Importer {
         if (orphan) await this.remember(kind, remoteId, 0);
         return write.create(given);
       });
-      await this.remember(kind, remoteId, id);
+      await this.remember(kind, remoteId, id, print);
       this.count(kind, link?.id ? 'updated' : 'created');
     } catch (error) {
       if (!(error instanceof CalendarError)) throw error;
@@ -212,8 +244,13 @@ export class Importer {
     const key = `${kind}:${record.id}`;
     if (this.done.has(key)) return this.done.get(key)!;
     const link = await this.linked(kind, String(record.id));
-    if (link?.id) return link.trashed ? null : link.id;
-    return write();
+    if (!link?.id) return write();
+    // Listed or not, a record an event links to is still at the source (marked once a run).
+    if (!link.trashed && !this.seenLinks.has(key)) {
+      this.seenLinks.add(key);
+      await this.seen(kind, String(record.id));
+    }
+    return link.trashed ? null : link.id;
   }
 
   private async tecEvent(record: TecRecord): Promise<number | null> {
@@ -243,6 +280,41 @@ export class Importer {
       select: { id: true },
     });
     return found?.id ?? null;
+  }
+
+  /**
+   * The source no longer shows a record (deleted, trashed, unpublished there): its copy here leaves
+   * (events, venues and organizers to the trash, terms deleted) and is forgotten, so that the record
+   * coming back at the source comes back here as a new copy. A copy already trashed here is left be.
+   */
+  async removeRemote(kind: RecordKind, remoteId: string): Promise<void> {
+    const link = await this.linked(kind, remoteId);
+    const context = { ...this.deps };
+    try {
+      if (link?.id && !link.trashed) {
+        if (kind === 'event') await trashEvent(context, { id: link.id });
+        else if (kind === 'venue' || kind === 'organizer') await trashLinkedPost(context, kind, { id: link.id });
+        else await deleteTerm(context, TAXONOMY[kind], link.id);
+        this.count(kind, 'removed');
+      }
+    } catch (error) {
+      if (!(error instanceof CalendarError)) throw error;
+      this.count(kind, 'failed');
+      this.warn(`${kind} ${remoteId}: could not be removed: ${describe(error)}`);
+      return;
+    }
+    await this.deps.prisma.importedRecord.deleteMany({ where: { source: this.sourceKey, kind, remoteId } });
+    // Restored later in the same run, it is imported again.
+    this.done.delete(`${kind}:${remoteId}`);
+  }
+
+  /** After a complete full read: the records this source gave before that the listing no longer holds leave. */
+  async removeUnseen(jobId: number): Promise<void> {
+    const gone = await this.deps.prisma.importedRecord.findMany({
+      where: { source: this.sourceKey, seenBy: { not: jobId } },
+      select: { kind: true, remoteId: true },
+    });
+    for (const link of gone) await this.removeRemote(link.kind as RecordKind, link.remoteId);
   }
 
   // — iCalendar —
@@ -402,17 +474,25 @@ export class Importer {
       return null;
     }
     try {
+      let print = '';
       if (item.cancelled) {
         await trashEvent(this.deps, { id: occurrence.id }, 'THIS');
         this.count('event', 'removed');
       } else {
         const fields = await this.icalFields(item);
+        print = fingerprint(fields);
+        const link = await this.linked('event', item.remoteId);
+        if (link?.id === occurrence.id && link.fingerprint === print) {
+          this.count('event', 'unchanged');
+          this.done.set(key, occurrence.id);
+          return occurrence.id;
+        }
         await this.withImageFallback(fields, label, (given) =>
           updateEvent({ prisma, config, viewer }, { id: occurrence.id }, given, 'THIS'),
         );
         this.count('event', 'updated');
       }
-      await this.remember('event', item.remoteId, occurrence.id);
+      await this.remember('event', item.remoteId, occurrence.id, print);
     } catch (error) {
       if (!(error instanceof CalendarError)) throw error;
       this.count('event', 'failed');
@@ -431,6 +511,11 @@ const secondsBetween = (from: string, to: string) =>
 function plusSeconds(wall: string, seconds: number): string {
   const w = parseWall(wall)!;
   return wallString(normalizeWall({ ...w, s: w.s + seconds }));
+}
+
+/** What the fields a record was last written with were, in short. */
+function fingerprint(fields: object): string {
+  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url');
 }
 
 function describe(error: CalendarError): string {

@@ -3,13 +3,17 @@
 // any process and a stopped or failed job resumes where it stood. Every record goes through
 // Almanac's own writes (validation, slugs, term counts, caches) acting as an administrator, and is
 // remembered (ImportedRecord), so a second import of the same source updates instead of duplicating.
+// An Almanac source keeps a change log: its first import reads it whole and remembers where its log
+// stood (ImportSource); later ones read only the changes since, and a full read again when the
+// source no longer keeps them (CURSOR_EXPIRED).
 import type { Config } from '../../config.js';
 import type { Prisma } from '../../db/client.js';
 import { outboundPolicy } from '../../http/url-policy.js';
 import type { Viewer } from '../../auth/viewer.js';
+import { AlmanacChangeLog, ChangeCursorExpired } from './almanac-source.js';
 import { ImportError } from './errors.js';
 import { icalItems, readIcal, type IcalWindow } from './ical-source.js';
-import { Importer, type Counts } from './importer.js';
+import { Importer, type Counts, type RecordKind } from './importer.js';
 import { TEC_COLLECTIONS, tecBase, TecSource, type TecCollection } from './tec-source.js';
 
 export type ImportKind = 'tec' | 'ical';
@@ -19,15 +23,30 @@ export type ImportStatus = 'queued' | 'running' | 'interrupted' | 'failed' | 'co
 export const STALE_AFTER_MS = 60_000;
 const HEARTBEAT_MS = 10_000;
 const MAX_WARNINGS = 100;
+const EXPIRED =
+  "The source's change log no longer holds the changes since the last import (its cursor expired): every record is read again.";
+const KIND_OF_COLLECTION: Record<TecCollection, RecordKind> = {
+  events: 'event',
+  venues: 'venue',
+  organizers: 'organizer',
+  categories: 'category',
+  tags: 'tag',
+};
 
 interface Cursor {
-  phase?: TecCollection;
+  phase?: TecCollection | 'changes';
   page?: number;
   /** Next item of an iCalendar feed. */
   index?: number;
   /** What the source said it holds, per phase, and how many of its records were handled. */
   totals?: Record<string, number>;
   read?: number;
+  /** How this run reads the source: every record, or (an Almanac's) the changes since the last run. */
+  mode?: 'full' | 'changes';
+  /** The source is an Almanac whose change log is at this GraphQL URL ("": it is not). */
+  almanac?: string;
+  /** Its change-log cursor: where the changes read stand, or where the log ended before the full read. */
+  changes?: string;
 }
 
 interface Options {
@@ -41,6 +60,8 @@ export interface ImportJobView {
   source: string;
   status: ImportStatus;
   phase: string;
+  /** It reads only the changes since the last import (an Almanac source), not every record. */
+  changesOnly: boolean;
   /** The source's records handled so far, and how many it said it holds. */
   processed: number;
   total: number | null;
@@ -74,6 +95,7 @@ export function jobView(row: JobRow, now = Date.now()): ImportJobView {
     source: row.source,
     status: stale ? 'interrupted' : (row.status as ImportStatus),
     phase: row.status === 'completed' ? '' : (cursor.phase ?? ''),
+    changesOnly: cursor.mode === 'changes',
     processed: cursor.read ?? 0,
     total: totals.length ? totals.reduce((a, b) => a + b, 0) : null,
     counts,
@@ -205,9 +227,10 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
   const cursor = parse<Cursor>(row.cursor, {});
   const settings = parse<Options>(row.options, {});
   const viewer: Viewer = { userId: row.userId, login: 'import', role: 'administrator' };
+  const sourceKey = `${row.kind}:${row.source}`;
   const importer = new Importer(
     { ...deps, viewer },
-    `${row.kind}:${row.source}`,
+    sourceKey,
     parse<Counts>(row.counts, {}),
     parse<string[]>(row.warnings, []),
     MAX_WARNINGS,
@@ -238,22 +261,67 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
   try {
     const policy = outboundPolicy(deps.config);
     if (row.kind === 'tec') {
-      const source = new TecSource(policy, row.source, { headers: settings.headers, retryDelaysMs: options.retryDelaysMs });
+      const sourceOptions = { headers: settings.headers, retryDelaysMs: options.retryDelaysMs };
+      const source = new TecSource(policy, row.source, sourceOptions);
       importer.useSource(source);
-      for (const phase of TEC_COLLECTIONS.slice(TEC_COLLECTIONS.indexOf(cursor.phase ?? 'categories'))) {
-        if (cursor.phase !== phase) Object.assign(cursor, { phase, page: 1 });
-        for (;;) {
-          const page = await source.page(phase, cursor.page ?? 1);
-          cursor.totals = { ...cursor.totals, [phase]: page.total };
-          for (const record of page.items) {
-            if (stopped()) return await interrupted();
-            await importer.tecRecord(phase, record);
+      if (cursor.mode === undefined) {
+        // Where the source's log ends is taken before anything is read: nothing written during the read is missed.
+        const found = await AlmanacChangeLog.find(policy, row.source, sourceOptions);
+        const known = found && (await prisma.importSource.findUnique({ where: { source: sourceKey } }));
+        Object.assign(
+          cursor,
+          known?.changeCursor
+            ? { mode: 'changes', almanac: found!.log.url, changes: known.changeCursor }
+            : { mode: 'full', almanac: found?.log.url ?? '', changes: found?.head ?? '' },
+        );
+        await save();
+      }
+      const log = cursor.almanac ? new AlmanacChangeLog(policy, cursor.almanac, sourceOptions) : null;
+      if (cursor.mode === 'changes') {
+        Object.assign(cursor, { phase: 'changes' });
+        for (let more = true; more;) {
+          let page;
+          try {
+            page = await log!.page(cursor.changes!);
+          } catch (error) {
+            if (!(error instanceof ChangeCursorExpired)) throw error;
+            importer.warnings.unshift(EXPIRED);
+            Object.assign(cursor, { mode: 'full', phase: undefined, page: undefined, changes: await log!.head() });
+            await save();
+            break;
           }
-          cursor.page = (cursor.page ?? 1) + 1;
-          cursor.read = (cursor.read ?? 0) + page.items.length;
+          for (const change of page.changes) {
+            if (stopped()) return await interrupted();
+            // The record as the source shows it now (later changes in the log agree with it).
+            const record = change.removed ? null : await source.recordIfShown(change.collection, change.id);
+            if (record) await importer.tecRecord(change.collection, record);
+            else await importer.removeRemote(KIND_OF_COLLECTION[change.collection], String(change.id));
+          }
+          cursor.read = (cursor.read ?? 0) + page.changes.length;
+          cursor.changes = page.cursor;
+          more = page.hasMore;
           await save();
-          if (!page.items.length || cursor.page > page.totalPages) break;
         }
+      }
+      if (cursor.mode === 'full') {
+        // An Almanac lists all its reader may see: what it no longer lists was removed there.
+        if (log) importer.markSeenBy(id);
+        for (const phase of TEC_COLLECTIONS.slice(TEC_COLLECTIONS.indexOf((cursor.phase as TecCollection) ?? 'categories'))) {
+          if (cursor.phase !== phase) Object.assign(cursor, { phase, page: 1 });
+          for (;;) {
+            const page = await source.page(phase, cursor.page ?? 1);
+            cursor.totals = { ...cursor.totals, [phase]: page.total };
+            for (const record of page.items) {
+              if (stopped()) return await interrupted();
+              await importer.tecRecord(phase, record);
+            }
+            cursor.page = (cursor.page ?? 1) + 1;
+            cursor.read = (cursor.read ?? 0) + page.items.length;
+            await save();
+            if (!page.items.length || cursor.page > page.totalPages) break;
+          }
+        }
+        if (log) await importer.removeUnseen(id);
       }
     } else {
       const text = await readIcal(row.source, policy, { allowFiles: options.allowFiles === true, headers: settings.headers });
@@ -266,8 +334,11 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
         if (cursor.index % 25 === 0) await save();
       }
     }
+    const now = new Date();
+    const known = { changeCursor: cursor.changes ?? '', lastRunAt: now, ...(cursor.mode === 'changes' ? {} : { lastFullReadAt: now }) };
+    await prisma.importSource.upsert({ where: { source: sourceKey }, create: { source: sourceKey, ...known }, update: known });
     // A finished import needs no credentials any more: they are not kept.
-    await save({ status: 'completed', finishedAt: new Date(), options: JSON.stringify({ ...settings, headers: {} }) });
+    await save({ status: 'completed', finishedAt: now, options: JSON.stringify({ ...settings, headers: {} }) });
   } catch (error) {
     const message = error instanceof ImportError ? error.message : `internal error: ${(error as Error).message}`;
     await save({ status: 'failed', error: message, finishedAt: new Date() }).catch(() => {});

@@ -13,5 +13,6 @@ export function formatProgress(job: ImportJobView): string {
     .filter(Boolean)
     .join('; ');
   const phase = job.phase ? ` ${job.phase}` : '';
-  return `import ${job.id} ${job.status}${phase}: ${job.processed.toLocaleString('en')}${of} records${kinds ? ` (${kinds})` : ''}`;
+  const what = job.changesOnly ? 'changed records (since the last import)' : 'records';
+  return `import ${job.id} ${job.status}${phase}: ${job.processed.toLocaleString('en')}${of} ${what}${kinds ? ` (${kinds})` : ''}`;
 }

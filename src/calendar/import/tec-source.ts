@@ -1,7 +1,7 @@
 // Reads a site running The Events Calendar through its public REST API, page by page, through the
 // outbound URL policy. Failed reads are retried with backoff before the import stops (resumable).
 import type { UrlPolicy } from '../../http/url-policy.js';
-import { ImportError, readSource } from './errors.js';
+import { answerJson, ImportError, readSource, withRetries } from './errors.js';
 import type { TecRecord } from './tec-records.js';
 
 export const TEC_COLLECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
@@ -68,18 +68,19 @@ export class TecSource {
     return this.json(`/${collection}/${id}`);
   }
 
-  private async json(path: string): Promise<any> {
-    const url = this.base + path;
-    const delays = this.options.retryDelaysMs ?? [500, 2000, 5000];
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.fetchJson(url);
-      } catch (error) {
-        // Answers that will not change on a retry (denied, 4xx, not JSON) stop at once.
-        if (!(error instanceof ImportError && error.code === 'source_unavailable') || attempt >= delays.length) throw error;
-        await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
-      }
+  /** One record by id, or null when the source no longer shows it (gone, trashed, not readable). */
+  async recordIfShown(collection: TecCollection, id: number): Promise<TecRecord | null> {
+    try {
+      return await this.record(collection, id);
+    } catch (error) {
+      if (error instanceof ImportError && GONE_STATUSES.has(error.details.status as number)) return null;
+      throw error;
     }
+  }
+
+  private json(path: string): Promise<any> {
+    const url = this.base + path;
+    return withRetries(this.options.retryDelaysMs, () => this.fetchJson(url));
   }
 
   private async fetchJson(url: string): Promise<any> {
@@ -88,18 +89,15 @@ export class TecSource {
       timeoutMs: this.options.timeoutMs ?? 30_000,
       maxBytes: 50 * 1024 * 1024,
     });
-    let body: any;
-    try {
-      body = JSON.parse(response.body.toString('utf8'));
-    } catch {
-      throw new ImportError(
-        'source_invalid',
-        `${url} did not answer JSON (status ${response.status}): is it a The Events Calendar REST API?`,
-      );
-    }
+    const body = answerJson(url, response, ': is it a The Events Calendar REST API?');
     if (response.status !== 200) {
-      throw new ImportError('source_invalid', `${url} answered ${response.status}${body?.message ? `: ${body.message}` : ''}`);
+      throw new ImportError('source_invalid', `${url} answered ${response.status}${body?.message ? `: ${body.message}` : ''}`, {
+        status: response.status,
+      });
     }
     return body;
   }
 }
+
+/** How the original answers a record it does not show: deleted, trashed, or not the caller's to read. */
+const GONE_STATUSES = new Set([401, 403, 404, 410]);
