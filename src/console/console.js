@@ -19,7 +19,7 @@ const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
     id taskId status detailedStatus liveStatus error output dataTable createdAt startedAt finishedAt tokensUsed
     toolCall { id name parameters }
     toolCalls { id name input }
-    steps { index url title action arguments reasoning result screenshotUrl }
+    steps { index url title action callsCallerTool arguments reasoning result screenshotUrl }
     recording { status url }
   }
 }`;
@@ -49,7 +49,6 @@ const DETAILED = {
   timed_out: 'Timed out',
   interrupted: 'Interrupted',
 };
-const BUILT_IN = new Set(['navigate', 'click', 'type', 'select', 'scroll', 'back', 'wait', 'extract', 'done']);
 
 const $ = (id) => document.getElementById(id);
 const TITLE = document.title;
@@ -504,7 +503,7 @@ function renderSteps(run) {
   const calls = run.toolCalls ?? [];
   let k = 0;
   for (const step of run.steps) {
-    const call = BUILT_IN.has(step.action) ? null : calls[k++];
+    const call = step.callsCallerTool ? calls[k++] : null;
     let item = view.steps.get(step.index);
     if (!item) {
       item = stepItem(step);

@@ -1,6 +1,7 @@
 // TaskRun with its steps, tool calls and recording; the taskRun query and the run mutations
 // (stopTaskRun, submitToolInput).
 import { builder } from '../../graphql/builder.js';
+import { isBuiltInName } from '../actions.js';
 import { NodeInterface, nodeIdField, nodeSource, stringId } from '../../graphql/node.js';
 import { buildRunGif, countScreenshots, recordingUrl, runByToken, screenshotUrl, stepScreenshot } from '../recording.js';
 import { findRun, findRuns, listSteps, pendingToolCall, stopRun, submitToolInput } from '../runs.js';
@@ -33,6 +34,10 @@ TaskStep.implement({
     url: t.exposeString('url', { description: 'The page URL when the step began.' }),
     title: t.exposeString('title', { description: 'The page title when the step began.' }),
     action: t.exposeString('action', { description: 'The action (a built-in browser action or a caller tool).' }),
+    callsCallerTool: t.boolean({
+      description: "Whether the action is one of the caller's tools (the run then waited for a ToolCall's input) rather than a built-in browser action.",
+      resolve: (s) => !isBuiltInName(s.action),
+    }),
     arguments: t.field({ type: 'JSON', description: "The action's arguments.", resolve: (s) => JSON.parse(s.arguments) }),
     result: t.exposeString('result', { description: 'What happened, as the agent was told.' }),
     tokens: t.exposeInt('tokens', { description: 'Tokens the LLM reported for deciding this step (0 when it reports none).' }),
