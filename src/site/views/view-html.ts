@@ -30,10 +30,8 @@ export interface ViewChrome {
 }
 
 function searchBar({ state, categories, tags }: ViewChrome): string {
-  const action = viewUrl(
-    { ...state, search: undefined, filters: {} },
-    { page: 1, date: state.display === 'list' ? undefined : state.date },
-  );
+  // The view's plain path: the form's date field says which month, day or start the visitor wants.
+  const action = viewUrl({ ...state, search: undefined, filters: {} }, { page: 1, date: undefined, past: false });
   const selected = (list: string[] | undefined, slug: string) => (list?.[0] === slug ? ' selected' : '');
   const select = (name: string, label: string, options: TermOption[], chosen: string[] | undefined) =>
     options.length
@@ -47,7 +45,7 @@ function searchBar({ state, categories, tags }: ViewChrome): string {
     .map(([name, value]) => `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`)
     .join('');
   const date = state.display === 'month' ? `${state.date}-01` : (state.date ?? '');
-  return `<form class="bar" method="get" action="${esc(action.split('?')[0])}" role="search" aria-label="Find events">
+  return `<form class="bar" method="get" action="${esc(action)}" role="search" aria-label="Find events">
 <div class="field"><label for="tribe-bar-search">Keyword</label><input id="tribe-bar-search" name="tribe-bar-search" type="search" value="${esc(state.search)}"></div>
 <div class="field"><label for="tribe-bar-date">Date</label><input id="tribe-bar-date" name="tribe-bar-date" type="date" value="${esc(date)}"></div>
 <div class="field">${select('tribe_events_cat', 'Category', categories, state.filters.categories)}</div>
