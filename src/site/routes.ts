@@ -290,7 +290,13 @@ export function siteRoutes(options: SiteOptions): Middleware {
       }
       await route.handle(ctx, route.pattern.exec(ctx.path)!);
     } catch (caught) {
-      const error = caught instanceof SiteError ? caught : faultPage(ctx, caught);
+      // A path with a malformed escape (decodeURIComponent's URIError) names no page.
+      const error =
+        caught instanceof SiteError
+          ? caught
+          : caught instanceof URIError
+            ? new SiteError(404, 'There is no such page.')
+            : faultPage(ctx, caught);
       if (!error) throw caught;
       if (isFeed) {
         ctx.status = error.status;

@@ -47,6 +47,9 @@ describe.each(DATABASE_KINDS)('calendar views on %s', (kind) => {
     expect(cell(page.text, '2032-03-15').events).toEqual([]);
     for (const day of ['2032-03-02', '2032-03-09', '2032-03-16', '2032-03-23'])
       expect(cell(page.text, day).events).toEqual(['18:00 EST Weekly Jam'.replace('EST', day < '2032-03-14' ? 'EST' : 'EDT')]);
+    // A timed event over two days: its start on the first, "Continues" on the second.
+    expect(cell(page.text, '2032-03-24').events).toEqual(['09:00 EDT Conference']);
+    expect(cell(page.text, '2032-03-25').events).toEqual(['Continues Conference']);
     const busy = cell(page.text, '2032-03-20');
     expect(busy.events).toHaveLength(12);
     expect(busy.more).toEqual({ href: '/events/2032-03-20/', count: 1 });
@@ -195,6 +198,11 @@ describe.each(DATABASE_KINDS)('calendar views on %s', (kind) => {
       ['/events/2032-02-30/', 404],
       ['/events/category/no-such/month/', 404],
       ['/events/tag/no-such/list/', 404],
+      ['/events/category/%E0%A4%A/month/', 404],
+      ['/events/category/%E0%A4%A/', 404],
+      ['/venue/%E0%A4%A/', 404],
+      ['/events/list/?tribe_organizers=0', 400],
+      ['/events/list/?tribe-bar-search=a&tribe-bar-search=b&tribe_events_cat[]=music', 200],
     ] as const) {
       const page = await api.request('GET', url);
       expect(page.status, url).toBe(status);

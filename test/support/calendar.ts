@@ -46,6 +46,7 @@ export async function seedCalendar(api: TestServer) {
     endDate: '2032-03-02 20:00:00',
     recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4' },
   });
+  await createEvent(api, { title: 'Conference', startDate: '2032-03-24 09:00:00', endDate: '2032-03-25 17:00:00' });
   await createEvent(api, { title: 'April Fool', startDate: '2032-04-01 12:00:00', endDate: '2032-04-01 13:00:00' });
   for (let i = 0; i < 13; i++) {
     const time = `${String(8 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}:00`;

@@ -82,6 +82,7 @@ export function readView(path: string, query: Query, today: string): ViewState |
   const [, archivePath, month, monthDate, listPage, defaultPage, todayView, dayDate, bareMonth] = m;
   let archive: ViewState['archive'];
   if (archivePath) {
+    // A malformed escape throws URIError: routes.ts answers it as a page that does not exist.
     const parts = archivePath.split('/').map((part) => decodeURIComponent(part));
     archive = { kind: parts[0] === 'tag' ? 'tag' : 'category', slug: parts[parts.length - 1]! };
   }
