@@ -41,6 +41,7 @@ describe.each(DATABASE_KINDS)('calendar views on %s', (kind) => {
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.text).not.toContain('<script');
     expect(page.text).toContain('<h1>March 2032</h1>');
+    expect(page.text).toContain('<title>Events in March 2032 – Views</title>');
     // Tokyo's talk is at 20:00 in Tokyo, on the 10th: each event in its own zone.
     expect(cell(page.text, '2032-03-10').events).toEqual(['19:00 EST Jazz Night', '20:00 JST Tokyo Talk']);
     for (const day of ['2032-03-12', '2032-03-13', '2032-03-14']) expect(cell(page.text, day).events).toEqual(['All day Festival']);
@@ -184,7 +185,7 @@ describe.each(DATABASE_KINDS)('calendar views on %s', (kind) => {
     const page = await api.request('GET', '/events/2032-03-10/?tag=talk');
     expect(page.text).toContain('href="/events/2032-03-10/?tag=talk&amp;ical=1"');
     expect(page.text).toContain(
-      'type="text/calendar" title="Events for 2032-03-10 (iCalendar)" href="http://almanac.test/events/2032-03-10/?tag=talk&amp;ical=1"',
+      'type="text/calendar" title="Events on Wednesday 10 March 2032 (iCalendar)" href="http://almanac.test/events/2032-03-10/?tag=talk&amp;ical=1"',
     );
   });
 

@@ -8,7 +8,7 @@ import { errorCode } from '../../graphql/errors.js';
 import type { feeds } from '../feeds.js';
 import type { PageEvent, PageHead } from '../pages.js';
 import { SiteError, type SiteServices } from '../services.js';
-import { addDays, addMonths, monthGrid, nowUtcWall, todayIn } from './calendar-days.js';
+import { addDays, addMonths, dayLabel, monthGrid, monthLabel, nowUtcWall, todayIn } from './calendar-days.js';
 import { dayView, listView, monthView, type CellEvent, type MonthDay, type TermOption, type ViewChrome } from './view-html.js';
 import { feedParameters, readView, VIEW_PATH, viewUrl, type ViewState } from './view-state.js';
 
@@ -144,7 +144,7 @@ export function viewRoutes({ services, feed, local, sendPage }: ViewDependencies
       const { total, items } = data[`d${i}`]!;
       return { day, events: items, more: total - items.length };
     });
-    send(ctx, chrome, `Events for ${state.date}`, monthView(chrome, cells));
+    send(ctx, chrome, `Events in ${monthLabel(state.date!)}`, monthView(chrome, cells));
   }
 
   async function day(ctx: Context, state: ViewState, today: string) {
@@ -154,7 +154,7 @@ export function viewRoutes({ services, feed, local, sendPage }: ViewDependencies
       page: 1,
       perPage: DAY_EVENTS,
     });
-    send(ctx, chrome, `Events for ${state.date}`, dayView(chrome, data.events.items, data.events.total));
+    send(ctx, chrome, `Events on ${dayLabel(state.date!)}`, dayView(chrome, data.events.items, data.events.total));
   }
 
   /** The list: upcoming (ending after now, or from its date on), or past (ending before), newest page first. */
