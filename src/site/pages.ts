@@ -114,7 +114,7 @@ export function layout(head: PageHead, main: string): string {
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><a class="brand" href="/events/">${esc(head.siteName)}</a>
-<nav aria-label="Site"><a href="/events/">Upcoming events</a></nav></header>
+<nav aria-label="Site"><a href="/events/">Upcoming events</a> <a href="/events/month/">Month</a> <a href="/events/today/">Today</a></nav></header>
 <main id="main">
 ${main}
 </main>
@@ -123,7 +123,7 @@ ${main}
 `;
 }
 
-function eventCard(event: PageEvent): string {
+export function eventCard(event: PageEvent): string {
   const venue = event.venue ? `<p class="venue">${esc(event.venue.name)}${event.venue.city ? `, ${esc(event.venue.city)}` : ''}</p>` : '';
   const terms = event.categories.length ? `<p class="terms">${termLinks(event.categories)}</p>` : '';
   const cost = event.cost ? `<p class="cost">${esc(event.cost)}</p>` : '';

@@ -29,6 +29,7 @@ import {
   type PageVenue,
 } from './pages.js';
 import { SiteError, siteServices, type SiteOptions } from './services.js';
+import { viewRoutes } from './views/views.js';
 
 const CARD = `id slug title url allDay startDate endDate timezoneAbbr cost featured
   venue { name city url address stateprovince zip country }
@@ -166,6 +167,8 @@ export function siteRoutes(options: SiteOptions): Middleware {
   }
 
   const routes: Route[] = [
+    // The list, month and day views (/events/month/, /events/list/, /events/today/, …; views/).
+    viewRoutes({ services, feed, local, sendPage }),
     {
       pattern: /^\/assets\/site\.css$/,
       handle: async (ctx) => {
@@ -287,7 +290,13 @@ export function siteRoutes(options: SiteOptions): Middleware {
       }
       await route.handle(ctx, route.pattern.exec(ctx.path)!);
     } catch (caught) {
-      const error = caught instanceof SiteError ? caught : faultPage(ctx, caught);
+      // A path with a malformed escape (decodeURIComponent's URIError) names no page.
+      const error =
+        caught instanceof SiteError
+          ? caught
+          : caught instanceof URIError
+            ? new SiteError(404, 'There is no such page.')
+            : faultPage(ctx, caught);
       if (!error) throw caught;
       if (isFeed) {
         ctx.status = error.status;
