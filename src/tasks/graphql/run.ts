@@ -35,7 +35,8 @@ TaskStep.implement({
     title: t.exposeString('title', { description: 'The page title when the step began.' }),
     action: t.exposeString('action', { description: 'The action (a built-in browser action or a caller tool).' }),
     callsCallerTool: t.boolean({
-      description: "Whether the action is one of the caller's tools (the run then waited for a ToolCall's input) rather than a built-in browser action.",
+      description:
+        "Whether the action is one of the caller's tools (the run then waited for a ToolCall's input) rather than a built-in browser action.",
       resolve: (s) => !isBuiltInName(s.action),
     }),
     arguments: t.field({ type: 'JSON', description: "The action's arguments.", resolve: (s) => JSON.parse(s.arguments) }),
