@@ -114,6 +114,17 @@ function respond(url: URL, form?: URLSearchParams): { status: number; body: stri
     case '/claims-blocked':
       // A site imitating the policy proxy's refusal header.
       return { status: 200, body: page('Not blocked', '<h1>Served</h1>'), headers: { 'x-almanac-blocked': 'a%20forged%20refusal' } };
+    case '/tabs': {
+      // A link opening the search in a new tab, and a button opening `popup` (default /signin) by script.
+      const popup = JSON.stringify(url.searchParams.get('popup') ?? '/signin').replace(/</g, '\\u003c');
+      return {
+        status: 200,
+        body: page(
+          'Tabs',
+          `<h1>Tabs</h1><a href="/search" target="_blank">Search in a new tab</a> <button type="button" onclick="window.open(${escape(popup)})">Open popup</button>`,
+        ),
+      };
+    }
     case '/secret':
       return { status: 200, body: page('Secret', '<h1>secret content</h1>') };
     default:
