@@ -18,6 +18,7 @@ import { resumeNote, systemPrompt, taskMessage } from './prompt.js';
 import type { PolicyProxy } from './proxy.js';
 import type { ClaimedRun } from './queue.js';
 import { taskOptions } from './tasks.js';
+import { NO_SECRETS, openSecrets, SecretVault } from './secrets.js';
 
 const MAX_ROWS = 1000;
 const MAX_STORAGE_CHARS = 512 * 1024;
@@ -71,6 +72,7 @@ class AgentRun {
   private callerTools: FunctionTool[];
   private validators = new Map<string, ValidateFunction>();
   private session: BrowserSession | undefined;
+  private vault = NO_SECRETS;
   private state: AgentState;
   private claimedAt = Date.now();
   private activeAtClaim: number;
@@ -134,12 +136,18 @@ class AgentRun {
   }
 
   private env(): ActionEnv {
-    return { policy: this.deps.policy, timeoutMs: this.deps.config.tasks.actionTimeoutMs, signal: this.signal };
+    return {
+      policy: this.deps.policy,
+      timeoutMs: this.deps.config.tasks.actionTimeoutMs,
+      signal: this.signal,
+      reveal: (text) => this.vault.reveal(text),
+    };
   }
 
   /** Answers a tool call the run waited on, opens the browser and restores the page. */
   private async prepare(): Promise<void> {
     const state = this.state;
+    this.openVault();
     let note: ChatMessage | undefined;
     if (state.waitingFor) {
       const call = await this.deps.prisma.toolCall.findUnique({ where: { id: state.waitingFor.toolCallId } });
@@ -164,6 +172,16 @@ class AgentRun {
     if (note) state.messages.push(note);
   }
 
+  /** The task's secrets, and the lease masking them in all it writes. */
+  private openVault(): void {
+    const sealed = this.run.task.secrets;
+    if (!sealed) return;
+    const key = this.deps.config.secretKey;
+    if (!key) throw new GuardError('failed', 'the task has secrets but the server has no ALMANAC_SECRET_KEY to read them with');
+    this.vault = new SecretVault(openSecrets(sealed, key));
+    this.lease.mask = (text) => this.vault.mask(text);
+  }
+
   private checkArguments = (name: string, args: Record<string, unknown>): string | null => {
     if (isBuiltInName(name)) return checkActionArguments(name, args);
     const validate = this.validators.get(name);
@@ -177,7 +195,7 @@ class AgentRun {
     const state = this.state;
     const session = this.session!;
     const tools = [...BUILT_IN_ACTIONS, ...this.callerTools];
-    const system = systemPrompt(this.callerTools);
+    const system = systemPrompt(this.callerTools, this.vault.names.length ? this.vault.describe() : undefined);
     for (;;) {
       if (this.signal.aborted) throw new Error('aborted');
       if (state.steps >= this.options.maxSteps) {
@@ -187,9 +205,10 @@ class AgentRun {
       const observation = await session.observe();
       const screenshot = await session.page.screenshot({ type: 'png', timeout: 10_000 }).catch(() => undefined);
       await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
-      const view: ChatMessage = { role: 'user', content: formatObservation(observation, index, this.options.maxSteps) };
+      // The page may show a secret (a typed value, an echo): the model sees its placeholder.
+      const view: ChatMessage = { role: 'user', content: this.vault.mask(formatObservation(observation, index, this.options.maxSteps)) };
       const { assistant, call, tokens } = await decide(llm, [system, ...state.messages, view], tools, this.checkArguments, this.signal);
-      state.messages.push({ role: 'user', content: summarizeObservation(observation, index) }, assistant);
+      state.messages.push({ role: 'user', content: this.vault.mask(summarizeObservation(observation, index)) }, assistant);
       state.steps = index;
       state.url = observation.url;
       const reasoning = (typeof assistant.content === 'string' ? assistant.content.trim() : '').slice(0, MAX_REASONING_CHARS);
@@ -239,7 +258,7 @@ class AgentRun {
       if (this.signal.aborted) throw new Error('aborted');
       if (outcome.rows) state.dataTable.push(...outcome.rows.slice(0, MAX_ROWS - state.dataTable.length));
       state.failures = outcome.ok ? 0 : state.failures + 1;
-      state.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.result });
+      state.messages.push({ role: 'tool', tool_call_id: call.id, content: this.vault.mask(outcome.result) });
       state.url = session.page.url();
       state.storage = await this.storage();
       step.result = outcome.result;
@@ -297,7 +316,8 @@ class AgentRun {
       } else if (error instanceof LlmError) {
         await this.lease.fail(error.kind === 'timeout' ? 'timed_out' : 'failed', `LLM: ${error.message}`);
       } else {
-        log.error({ runId: this.run.id, err: error }, 'run failed unexpectedly');
+        const err = this.vault.mask((error as Error)?.stack ?? String(error));
+        log.error({ runId: this.run.id, err }, 'run failed unexpectedly');
         await this.lease.fail('failed', `the run failed: ${(error as Error)?.message ?? String(error)}`);
       }
     } catch (writeError) {

@@ -178,6 +178,8 @@ async function awaitNewTab(session: BrowserSession, page: Page, frame: Frame, ti
 
 export interface ActionEnv {
   policy: UrlPolicy;
+  /** The text to type for the text the model wrote: its secret placeholders replaced by their values. */
+  reveal?: (text: string) => string;
   timeoutMs: number;
   signal: AbortSignal;
 }
@@ -252,7 +254,8 @@ async function perform(
     case 'type': {
       const target = await element(session, page, args.element);
       if (typeof target === 'string') return { ok: false, result: target };
-      await target.locator.fill(args.text, { timeout });
+      // The value goes into the page only; the result names the text as the model wrote it.
+      await target.locator.fill(env.reveal ? env.reveal(args.text) : args.text, { timeout });
       if (args.submit) {
         // Enter in a form field usually submits it: wait (briefly) for that navigation (of the tab or
         // of the field's frame) to begin, so a slow machine does not observe the old page as the

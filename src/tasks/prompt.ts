@@ -2,7 +2,7 @@
 import type { FunctionTool } from './actions.js';
 import type { ChatMessage } from './llm.js';
 
-export function systemPrompt(callerTools: FunctionTool[]): ChatMessage {
+export function systemPrompt(callerTools: FunctionTool[], secrets?: string): ChatMessage {
   const lines = [
     "You are a browser agent. You carry out the user's task in a Chromium tab by calling functions, one call per reply.",
     'Each turn you receive the current page: its URL, title, its visible interactive elements numbered like [3], and an excerpt of its text.',
@@ -20,6 +20,7 @@ export function systemPrompt(callerTools: FunctionTool[]): ChatMessage {
       'Calling one pauses the task until the user answers; the answer comes back as the function result. Use them when you need something only the user knows.',
     );
   }
+  if (secrets) lines.push(secrets);
   return { role: 'system', content: lines.join('\n') };
 }
 

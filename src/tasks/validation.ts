@@ -5,6 +5,7 @@ import { Ajv } from 'ajv';
 import { isBuiltInName, type FunctionTool } from './actions.js';
 import { invalid } from './errors.js';
 import { isPlainObject } from '../values.js';
+import { validateSecrets, type TaskSecrets } from './secrets.js';
 
 export const AGENTS = ['BROWSER_AGENT'] as const;
 export const MAX_TASK_LENGTH = 10_000;
@@ -23,6 +24,7 @@ export interface CreateTaskInput {
   timeoutSeconds?: unknown;
   startUrl?: unknown;
   webhookUrl?: unknown;
+  secrets?: unknown;
 }
 
 export interface TaskOptions {
@@ -38,6 +40,7 @@ export interface ValidTask {
   tools: FunctionTool[];
   options: TaskOptions;
   webhookUrl?: string;
+  secrets?: TaskSecrets;
 }
 
 export interface TaskLimits {
@@ -70,7 +73,16 @@ export function validateCreateTask(input: CreateTaskInput, limits: TaskLimits): 
   const webhookUrl =
     input.webhookUrl !== undefined && input.webhookUrl !== null ? validateHttpUrl(input.webhookUrl, 'webhookUrl') : undefined;
   const name = validateTaskName(input.name) ?? undefined;
-  return { task, agent: agent as string, tools, options, ...(name ? { name } : {}), ...(webhookUrl ? { webhookUrl } : {}) };
+  const secrets = validateSecrets(input.secrets) ?? undefined;
+  return {
+    task,
+    agent: agent as string,
+    tools,
+    options,
+    ...(name ? { name } : {}),
+    ...(webhookUrl ? { webhookUrl } : {}),
+    ...(secrets ? { secrets } : {}),
+  };
 }
 
 /** A task's name: trimmed, at most MAX_TASK_NAME characters; null when absent or blank (the default name). */

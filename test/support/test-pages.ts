@@ -125,6 +125,18 @@ function respond(url: URL, form?: URLSearchParams): { status: number; body: stri
         ),
       };
     }
+    case '/login':
+      return {
+        status: 200,
+        body: page(
+          'Log in',
+          `<form action="/logged-in" method="post"><label for="password">Password</label> <input id="password" name="password" type="password">
+            <label for="otp">One-time code</label> <input id="otp" name="otp" inputmode="numeric"><button>Log in</button></form>`,
+        ),
+      };
+    case '/logged-in':
+      // Echoes the code it was sent (a site showing what was typed).
+      return { status: 200, body: page('Logged in', `<p>Logged in with code ${escape(form?.get('otp') ?? '')}</p>`) };
     case '/secret':
       return { status: 200, body: page('Secret', '<h1>secret content</h1>') };
     default:
