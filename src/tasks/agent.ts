@@ -18,12 +18,15 @@ import { resumeNote, systemPrompt, taskMessage } from './prompt.js';
 import type { PolicyProxy } from './proxy.js';
 import type { ClaimedRun } from './queue.js';
 import { taskOptions } from './tasks.js';
+import { compileOutputSchema } from './validation.js';
 import { NO_SECRETS, openSecrets, SecretVault } from './secrets.js';
 
 const MAX_ROWS = 1000;
 const MAX_STORAGE_CHARS = 512 * 1024;
 /** What is kept of the model's text before each call (its reasoning). */
 const MAX_REASONING_CHARS = 4000;
+/** How many times a final answer that does not match outputSchema is sent back before the run fails. */
+export const MAX_OUTPUT_RETRIES = 2;
 
 /** Everything a run needs to resume after its worker let go (tool call, restart, crash). */
 interface AgentState {
@@ -35,6 +38,8 @@ interface AgentState {
   url: string;
   storage?: StorageState;
   activeMs: number;
+  /** Final answers refused for not matching outputSchema so far. */
+  outputRejections?: number;
   waitingFor?: { toolCallId: string; llmCallId: string };
 }
 
@@ -73,6 +78,7 @@ class AgentRun {
   private validators = new Map<string, ValidateFunction>();
   private session: BrowserSession | undefined;
   private vault = NO_SECRETS;
+  private validateOutput: ValidateFunction | undefined;
   private state: AgentState;
   private claimedAt = Date.now();
   private activeAtClaim: number;
@@ -195,7 +201,7 @@ class AgentRun {
     const state = this.state;
     const session = this.session!;
     const tools = [...BUILT_IN_ACTIONS, ...this.callerTools];
-    const system = systemPrompt(this.callerTools, this.vault.names.length ? this.vault.describe() : undefined);
+    const system = systemPrompt(this.callerTools, this.vault.names.length ? this.vault.describe() : undefined, this.options.outputSchema);
     for (;;) {
       if (this.signal.aborted) throw new Error('aborted');
       if (state.steps >= this.options.maxSteps) {
@@ -237,6 +243,23 @@ class AgentRun {
         );
         return;
       }
+      const rejection = call.name === 'done' ? this.checkOutput(call.arguments) : null;
+      if (rejection) {
+        state.outputRejections = (state.outputRejections ?? 0) + 1;
+        step.result = `output rejected: ${rejection}`;
+        await this.lease.saveStep(step, this.snapshot(), state.dataTable);
+        if (state.outputRejections > MAX_OUTPUT_RETRIES)
+          throw new GuardError(
+            'failed',
+            `the final answer did not match outputSchema after ${state.outputRejections} attempts; the last: ${rejection}`,
+          );
+        state.messages.push({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: `Not accepted: output does not match the outputSchema (${rejection}). Call done again with \`output\` a JSON value that validates.`,
+        });
+        continue;
+      }
       if (call.name === 'done') {
         step.result = 'finished';
         await this.lease.saveStep(step, this.snapshot(), state.dataTable);
@@ -270,6 +293,32 @@ class AgentRun {
         );
       }
     }
+  }
+
+  /**
+   * Why a successful done's output does not fit the task's outputSchema (null when it does, or there
+   * is none); a JSON text is read as the value it holds. The value checked is stored in the arguments.
+   */
+  private checkOutput(args: Record<string, unknown>): string | null {
+    const schema = this.options.outputSchema;
+    if (!schema || args.success === false) return null;
+    let output = args.output;
+    if (typeof output === 'string') {
+      try {
+        output = JSON.parse(output);
+      } catch {
+        // A plain text: validated as the string it is.
+      }
+    }
+    this.validateOutput ??= compileOutputSchema(schema);
+    if (this.validateOutput(output)) {
+      args.output = output;
+      return null;
+    }
+    return (this.validateOutput.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+      .join('; ');
   }
 
   /** Cookies and local storage to reopen the session with; local storage goes when it is huge. */

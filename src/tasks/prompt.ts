@@ -2,7 +2,7 @@
 import type { FunctionTool } from './actions.js';
 import type { ChatMessage } from './llm.js';
 
-export function systemPrompt(callerTools: FunctionTool[], secrets?: string): ChatMessage {
+export function systemPrompt(callerTools: FunctionTool[], secrets?: string, outputSchema?: Record<string, unknown>): ChatMessage {
   const lines = [
     "You are a browser agent. You carry out the user's task in a Chromium tab by calling functions, one call per reply.",
     'Each turn you receive the current page: its URL, title, its visible interactive elements numbered like [3], and an excerpt of its text.',
@@ -21,6 +21,11 @@ export function systemPrompt(callerTools: FunctionTool[], secrets?: string): Cha
     );
   }
   if (secrets) lines.push(secrets);
+  if (outputSchema) {
+    lines.push(
+      `The user wants structured output: the \`output\` of done must be a JSON value (not text describing it) that validates against this JSON Schema: ${JSON.stringify(outputSchema)}`,
+    );
+  }
   return { role: 'system', content: lines.join('\n') };
 }
 

@@ -130,6 +130,11 @@ export const TASK_ROUTES: TaskRoute[] = [
         description:
           "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails. Default: the API key's default webhook URL, if it has one.",
       },
+      outputSchema: {
+        type: 'object',
+        description:
+          "A JSON Schema (at most 20,000 characters) the agent's final answer must satisfy: it is told the schema, an answer that does not validate is sent back with the errors (twice at most), then the run fails. The validated value is the run's output.",
+      },
       secrets: {
         type: 'object',
         description:

@@ -195,6 +195,11 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
       description:
         "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails (see webhookSecret). Default: the API key's default webhookUrl (setApiKeyWebhookUrl), if it has one.",
     }),
+    outputSchema: t.field({
+      type: 'JSON',
+      description:
+        "A JSON Schema (at most 20,000 characters) the agent's final answer must satisfy: it is told the schema, an answer that does not validate is sent back with the errors (twice at most), then the run fails. The validated value is the run's output.",
+    }),
     secrets: t.field({
       type: 'JSON',
       description:
