@@ -11,6 +11,8 @@ export interface Config {
   siteTimezone: string;
   postsPerPage: number;
   adminKey: string | undefined;
+  /** Encrypts stored task secrets (ALMANAC_SECRET_KEY, at least 16 characters); without it tasks take no secrets. */
+  secretKey: string | undefined;
   restRoot: string;
   restNamespaces: string[];
   logLevel: string;
@@ -133,6 +135,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminKey !== undefined && adminKey.length < 16) {
     throw new ConfigError('ALMANAC_ADMIN_KEY must be at least 16 characters');
   }
+  const secretKey = env.ALMANAC_SECRET_KEY || undefined;
+  if (secretKey !== undefined && secretKey.length < 16) throw new ConfigError('ALMANAC_SECRET_KEY must be at least 16 characters');
   const llmBaseUrl = env.LLM_BASE_URL ? env.LLM_BASE_URL.replace(/\/+$/, '') : undefined;
   if (llmBaseUrl !== undefined && !/^https?:\/\/[^/]/.test(llmBaseUrl)) {
     throw new ConfigError(`LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1 (got "${llmBaseUrl}")`);
@@ -151,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     siteTimezone,
     postsPerPage: integer(env, 'POSTS_PER_PAGE', 10, 1, 1000),
     adminKey,
+    secretKey,
     restRoot,
     restNamespaces: ['calendar/events/v1', ...aliases.filter((a) => a !== 'calendar/events/v1')],
     logLevel: env.LOG_LEVEL || 'info',

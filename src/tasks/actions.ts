@@ -44,6 +44,18 @@ const ACTIONS: Array<[string, string, Record<string, unknown>, string[]]> = [
   ],
   ['back', 'Go back to the previous page of this tab.', {}, []],
   [
+    'switch_tab',
+    'Make another open tab the current one (tabs are listed with the page when more than one is open).',
+    { tab: { type: 'integer', minimum: 1, description: 'The number of the tab in the listing, e.g. 2 for "Tab 2".' } },
+    ['tab'],
+  ],
+  [
+    'close_tab',
+    'Close a tab (default: the current one); the newest tab left becomes the current one. The last tab cannot be closed.',
+    { tab: { type: 'integer', minimum: 1, description: 'The number of the tab in the listing (default: the current tab).' } },
+    [],
+  ],
+  [
     'wait',
     'Wait for the page to change (at most 10 seconds).',
     { seconds: { type: 'number', minimum: 0, maximum: 10, description: 'How long.' } },

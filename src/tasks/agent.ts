@@ -18,11 +18,15 @@ import { resumeNote, systemPrompt, taskMessage } from './prompt.js';
 import type { PolicyProxy } from './proxy.js';
 import type { ClaimedRun } from './queue.js';
 import { taskOptions } from './tasks.js';
+import { compileOutputSchema } from './validation.js';
+import { NO_SECRETS, openSecrets, SecretVault } from './secrets.js';
 
 const MAX_ROWS = 1000;
 const MAX_STORAGE_CHARS = 512 * 1024;
 /** What is kept of the model's text before each call (its reasoning). */
 const MAX_REASONING_CHARS = 4000;
+/** How many times a final answer that does not match outputSchema is sent back before the run fails. */
+export const MAX_OUTPUT_RETRIES = 2;
 
 /** Everything a run needs to resume after its worker let go (tool call, restart, crash). */
 interface AgentState {
@@ -34,6 +38,8 @@ interface AgentState {
   url: string;
   storage?: StorageState;
   activeMs: number;
+  /** Final answers refused for not matching outputSchema so far. */
+  outputRejections?: number;
   waitingFor?: { toolCallId: string; llmCallId: string };
 }
 
@@ -71,6 +77,8 @@ class AgentRun {
   private callerTools: FunctionTool[];
   private validators = new Map<string, ValidateFunction>();
   private session: BrowserSession | undefined;
+  private vault = NO_SECRETS;
+  private validateOutput: ValidateFunction | undefined;
   private state: AgentState;
   private claimedAt = Date.now();
   private activeAtClaim: number;
@@ -134,12 +142,18 @@ class AgentRun {
   }
 
   private env(): ActionEnv {
-    return { policy: this.deps.policy, timeoutMs: this.deps.config.tasks.actionTimeoutMs, signal: this.signal };
+    return {
+      policy: this.deps.policy,
+      timeoutMs: this.deps.config.tasks.actionTimeoutMs,
+      signal: this.signal,
+      reveal: (text) => this.vault.reveal(text),
+    };
   }
 
   /** Answers a tool call the run waited on, opens the browser and restores the page. */
   private async prepare(): Promise<void> {
     const state = this.state;
+    this.openVault();
     let note: ChatMessage | undefined;
     if (state.waitingFor) {
       const call = await this.deps.prisma.toolCall.findUnique({ where: { id: state.waitingFor.toolCallId } });
@@ -164,6 +178,16 @@ class AgentRun {
     if (note) state.messages.push(note);
   }
 
+  /** The task's secrets, and the lease masking them in all it writes. */
+  private openVault(): void {
+    const sealed = this.run.task.secrets;
+    if (!sealed) return;
+    const key = this.deps.config.secretKey;
+    if (!key) throw new GuardError('failed', 'the task has secrets but the server has no ALMANAC_SECRET_KEY to read them with');
+    this.vault = new SecretVault(openSecrets(sealed, key));
+    this.lease.mask = (text) => this.vault.mask(text);
+  }
+
   private checkArguments = (name: string, args: Record<string, unknown>): string | null => {
     if (isBuiltInName(name)) return checkActionArguments(name, args);
     const validate = this.validators.get(name);
@@ -177,7 +201,7 @@ class AgentRun {
     const state = this.state;
     const session = this.session!;
     const tools = [...BUILT_IN_ACTIONS, ...this.callerTools];
-    const system = systemPrompt(this.callerTools);
+    const system = systemPrompt(this.callerTools, this.vault.names.length ? this.vault.describe() : undefined, this.options.outputSchema);
     for (;;) {
       if (this.signal.aborted) throw new Error('aborted');
       if (state.steps >= this.options.maxSteps) {
@@ -187,9 +211,10 @@ class AgentRun {
       const observation = await session.observe();
       const screenshot = await session.page.screenshot({ type: 'png', timeout: 10_000 }).catch(() => undefined);
       await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
-      const view: ChatMessage = { role: 'user', content: formatObservation(observation, index, this.options.maxSteps) };
+      // The page may show a secret (a typed value, an echo): the model sees its placeholder.
+      const view: ChatMessage = { role: 'user', content: this.vault.mask(formatObservation(observation, index, this.options.maxSteps)) };
       const { assistant, call, tokens } = await decide(llm, [system, ...state.messages, view], tools, this.checkArguments, this.signal);
-      state.messages.push({ role: 'user', content: summarizeObservation(observation, index) }, assistant);
+      state.messages.push({ role: 'user', content: this.vault.mask(summarizeObservation(observation, index)) }, assistant);
       state.steps = index;
       state.url = observation.url;
       const reasoning = (typeof assistant.content === 'string' ? assistant.content.trim() : '').slice(0, MAX_REASONING_CHARS);
@@ -218,6 +243,23 @@ class AgentRun {
         );
         return;
       }
+      const rejection = call.name === 'done' ? this.checkOutput(call.arguments) : null;
+      if (rejection) {
+        state.outputRejections = (state.outputRejections ?? 0) + 1;
+        step.result = `output rejected: ${rejection}`;
+        await this.lease.saveStep(step, this.snapshot(), state.dataTable);
+        if (state.outputRejections > MAX_OUTPUT_RETRIES)
+          throw new GuardError(
+            'failed',
+            `the final answer did not match outputSchema after ${state.outputRejections} attempts; the last: ${rejection}`,
+          );
+        state.messages.push({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: `Not accepted: output does not match the outputSchema (${rejection}). Call done again with \`output\` a JSON value that validates.`,
+        });
+        continue;
+      }
       if (call.name === 'done') {
         step.result = 'finished';
         await this.lease.saveStep(step, this.snapshot(), state.dataTable);
@@ -239,7 +281,7 @@ class AgentRun {
       if (this.signal.aborted) throw new Error('aborted');
       if (outcome.rows) state.dataTable.push(...outcome.rows.slice(0, MAX_ROWS - state.dataTable.length));
       state.failures = outcome.ok ? 0 : state.failures + 1;
-      state.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.result });
+      state.messages.push({ role: 'tool', tool_call_id: call.id, content: this.vault.mask(outcome.result) });
       state.url = session.page.url();
       state.storage = await this.storage();
       step.result = outcome.result;
@@ -251,6 +293,32 @@ class AgentRun {
         );
       }
     }
+  }
+
+  /**
+   * Why a successful done's output does not fit the task's outputSchema (null when it does, or there
+   * is none); a JSON text is read as the value it holds. The value checked is stored in the arguments.
+   */
+  private checkOutput(args: Record<string, unknown>): string | null {
+    const schema = this.options.outputSchema;
+    if (!schema || args.success === false) return null;
+    let output = args.output;
+    if (typeof output === 'string') {
+      try {
+        output = JSON.parse(output);
+      } catch {
+        // A plain text: validated as the string it is.
+      }
+    }
+    this.validateOutput ??= compileOutputSchema(schema);
+    if (this.validateOutput(output)) {
+      args.output = output;
+      return null;
+    }
+    return (this.validateOutput.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+      .join('; ');
   }
 
   /** Cookies and local storage to reopen the session with; local storage goes when it is huge. */
@@ -297,7 +365,8 @@ class AgentRun {
       } else if (error instanceof LlmError) {
         await this.lease.fail(error.kind === 'timeout' ? 'timed_out' : 'failed', `LLM: ${error.message}`);
       } else {
-        log.error({ runId: this.run.id, err: error }, 'run failed unexpectedly');
+        const err = this.vault.mask((error as Error)?.stack ?? String(error));
+        log.error({ runId: this.run.id, err }, 'run failed unexpectedly');
         await this.lease.fail('failed', `the run failed: ${(error as Error)?.message ?? String(error)}`);
       }
     } catch (writeError) {

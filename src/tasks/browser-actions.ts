@@ -2,7 +2,7 @@
 // for the agent ("element [7] is not on the page"), not an exception: the agent can correct itself.
 import type { BrowserContext, Frame, Locator, Page, Request } from 'playwright-core';
 import type { UrlPolicy } from '../http/url-policy.js';
-import { observe, type Observation } from './observe.js';
+import { observe, type Observation, type TabView } from './observe.js';
 import { BLOCKED_HEADER, type PolicyProxy } from './proxy.js';
 
 export type Row = Record<string, unknown>;
@@ -58,20 +58,44 @@ export class BrowserSession {
       if (frame) session.noteFrame(frame, request.url(), session.denialFor(request.url()));
       else session.failedNavigation = { url: request.url(), error: request.failure()?.errorText ?? 'failed' };
     });
+    await context.addInitScript(WATCH_NEW_TABS);
     session.page = await context.newPage();
     return session;
   }
 
   /** Observes the current tab and its frames, and remembers which frame each element number is in. */
   async observe(): Promise<Observation> {
-    const { observation, frames } = await observe(this.page, (frame) => {
+    const page = this.page;
+    const { observation, frames } = await observe(page, (frame) => {
       const refused = this.refusedFrames.get(frame);
       // The frame shows the proxy's refusal (at the refused URL) or, for a refused tunnel, an error page.
       return refused && (refused.url === frame.url() || frame.url().startsWith('chrome-error:')) ? refused : undefined;
     });
     this.elementFrames.clear();
     for (const e of observation.elements) if (e.frame) this.elementFrames.set(e.id, { frame: frames[e.frame], number: e.frame });
+    observation.tabs = await this.tabs(page);
     return observation;
+  }
+
+  /** The open tabs, numbered from 1 in the order they were opened. */
+  private async tabs(current: Page): Promise<TabView[]> {
+    const pages = this.context.pages();
+    return Promise.all(
+      pages.map(async (page, i) => ({
+        number: i + 1,
+        // A tab mid-navigation has no title to read yet.
+        title: (await page.title().catch(() => '')).slice(0, 200),
+        url: page.url(),
+        active: page === current,
+      })),
+    );
+  }
+
+  /** Tab `number` of the latest listing's numbering, or why there is none. */
+  tab(number: number): Page | string {
+    const pages = this.context.pages();
+    const page = pages[Number(number) - 1];
+    return page ?? `there is no tab ${number}: ${pages.length} tab${pages.length === 1 ? ' is' : 's are'} open`;
   }
 
   /** The frame element `id` of the latest observation is in (undefined: the page itself). */
@@ -127,8 +151,35 @@ function subframeOf(request: Request): Frame | undefined {
   }
 }
 
+// Runs in every document before its scripts: notes that the page asked for a new tab (window.open,
+// a link or form aimed at another window), since Playwright reports the tab only once it is set up,
+// which on a busy machine comes after the click has settled.
+const OPENED_FLAG = '__almanacOpenedTab';
+const WATCH_NEW_TABS = `(() => {
+  const note = () => { window.${OPENED_FLAG} = true; };
+  const open = window.open;
+  window.open = function (...args) { note(); return open.apply(this, args); };
+  const elsewhere = (t) => t && !/^_(self|parent|top)$/i.test(t);
+  addEventListener('click', (e) => {
+    const link = e.target && e.target.closest ? e.target.closest('a[target], area[target]') : null;
+    if (link && elsewhere(link.target)) note();
+  }, true);
+  addEventListener('submit', (e) => { if (elsewhere(e.target.target)) note(); }, true);
+})()`;
+
+/** After a click: when the page asked for a new tab, waits (up to the action timeout) for it to become the current one. */
+async function awaitNewTab(session: BrowserSession, page: Page, frame: Frame, timeout: number): Promise<void> {
+  if (session.page !== page) return;
+  const asked = await frame.evaluate(`window.${OPENED_FLAG} === true`).catch(() => false);
+  // Checked again after the round trip: the tab may have arrived meanwhile.
+  if (!asked || session.page !== page) return;
+  await session.context.waitForEvent('page', { timeout }).catch(() => undefined);
+}
+
 export interface ActionEnv {
   policy: UrlPolicy;
+  /** The text to type for the text the model wrote: its secret placeholders replaced by their values. */
+  reveal?: (text: string) => string;
   timeoutMs: number;
   signal: AbortSignal;
 }
@@ -192,14 +243,19 @@ async function perform(
     case 'click': {
       const target = await element(session, page, args.element);
       if (typeof target === 'string') return { ok: false, result: target };
+      await target.frame.evaluate(`window.${OPENED_FLAG} = false`).catch(() => undefined);
       await target.locator.click({ timeout });
+      await awaitNewTab(session, page, target.frame, timeout);
       await settle(session.page, timeout, target.frame);
-      return { ok: true, result: `clicked [${args.element}]${target.where}; now at ${session.page.url()}` };
+      // A page the click opened (target=_blank, window.open) is the current tab now.
+      const opened = session.page !== page ? ' (in a new tab, now the current one)' : '';
+      return { ok: true, result: `clicked [${args.element}]${target.where}; now at ${session.page.url()}${opened}` };
     }
     case 'type': {
       const target = await element(session, page, args.element);
       if (typeof target === 'string') return { ok: false, result: target };
-      await target.locator.fill(args.text, { timeout });
+      // The value goes into the page only; the result names the text as the model wrote it.
+      await target.locator.fill(env.reveal ? env.reveal(args.text) : args.text, { timeout });
       if (args.submit) {
         // Enter in a form field usually submits it: wait (briefly) for that navigation (of the tab or
         // of the field's frame) to begin, so a slow machine does not observe the old page as the
@@ -240,6 +296,22 @@ async function perform(
       const response = await page.goBack({ waitUntil: 'domcontentloaded', timeout });
       if (!response) return { ok: false, result: 'there is no previous page in this tab' };
       return { ok: true, result: `went back to ${page.url()}` };
+    }
+    case 'switch_tab': {
+      const tab = session.tab(args.tab);
+      if (typeof tab === 'string') return { ok: false, result: tab };
+      session.page = tab;
+      await tab.bringToFront().catch(() => undefined);
+      return { ok: true, result: `switched to tab ${args.tab}: ${tab.url()}` };
+    }
+    case 'close_tab': {
+      const tab = args.tab === undefined ? session.page : session.tab(args.tab);
+      if (typeof tab === 'string') return { ok: false, result: tab };
+      if (session.context.pages().length === 1) return { ok: false, result: 'the last open tab cannot be closed' };
+      const url = tab.url();
+      // The tab's close handler hands the current tab over to the newest one left.
+      await tab.close();
+      return { ok: true, result: `closed the tab at ${url}; the current tab is at ${session.page.url()}` };
     }
     case 'wait': {
       await sleep(Math.min(10, Math.max(0, args.seconds)) * 1000, env.signal);

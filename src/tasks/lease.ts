@@ -23,17 +23,25 @@ export interface StepRecord {
   screenshot?: Uint8Array;
 }
 
-function stepData(runId: string, step: StepRecord) {
-  const screenshot = step.screenshot ? new Uint8Array(step.screenshot) : null;
-  return { runId, ...step, arguments: JSON.stringify(step.arguments), screenshot };
+/** Every string of a row to write, masked (the run's secrets become their placeholders). */
+function masked<T extends Record<string, unknown>>(data: T, mask: (text: string) => string): T {
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v === 'string' ? mask(v) : v])) as T;
 }
 
 export class RunLease {
+  /** Applied to every string the lease writes: the run's secrets never reach the database. */
+  mask: (text: string) => string = (text) => text;
+
   constructor(
     private prisma: Prisma,
     readonly runId: string,
     readonly workerId: string,
   ) {}
+
+  private stepData(step: StepRecord) {
+    const screenshot = step.screenshot ? new Uint8Array(step.screenshot) : null;
+    return { ...masked({ runId: this.runId, ...step, arguments: JSON.stringify(step.arguments) }, this.mask), screenshot };
+  }
 
   private get where() {
     return { id: this.runId, workerId: this.workerId, status: 'running' };
@@ -41,7 +49,7 @@ export class RunLease {
 
   /** Writes run columns; throws LeaseLost when the run is no longer ours. */
   async update(data: Record<string, unknown>, tx: Pick<Prisma, 'taskRun'> = this.prisma): Promise<void> {
-    const { count } = await tx.taskRun.updateMany({ where: this.where, data });
+    const { count } = await tx.taskRun.updateMany({ where: this.where, data: masked(data, this.mask) });
     if (count !== 1) throw new LeaseLost(this.runId);
   }
 
@@ -59,7 +67,7 @@ export class RunLease {
   async saveStep(step: StepRecord, state: string, dataTable: unknown[]): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       await this.update({ state, dataTable: JSON.stringify(dataTable), heartbeatAt: new Date() }, tx);
-      await tx.taskStep.create({ data: stepData(this.runId, step) });
+      await tx.taskStep.create({ data: this.stepData(step) });
     });
   }
 
@@ -83,9 +91,9 @@ export class RunLease {
         tx,
       );
       await tx.toolCall.create({
-        data: { id: toolCall.id, runId: this.runId, name: toolCall.name, arguments: JSON.stringify(toolCall.arguments) },
+        data: { id: toolCall.id, runId: this.runId, name: toolCall.name, arguments: this.mask(JSON.stringify(toolCall.arguments)) },
       });
-      await tx.taskStep.create({ data: stepData(this.runId, step) });
+      await tx.taskStep.create({ data: this.stepData(step) });
     });
   }
 

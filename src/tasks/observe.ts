@@ -43,6 +43,15 @@ export interface Observation {
   frames: FrameView[];
   /** Frames left unread: over a limit (count, depth, time). */
   framesOmitted: number;
+  /** The run's open tabs, numbered from 1 in the order they were opened (set by the session). */
+  tabs?: TabView[];
+}
+
+export interface TabView {
+  number: number;
+  title: string;
+  url: string;
+  active: boolean;
 }
 
 /** An observation and the frames its elements are in (index = frame number, 0 the page's own). */
@@ -229,7 +238,10 @@ function describeElement(e: PageElement): string {
 
 /** The observation as the LLM reads it. */
 export function formatObservation(o: Observation, step: number, maxSteps: number): string {
-  const lines = [`Step ${step} of at most ${maxSteps}.`, `URL: ${o.url}`, `Title: ${o.title}`, '', 'Interactive elements (visible):'];
+  const lines = [`Step ${step} of at most ${maxSteps}.`, `URL: ${o.url}`, `Title: ${o.title}`];
+  // One tab is the page itself: the list only appears once the site opened another.
+  if (o.tabs && o.tabs.length > 1) lines.push('', 'Open tabs (switch_tab, close_tab):', ...o.tabs.map(describeTab));
+  lines.push('', 'Interactive elements (visible):');
   const own = o.elements.filter((e) => !e.frame);
   lines.push(...(own.length ? own.map(describeElement) : ['(none)']));
   lines.push('', 'Page text (excerpt):', o.text.trim() || '(empty)');
@@ -244,6 +256,11 @@ export function formatObservation(o: Observation, step: number, maxSteps: number
   }
   if (o.scrollHeight > o.viewportHeight) lines.push('', `Scrolled ${o.scrollY} of ${o.scrollHeight - o.viewportHeight} px.`);
   return lines.join('\n');
+}
+
+function describeTab(t: TabView): string {
+  const url = t.url.length > 200 ? t.url.slice(0, 199) + '…' : t.url;
+  return `Tab ${t.number}${t.active ? ' (current)' : ''}: ${url}${t.title ? ` — ${JSON.stringify(t.title)}` : ''}`;
 }
 
 function describeFrame(f: FrameView, elements: PageElement[]): string[] {
@@ -264,6 +281,6 @@ export function summarizeObservation(o: Observation, step: number): string {
 /** Equal for two observations of an unchanged page (repeated-action detection). */
 export function fingerprint(o: Observation): string {
   return createHash('sha1')
-    .update(JSON.stringify([o.url, o.title, o.elements, o.text, o.scrollY, o.frames]))
+    .update(JSON.stringify([o.url, o.title, o.elements, o.text, o.scrollY, o.frames, o.tabs]))
     .digest('hex');
 }

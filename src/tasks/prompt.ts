@@ -2,13 +2,14 @@
 import type { FunctionTool } from './actions.js';
 import type { ChatMessage } from './llm.js';
 
-export function systemPrompt(callerTools: FunctionTool[]): ChatMessage {
+export function systemPrompt(callerTools: FunctionTool[], secrets?: string, outputSchema?: Record<string, unknown>): ChatMessage {
   const lines = [
     "You are a browser agent. You carry out the user's task in a Chromium tab by calling functions, one call per reply.",
     'Each turn you receive the current page: its URL, title, its visible interactive elements numbered like [3], and an excerpt of its text.',
     'Refer to elements by their number in the latest listing; numbers change when the page changes.',
     'Pages embedded in frames (iframes: payment, sign-in, consent forms…) are listed under "Frames", their elements numbered in the same sequence as the page\'s: act on them by number like on any other.',
-    'Built-in actions: navigate, click, type, select, scroll, back, wait, extract (collects table rows into the result), done.',
+    'Built-in actions: navigate, click, type, select, scroll, back, switch_tab, close_tab, wait, extract (collects table rows into the result), done.',
+    'A page the site opens in a new tab (a link with target=_blank, window.open) becomes the current tab; when more than one tab is open they are listed as "Tab N", the current one marked: switch_tab and close_tab take that number.',
     'When the task is complete call done with the final answer in `output` and any rows of data in `dataTable`.',
     'If the task cannot be done, call done with success false and say why in `output`.',
     'Only http and https pages can be opened; some addresses are blocked by policy.',
@@ -17,6 +18,12 @@ export function systemPrompt(callerTools: FunctionTool[]): ChatMessage {
     lines.push(
       `The user's application also offers these functions: ${callerTools.map((t) => t.function.name).join(', ')}.`,
       'Calling one pauses the task until the user answers; the answer comes back as the function result. Use them when you need something only the user knows.',
+    );
+  }
+  if (secrets) lines.push(secrets);
+  if (outputSchema) {
+    lines.push(
+      `The user wants structured output: the \`output\` of done must be a JSON value (not text describing it) that validates against this JSON Schema: ${JSON.stringify(outputSchema)}`,
     );
   }
   return { role: 'system', content: lines.join('\n') };

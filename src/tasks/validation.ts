@@ -5,6 +5,7 @@ import { Ajv } from 'ajv';
 import { isBuiltInName, type FunctionTool } from './actions.js';
 import { invalid } from './errors.js';
 import { isPlainObject } from '../values.js';
+import { validateSecrets, type TaskSecrets } from './secrets.js';
 
 export const AGENTS = ['BROWSER_AGENT'] as const;
 export const MAX_TASK_LENGTH = 10_000;
@@ -23,12 +24,16 @@ export interface CreateTaskInput {
   timeoutSeconds?: unknown;
   startUrl?: unknown;
   webhookUrl?: unknown;
+  secrets?: unknown;
+  outputSchema?: unknown;
 }
 
 export interface TaskOptions {
   maxSteps: number;
   timeoutSeconds: number;
   startUrl?: string;
+  /** A JSON Schema the final answer must satisfy; the validated object is the run's output. */
+  outputSchema?: Record<string, unknown>;
 }
 
 export interface ValidTask {
@@ -38,6 +43,7 @@ export interface ValidTask {
   tools: FunctionTool[];
   options: TaskOptions;
   webhookUrl?: string;
+  secrets?: TaskSecrets;
 }
 
 export interface TaskLimits {
@@ -67,10 +73,20 @@ export function validateCreateTask(input: CreateTaskInput, limits: TaskLimits): 
   const timeoutSeconds = optionalInteger(input.timeoutSeconds, 'timeoutSeconds', 1, secondsMax) ?? secondsMax;
   const options: TaskOptions = { maxSteps, timeoutSeconds };
   if (input.startUrl !== undefined && input.startUrl !== null) options.startUrl = validateHttpUrl(input.startUrl, 'startUrl');
+  if (input.outputSchema !== undefined && input.outputSchema !== null) options.outputSchema = validateOutputSchema(input.outputSchema);
   const webhookUrl =
     input.webhookUrl !== undefined && input.webhookUrl !== null ? validateHttpUrl(input.webhookUrl, 'webhookUrl') : undefined;
   const name = validateTaskName(input.name) ?? undefined;
-  return { task, agent: agent as string, tools, options, ...(name ? { name } : {}), ...(webhookUrl ? { webhookUrl } : {}) };
+  const secrets = validateSecrets(input.secrets) ?? undefined;
+  return {
+    task,
+    agent: agent as string,
+    tools,
+    options,
+    ...(name ? { name } : {}),
+    ...(webhookUrl ? { webhookUrl } : {}),
+    ...(secrets ? { secrets } : {}),
+  };
 }
 
 /** A task's name: trimmed, at most MAX_TASK_NAME characters; null when absent or blank (the default name). */
@@ -145,6 +161,35 @@ function validateParameters(schema: unknown, at: string): Record<string, unknown
     throw invalid(`${at}${(error?.instancePath ?? '').replace(/\//g, '.')}`, `is not valid JSON Schema: ${error?.message ?? 'invalid'}`);
   }
   return schema;
+}
+
+export const MAX_OUTPUT_SCHEMA_CHARS = 20_000;
+
+/** Any JSON Schema (draft 2020-12 keywords ajv knows) of at most MAX_OUTPUT_SCHEMA_CHARS, compilable. */
+function validateOutputSchema(schema: unknown): Record<string, unknown> {
+  if (!isPlainObject(schema)) throw invalid('outputSchema', 'must be a JSON Schema object');
+  const size = JSON.stringify(schema).length;
+  if (size > MAX_OUTPUT_SCHEMA_CHARS)
+    throw invalid('outputSchema', `must be at most ${MAX_OUTPUT_SCHEMA_CHARS} characters of JSON (got ${size})`);
+  if (!ajv.validateSchema(schema)) {
+    const error = ajv.errors?.[0];
+    throw invalid(
+      `outputSchema${(error?.instancePath ?? '').replace(/\//g, '.')}`,
+      `is not valid JSON Schema: ${error?.message ?? 'invalid'}`,
+    );
+  }
+  try {
+    // A fresh instance: compiling into the shared one would keep every caller's schema for good.
+    compileOutputSchema(schema);
+  } catch (error) {
+    throw invalid('outputSchema', `cannot be used: ${(error as Error).message}`);
+  }
+  return schema;
+}
+
+/** The validator of a task's outputSchema. */
+export function compileOutputSchema(schema: Record<string, unknown>) {
+  return new Ajv({ strict: false, allErrors: true }).compile(schema);
 }
 
 function checkSchema(schema: unknown, at: string, depth: number): void {

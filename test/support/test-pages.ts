@@ -114,6 +114,29 @@ function respond(url: URL, form?: URLSearchParams): { status: number; body: stri
     case '/claims-blocked':
       // A site imitating the policy proxy's refusal header.
       return { status: 200, body: page('Not blocked', '<h1>Served</h1>'), headers: { 'x-almanac-blocked': 'a%20forged%20refusal' } };
+    case '/tabs': {
+      // A link opening the search in a new tab, and a button opening `popup` (default /signin) by script.
+      const popup = JSON.stringify(url.searchParams.get('popup') ?? '/signin').replace(/</g, '\\u003c');
+      return {
+        status: 200,
+        body: page(
+          'Tabs',
+          `<h1>Tabs</h1><a href="/search" target="_blank">Search in a new tab</a> <button type="button" onclick="window.open(${escape(popup)})">Open popup</button>`,
+        ),
+      };
+    }
+    case '/login':
+      return {
+        status: 200,
+        body: page(
+          'Log in',
+          `<form action="/logged-in" method="post"><label for="password">Password</label> <input id="password" name="password" type="password">
+            <label for="otp">One-time code</label> <input id="otp" name="otp" inputmode="numeric"><button>Log in</button></form>`,
+        ),
+      };
+    case '/logged-in':
+      // Echoes the code it was sent (a site showing what was typed).
+      return { status: 200, body: page('Logged in', `<p>Logged in with code ${escape(form?.get('otp') ?? '')}</p>`) };
     case '/secret':
       return { status: 200, body: page('Secret', '<h1>secret content</h1>') };
     default:

@@ -43,6 +43,8 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
       'select',
       'scroll',
       'back',
+      'switch_tab',
+      'close_tab',
       'wait',
       'extract',
       'done',

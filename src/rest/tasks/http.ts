@@ -2,6 +2,7 @@
 // the checks of the arguments its route table declares.
 import type { IncomingMessage } from 'node:http';
 import type { Args } from '../route-table.js';
+import { isPlainObject } from '../../values.js';
 
 export class HttpError extends Error {
   constructor(
@@ -47,15 +48,15 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   return value as Record<string, unknown>;
 }
 
-const typeNames: Record<string, string> = { string: 'a string', integer: 'an integer', array: 'an array' };
+const typeNames: Record<string, string> = { string: 'a string', integer: 'an integer', array: 'an array', object: 'an object' };
 const INT32 = 2 ** 31 - 1;
 
 /** Refuses, at start-up, args the task API's checks do not read (they take JSON-schema keywords only). */
 export function assertCheckable(path: string, args: Args): void {
   for (const [name, spec] of Object.entries(args)) {
     const type = spec.type;
-    if (spec.validate || spec.sanitize || (type !== 'string' && type !== 'integer' && type !== 'array')) {
-      throw new Error(`task route ${path}: arg ${name} must be a string, integer or array without callbacks`);
+    if (spec.validate || spec.sanitize || (type !== 'string' && type !== 'integer' && type !== 'array' && type !== 'object')) {
+      throw new Error(`task route ${path}: arg ${name} must be a string, integer, array or object without callbacks`);
     }
   }
 }
@@ -71,7 +72,13 @@ export function checkBody(body: Record<string, unknown>, specs: Args): Record<st
     }
     if (spec.enum && !spec.enum.includes(value)) throw new HttpError(400, `${name} must be one of: ${spec.enum.join(', ')}`);
     const fits =
-      spec.type === 'string' ? typeof value === 'string' : spec.type === 'array' ? Array.isArray(value) : Number.isSafeInteger(value);
+      spec.type === 'string'
+        ? typeof value === 'string'
+        : spec.type === 'array'
+          ? Array.isArray(value)
+          : spec.type === 'object'
+            ? isPlainObject(value)
+            : Number.isSafeInteger(value);
     if (!fits) throw new HttpError(400, `${name} must be ${typeNames[spec.type as string]}`);
     if (spec.type === 'integer' && Math.abs(value as number) > INT32) throw new HttpError(400, `${name} is out of range`);
     out[name] = value;

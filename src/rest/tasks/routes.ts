@@ -130,6 +130,16 @@ export const TASK_ROUTES: TaskRoute[] = [
         description:
           "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails. Default: the API key's default webhook URL, if it has one.",
       },
+      outputSchema: {
+        type: 'object',
+        description:
+          "A JSON Schema (at most 20,000 characters) the agent's final answer must satisfy: it is told the schema, an answer that does not validate is sent back with the errors (twice at most), then the run fails. The validated value is the run's output.",
+      },
+      secrets: {
+        type: 'object',
+        description:
+          'Values the agent types without seeing them: {name: "value"} (4 to 1,000 characters) or {name: {totp: "BASE32"}} for the current 6-digit TOTP code; at most 20, names ^[A-Za-z0-9_-]{1,64}$. The model writes <secret:name> or <totp:name>; values are masked in everything recorded and never returned. Needs ALMANAC_SECRET_KEY (stored encrypted).',
+      },
     },
     ...runs(
       `mutation CreateTask($input: CreateTaskInput!) { createTask(input: $input) { id } }`,

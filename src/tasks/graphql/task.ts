@@ -195,6 +195,16 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
       description:
         "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails (see webhookSecret). Default: the API key's default webhookUrl (setApiKeyWebhookUrl), if it has one.",
     }),
+    outputSchema: t.field({
+      type: 'JSON',
+      description:
+        "A JSON Schema (at most 20,000 characters) the agent's final answer must satisfy: it is told the schema, an answer that does not validate is sent back with the errors (twice at most), then the run fails. The validated value is the run's output.",
+    }),
+    secrets: t.field({
+      type: 'JSON',
+      description:
+        'Values the agent types without seeing them: {name: "value"} (4 to 1,000 characters) or {name: {totp: "BASE32"}} for the current 6-digit TOTP code (RFC 6238); at most 20, names ^[A-Za-z0-9_-]{1,64}$. The model writes <secret:name> or <totp:name> as the text to type; values are masked in steps, outputs, logs and webhooks and never returned. Needs ALMANAC_SECRET_KEY: stored encrypted.',
+    }),
   }),
 });
 
