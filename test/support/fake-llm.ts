@@ -1,5 +1,5 @@
 // A scripted stand-in for an OpenAI-compatible LLM: POST /chat/completions on 127.0.0.1. Each task
-// names its scenario in its text ("[scenario:NAME]"); the reply to a request is the scenario's
+// names its scenario in its text ("[scenario:NAME]", or as `scenarioOf` reads it); the reply to a request is the scenario's
 // script entry for the step the conversation is at (the number of assistant messages so far), so
 // a resumed run simply continues its script. Every request is recorded.
 import { once } from 'node:events';
@@ -55,7 +55,16 @@ function lastContent(messages: any[], role: string): string | undefined {
   return undefined;
 }
 
-export async function startFakeLlm(): Promise<FakeLlm> {
+export interface FakeLlmOptions {
+  /** The scenario a task's text (the "Task: …" message) names; by default its "[scenario:NAME]" tag. */
+  scenarioOf?: (task: string) => string;
+  /** The usage reported for a reply that names no `tokens`; by default none is reported. */
+  tokensOf?: (body: any) => number;
+}
+
+const taggedScenario = (task: string) => /\[scenario:([\w-]+)\]/.exec(task)?.[1] ?? '';
+
+export async function startFakeLlm({ scenarioOf = taggedScenario, tokensOf }: FakeLlmOptions = {}): Promise<FakeLlm> {
   const scenarios = new Map<string, Script[]>();
   const requests: RecordedRequest[] = [];
   const hanging = new Set<http.ServerResponse>();
@@ -70,7 +79,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     const body = JSON.parse(text);
     const messages: any[] = body.messages ?? [];
     const task = messages.find((m) => m.role === 'user' && String(m.content).startsWith('Task:'))?.content ?? '';
-    const scenario = /\[scenario:([\w-]+)\]/.exec(task)?.[1] ?? '';
+    const scenario = scenarioOf(task);
     const step = messages.filter((m) => m.role === 'assistant').length;
     const lastAssistant = messages.map((m) => m.role).lastIndexOf('assistant');
     const attempt = messages
@@ -141,10 +150,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
             ],
           };
     res.writeHead(200, { 'content-type': 'application/json' });
-    const usage =
-      'call' in reply && reply.tokens
-        ? { usage: { prompt_tokens: reply.tokens - 1, completion_tokens: 1, total_tokens: reply.tokens } }
-        : {};
+    const tokens = 'call' in reply ? (reply.tokens ?? tokensOf?.(body)) : undefined;
+    const usage = tokens ? { usage: { prompt_tokens: tokens - 1, completion_tokens: 1, total_tokens: tokens } } : {};
     res.end(
       JSON.stringify({
         id: 'chatcmpl-fake',

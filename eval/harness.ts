@@ -1,0 +1,200 @@
+// Runs the eval suite: starts the eval sites, the model (the scripted one unless LLM_BASE_URL names
+// a real one and --scripted is not given) and Almanac itself in this process on a temporary SQLite
+// database (or the given one), then creates each task through the public task API, one at a time on
+// freshly reset sites, waits for its run, and judges it with the task's checker.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import type { FakeLlm } from '../test/support/fake-llm.js';
+import { startScriptedModel } from './scripted-model.js';
+import { startEvalSites, type EvalSites } from './sites/server.js';
+import { EVAL_TASKS, type EvalTask, type RunOutcome, type Verdict } from './tasks.js';
+
+export interface EvalOptions {
+  tasks?: EvalTask[];
+  /** Use the scripted model even when LLM_BASE_URL is set. */
+  scripted?: boolean;
+  /** LLM_*, TASK_*, CHROMIUM_PATH, LLM_PRICE_PER_1M_TOKENS… (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** Almanac's database (default: a temporary SQLite file, removed afterwards). */
+  databaseUrl?: string;
+  /** Progress lines (default: none). */
+  log?: (line: string) => void;
+}
+
+export interface EvalResult {
+  task: string;
+  success: boolean;
+  detail: string;
+  steps: number;
+  tokens: number;
+  /** In the price's currency; null when no price is set or no tokens were reported. */
+  cost: number | null;
+  seconds: number;
+}
+
+export interface EvalReport {
+  model: string;
+  notes: string[];
+  results: EvalResult[];
+}
+
+/** Seconds a run may take (create's timeoutSeconds) unless the task's options say otherwise. */
+const RUN_SECONDS = { scripted: 60, real: 300 };
+
+const RUN_QUERY = `query Run($taskId: ID!) { taskRun(taskId: $taskId) {
+  status error output dataTable tokensUsed startedAt finishedAt steps { index } } }`;
+
+export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
+  const env = options.env ?? process.env;
+  const tasks = options.tasks ?? EVAL_TASKS;
+  const log = options.log ?? (() => undefined);
+  const scripted = options.scripted || !env.LLM_BASE_URL;
+  const price = env.LLM_PRICE_PER_1M_TOKENS ? Number(env.LLM_PRICE_PER_1M_TOKENS) : null;
+  if (price !== null && !(price >= 0)) throw new Error(`LLM_PRICE_PER_1M_TOKENS must be a number (got "${env.LLM_PRICE_PER_1M_TOKENS}")`);
+
+  let sites: EvalSites | undefined;
+  let model: FakeLlm | undefined;
+  let server: RunningServer | undefined;
+  const dir = options.databaseUrl ? undefined : mkdtempSync(join(tmpdir(), 'almanac-eval-'));
+  try {
+    sites = await startEvalSites();
+    if (scripted) model = await startScriptedModel();
+    const adminKey = randomBytes(18).toString('hex');
+    const config = loadConfig({
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: options.databaseUrl ?? `file:${join(dir!, 'eval.db')}`,
+      LOG_LEVEL: env.EVAL_LOG_LEVEL || 'silent',
+      ALMANAC_ADMIN_KEY: adminKey,
+      SITE_URL: 'http://127.0.0.1',
+      // The sites are on 127.0.0.1, which the URL policy refuses: allowed by host and port, nothing else.
+      TASK_ALLOW_PRIVATE_NETWORK: 'false',
+      TASK_ALLOWED_HOSTS: sites.host,
+      TASK_API_RATE_LIMIT: '100000',
+      TASK_POLL_MS: '200',
+      ...(model ? { LLM_BASE_URL: model.url, LLM_API_KEY: 'scripted', LLM_MODEL: 'scripted' } : {}),
+    });
+    const modelName = model ? "scripted (the harness's own, on 127.0.0.1)" : `${config.tasks.llmModel} at ${config.tasks.llmBaseUrl}`;
+    const notes = [
+      `model: ${modelName}`,
+      `URL policy: TASK_ALLOWED_HOSTS=${sites.host} (the harness's own sites only; other private addresses stay blocked)`,
+    ];
+    if (model) notes.push('tokens: the scripted model reports an estimate (characters sent / 4); cost n/a');
+    else if (price === null) notes.push('cost: n/a (set LLM_PRICE_PER_1M_TOKENS to the price of 1M tokens)');
+
+    server = await startServer(config);
+    const api = client(server.url, adminKey);
+    const results: EvalResult[] = [];
+    for (const task of tasks) {
+      sites.reset();
+      log(`running ${task.name}…`);
+      const result = await runTask(api, task, sites, scripted ? RUN_SECONDS.scripted : RUN_SECONDS.real);
+      result.cost = !model && price !== null && result.tokens > 0 ? (result.tokens * price) / 1e6 : null;
+      log(`  ${result.success ? 'success' : 'failure'}: ${result.detail}`);
+      results.push(result);
+    }
+    return { model: modelName, notes, results };
+  } finally {
+    await server?.close();
+    await model?.close();
+    await sites?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type Api = (method: string, path: string, body?: unknown) => Promise<any>;
+
+/** Calls Almanac's API with the admin key; any answer but a 200 breaks the harness. */
+function client(url: string, key: string): Api {
+  return async (method, path, body) => {
+    const response = await fetch(url + path, {
+      method,
+      headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+    const json = JSON.parse(text);
+    if (json.errors?.length) throw new Error(`${path}: ${JSON.stringify(json.errors).slice(0, 500)}`);
+    return json.data;
+  };
+}
+
+async function runTask(api: Api, task: EvalTask, sites: EvalSites, defaultSeconds: number): Promise<EvalResult> {
+  const body = {
+    task: task.prompt,
+    name: `eval: ${task.name}`,
+    startUrl: sites.url + task.start,
+    timeoutSeconds: defaultSeconds,
+    ...task.options,
+  };
+  const { taskId } = await api('POST', '/api/v1/task/create', body);
+  // The server ends the run at its timeoutSeconds; this deadline only guards against a harness that waits forever.
+  const deadline = Date.now() + (Number(body.timeoutSeconds) + 60) * 1000;
+  for (;;) {
+    const status = await api('GET', `/api/v1/task/${taskId}/run/status`);
+    if (status.status === 'completed' || status.status === 'error') break;
+    if (Date.now() > deadline)
+      throw new Error(`the run of ${task.name} did not end within its time limit (last status ${status.detailedStatus})`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const { taskRun: run } = await api('POST', '/graphql', { query: RUN_QUERY, variables: { taskId } });
+  const outcome: RunOutcome = { status: run.status, error: run.error, output: run.output, dataTable: run.dataTable };
+  let verdict: Verdict;
+  if (run.status !== 'completed') verdict = { ok: false, detail: `run ended in error: ${run.error}` };
+  else {
+    try {
+      verdict = task.check(outcome, sites);
+    } catch (error) {
+      verdict = { ok: false, detail: `the checker failed: ${(error as Error).message}` };
+    }
+  }
+  const seconds = run.startedAt && run.finishedAt ? (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000 : 0;
+  return {
+    task: task.name,
+    success: verdict.ok,
+    detail: verdict.detail,
+    steps: run.steps.length,
+    tokens: run.tokensUsed,
+    cost: null,
+    seconds,
+  };
+}
+
+/** The command's exit code for a report that came to an end: 1 when a task failed and success is required. */
+export const exitCode = (report: EvalReport, requireSuccess: boolean) => (requireSuccess && report.results.some((r) => !r.success) ? 1 : 0);
+
+/** The report as the terminal shows it: a table, then the success rate. */
+export function formatReport(report: EvalReport): string {
+  const header = ['task', 'success', 'steps', 'tokens', 'cost', 'time', 'detail'];
+  const rows = report.results.map((r) => [
+    r.task,
+    r.success ? 'yes' : 'NO',
+    String(r.steps),
+    r.tokens ? String(r.tokens) : 'n/a',
+    r.cost === null ? 'n/a' : r.cost.toFixed(4),
+    `${r.seconds.toFixed(1)} s`,
+    r.detail,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  const passed = report.results.filter((r) => r.success).length;
+  return [
+    ...report.notes,
+    '',
+    line(header),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    '',
+    `${passed}/${report.results.length} tasks succeeded`,
+  ].join('\n');
+}

@@ -1,0 +1,60 @@
+// The eval harness (npm run eval) with its scripted model: every task of the suite succeeds as the
+// sites' own state and data judge it, and a task whose checker expects a wrong answer is reported
+// as failed (and fails --require-success).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitCode, formatReport, runEval, type EvalReport } from '../../eval/harness.js';
+import { EVAL_TASKS, type EvalTask } from '../../eval/tasks.js';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases.js';
+
+const shop = EVAL_TASKS.find((t) => t.name === 'shop-search')!;
+/** The shop task judged by a checker that wants the second-cheapest price: the scripted model's right answer fails it. */
+const wrongExpectation: EvalTask = {
+  ...shop,
+  name: 'shop-search-wrong-expectation',
+  check: (run) =>
+    String(run.output).includes('41.90') ? { ok: true, detail: 'price 41.90' } : { ok: false, detail: 'expected the price 41.90' },
+};
+
+describe.each(DATABASE_KINDS)('eval harness on %s', (kind) => {
+  let database: TestDatabase;
+  let report: EvalReport;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    // An environment naming a real model: --scripted (scripted: true) must win over it.
+    const env = { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'not-used', CHROMIUM_PATH: '/usr/bin/chromium' };
+    report = await runEval({ tasks: [...EVAL_TASKS, wrongExpectation], scripted: true, env, databaseUrl: database.url });
+  }, 600_000);
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('solves every task of the suite with the scripted model', () => {
+    expect(report.model).toMatch(/^scripted/);
+    for (const task of EVAL_TASKS) {
+      const result = report.results.find((r) => r.task === task.name)!;
+      expect(result.success, `${task.name}: ${result.detail}`).toBe(true);
+      expect(result.steps).toBeGreaterThan(0);
+      expect(result.tokens).toBeGreaterThan(0);
+      expect(result.cost).toBeNull();
+    }
+    // The form takes a step per field and button over three pages.
+    expect(report.results.find((r) => r.task === 'multi-page-form')!.steps).toBeGreaterThanOrEqual(10);
+  });
+
+  it('reports a task whose checker is not satisfied as failed', () => {
+    const failed = report.results.find((r) => r.task === wrongExpectation.name)!;
+    expect(failed).toMatchObject({ success: false, detail: 'expected the price 41.90' });
+    expect(exitCode(report, true)).toBe(1);
+    expect(exitCode(report, false)).toBe(0);
+    expect(exitCode({ ...report, results: report.results.filter((r) => r !== failed) }, true)).toBe(0);
+  });
+
+  it('prints the table and the success rate', () => {
+    const printed = formatReport(report);
+    expect(printed).toMatch(/^task +success +steps +tokens +cost +time +detail$/m);
+    expect(printed).toMatch(/^shop-search-wrong-expectation +NO +\d+ +\d+ +n\/a +[\d.]+ s +expected the price 41\.90$/m);
+    expect(printed).toMatch(/^multi-page-form +yes +\d+ +\d+ +n\/a +[\d.]+ s +the site recorded the sign-up$/m);
+    expect(printed).toContain(`${EVAL_TASKS.length}/${EVAL_TASKS.length + 1} tasks succeeded`);
+    expect(printed).toMatch(/TASK_ALLOWED_HOSTS=127\.0\.0\.1:\d+ \(the harness's own sites only/);
+  });
+});
