@@ -23,6 +23,6 @@ export default tseslint.config(
       ],
     },
   },
-  // The console runs in the browser.
-  { files: ['src/console/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
+  // The console and the calendar editor run in the browser.
+  { files: ['src/console/**/*.js', 'src/manage/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
 );

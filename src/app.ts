@@ -9,6 +9,7 @@ import type { Viewer } from './auth/viewer.js';
 import type { Config } from './config.js';
 import { calendarVersion } from './calendar/list-totals.js';
 import { consoleRoutes } from './console/serve.js';
+import { manageRoutes } from './manage/serve.js';
 import type { Database } from './db/client.js';
 import { databaseFault, type DatabaseUnavailable } from './db/faults.js';
 import { createContext } from './graphql/context.js';
@@ -212,5 +213,7 @@ export function createApp({ config, db, logger }: AppDeps) {
   app.use(createTaskApi({ config, keys, logger, context: calendarContext }));
   // The task console: a static page at /console that talks to /graphql.
   app.use(consoleRoutes());
+  // The calendar editor: a static page at /manage that talks to /graphql (src/manage).
+  app.use(manageRoutes());
   return { app, keys };
 }

@@ -1,4 +1,5 @@
-// Serves the task console: the static page and its assets in this folder, read once at start-up.
+// Serves the task console (and the calendar editor, src/manage): a static page and its assets in one
+// folder, read once at start-up.
 // The page is revalidated on each visit (ETag); its assets are addressed with a version (a hash of
 // every file) and cached for a year. Compressed once with gzip for clients that accept it.
 // Everything comes from Almanac: the CSP forbids loading anything from elsewhere.
@@ -43,8 +44,8 @@ function asset(type: string, text: string): Asset {
   };
 }
 
-/** Reads the console's files; the page and the modules name each other with `?v=<version>`. */
-export function loadConsoleAssets(dir = join(projectRoot, 'src/console')) {
+/** Reads a page's files; the page and the modules name each other with `?v=<version>`. */
+export function loadConsoleAssets(dir = join(projectRoot, 'src/console'), path = CONSOLE_PATH) {
   const files = readdirSync(dir)
     .filter((name) => TYPES[extname(name)])
     .sort();
@@ -55,26 +56,31 @@ export function loadConsoleAssets(dir = join(projectRoot, 'src/console')) {
   const assets = new Map<string, Asset>();
   for (const [name, text] of sources) {
     // `/console/x.js` in the page and `./x.js` in the modules become versioned URLs.
-    const versioned = text.replace(/((?:\/console\/|\.\/)[\w-]+\.(?:js|css|svg))(?=["'])/g, `$1?v=${version}`);
+    const versioned = text.replace(new RegExp(`((?:${path}/|\\./)[\\w-]+\\.(?:js|css|svg))(?=["'])`, 'g'), `$1?v=${version}`);
     assets.set(name, asset(TYPES[extname(name)], versioned));
   }
   return { assets, version };
 }
 
 export function consoleRoutes(): Middleware {
-  const { assets } = loadConsoleAssets();
+  return staticPageRoutes(CONSOLE_PATH, join(projectRoot, 'src/console'));
+}
+
+/** Serves the page in `dir` (index.html) and its assets at `path`. */
+export function staticPageRoutes(path: string, dir: string): Middleware {
+  const { assets } = loadConsoleAssets(dir, path);
   const page = assets.get('index.html');
-  if (!page) throw new Error('src/console/index.html is missing');
+  if (!page) throw new Error(`${dir}/index.html is missing`);
 
   return async (ctx, next) => {
-    if (ctx.path !== CONSOLE_PATH && !ctx.path.startsWith(`${CONSOLE_PATH}/`)) return next();
+    if (ctx.path !== path && !ctx.path.startsWith(`${path}/`)) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, HEAD');
       ctx.body = 'Method not allowed';
       return;
     }
-    const name = ctx.path.slice(CONSOLE_PATH.length).replace(/^\/+/, '');
+    const name = ctx.path.slice(path.length).replace(/^\/+/, '');
     const found = name === '' || name === 'index.html' ? page : name.includes('/') ? undefined : assets.get(name);
     if (!found) {
       ctx.status = 404;

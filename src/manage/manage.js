@@ -1,0 +1,429 @@
+// @ts-check
+// The calendar editor: sign in with an API key, then list, search, create, edit, trash and restore
+// events, venues, organizers, categories and tags — through /graphql only, with the task console's
+// API module (same key storage, same errors). The API decides what the key's role may do; the page
+// shows its answers (field errors next to their fields) and hides what postRights says is not
+// allowed. A form's values are kept in sessionStorage until they are saved, so a failed save or a
+// reload loses nothing. Routes live in the URL hash: #/events, #/events/new, #/events/<id>…
+
+import { ApiError, AuthError, forgetKey, gql, storeKey, storedKey } from '../console/api.js';
+import { el } from '../console/dom.js';
+import { SECTIONS, emptyRecurrence } from './sections.js';
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const DRAFTS = 'almanac.manage.draft.';
+const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+
+const WHO = `query ManageWho { apiKey { login label } }`;
+const RIGHTS = `query ManageRights($id: Int!) { postRights(id: $id) { edit delete } }`;
+const PICKS = `query ManagePicks {
+  venues(page: { perPage: 100 }) { items { id name } }
+  organizers(page: { perPage: 100 }) { items { id name } }
+}`;
+
+/** @param {unknown} error */
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+// ---- signing in -------------------------------------------------------------------------------
+
+async function signIn(/** @type {string} */ key) {
+  const data = await gql(WHO, {}, key);
+  storeKey(key);
+  return data.apiKey;
+}
+
+function showSignedIn(/** @type {{login: string, label: string}} */ who) {
+  $('signin').hidden = true;
+  $('workspace').hidden = false;
+  $('sections').hidden = false;
+  $('account').hidden = false;
+  $('who').textContent = `Signed in as ${who.login}`;
+  route();
+}
+
+function signOut(/** @type {string} */ message = '') {
+  forgetKey();
+  $('workspace').hidden = true;
+  $('sections').hidden = true;
+  $('account').hidden = true;
+  $('signin').hidden = false;
+  $('signin-error').textContent = message;
+  /** @type {HTMLInputElement} */ ($('api-key')).focus();
+}
+
+/** Runs an API call; a refused key signs out. */
+async function call(/** @type {string} */ query, /** @type {Record<string, unknown>} */ variables = {}) {
+  try {
+    return await gql(query, variables);
+  } catch (error) {
+    if (error instanceof AuthError) signOut(error.message);
+    throw error;
+  }
+}
+
+// ---- routing ----------------------------------------------------------------------------------
+
+function route() {
+  if ($('workspace').hidden) return;
+  const [, name = 'events', id] = location.hash.replace(/^#\/?/, '#/').split('/');
+  const section = SECTIONS[name] ?? SECTIONS.events;
+  for (const link of document.querySelectorAll('#sections a')) {
+    if (link.getAttribute('href') === `#/${section.name}`) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  if (id === undefined) listView(section);
+  else formView(section, id === 'new' ? null : Number(id));
+}
+
+// ---- lists ------------------------------------------------------------------------------------
+
+/** @param {import('./sections.js').Section} section */
+function listView(section, search = '', trashed = false, note = '') {
+  const workspace = $('workspace');
+  const heading = el('h1', { id: 'view-title', tabindex: '-1' }, section.plural);
+  const searchInput = /** @type {HTMLInputElement} */ (el('input', { id: 'list-search', type: 'search', value: search }));
+  const trashBox = /** @type {HTMLInputElement} */ (el('input', { id: 'list-trashed', type: 'checkbox', checked: trashed }));
+  const status = el('p', { id: 'list-status', class: 'muted', role: 'status' }, 'Loading…');
+  const list = el('ul', { class: 'records', 'aria-labelledby': 'view-title' });
+  const form = el(
+    'form',
+    { class: 'list-tools', role: 'search', 'aria-label': `Search ${section.plural.toLowerCase()}` },
+    el('div', { class: 'field' }, el('label', { for: 'list-search' }, 'Search'), searchInput),
+    section.trash ? el('div', { class: 'field-checkbox' }, trashBox, el('label', { for: 'list-trashed' }, 'In the trash')) : null,
+    el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'secondary' }, 'Search')),
+  );
+  form.addEventListener('submit', (/** @type {Event} */ event) => {
+    event.preventDefault();
+    listView(section, searchInput.value, trashBox.checked);
+  });
+  trashBox.addEventListener('change', () => listView(section, searchInput.value, trashBox.checked));
+  workspace.replaceChildren(
+    el('div', { class: 'title-row' }, heading, el('a', { class: 'button', href: `#/${section.name}/new` }, `New ${section.singular}`)),
+    form,
+    status,
+    list,
+  );
+  heading.focus();
+  call(section.list, { search: search || undefined, trashed })
+    .then((data) => {
+      const items = section.items(data);
+      status.textContent = `${note}${items.length ? `${items.length} shown.` : `No ${section.plural.toLowerCase()} found.`}`;
+      list.replaceChildren(
+        ...items.map((item) =>
+          listItem(section, item, (/** @type {string} */ said) => listView(section, searchInput.value, trashBox.checked, said)),
+        ),
+      );
+    })
+    .catch((error) => (status.textContent = messageOf(error)));
+}
+
+/** @param {import('./sections.js').Section} section @param {any} item @param {(note: string) => void} reload */
+function listItem(section, item, reload) {
+  const label = item.title ?? item.name;
+  const buttons = [];
+  const act = async (/** @type {string} */ query, /** @type {string} */ done) => {
+    try {
+      await call(query, { id: item.id });
+      reload(`${label}: ${done}. `);
+    } catch (error) {
+      $('list-status').textContent = `${label}: ${messageOf(error)}`;
+    }
+  };
+  if (item.status === 'TRASH' && section.restore) {
+    buttons.push(el('button', { type: 'button', class: 'secondary', 'aria-label': `Restore ${label}` }, 'Restore'));
+    buttons[0].addEventListener('click', () => act(/** @type {string} */ (section.restore), 'restored'));
+  } else if (section.remove) {
+    buttons.push(
+      el(
+        'button',
+        { type: 'button', class: 'danger', 'aria-label': `${section.trash ? 'Trash' : 'Delete'} ${label}` },
+        section.trash ? 'Trash' : 'Delete',
+      ),
+    );
+    buttons[0].addEventListener('click', () =>
+      act(/** @type {string} */ (section.remove), section.trash ? 'moved to the trash' : 'deleted'),
+    );
+  }
+  return el(
+    'li',
+    {},
+    el('a', { href: `#/${section.name}/${item.id}` }, label || '(no title)'),
+    item.status ? el('span', { class: 'badge' }, item.status.toLowerCase()) : null,
+    item.startDate ? el('span', { class: 'muted' }, `${item.startDate} (${item.timezone})`) : null,
+    ...buttons,
+  );
+}
+
+// ---- forms ------------------------------------------------------------------------------------
+
+/** A labelled control with a place for its error. @param {import('./sections.js').Field} field */
+function control(field, prefix = 'f') {
+  const id = `${prefix}-${field.name}`;
+  const error = el('p', { id: `${id}-error`, class: 'error', 'data-error-for': field.name });
+  const hint = field.hint ? el('p', { id: `${id}-hint`, class: 'muted' }, field.hint) : null;
+  const describedBy = [hint ? `${id}-hint` : '', `${id}-error`].join(' ').trim();
+  const common = { id, name: field.name, 'aria-describedby': describedBy, required: field.required };
+  if (field.type === 'checkbox') {
+    return el(
+      'div',
+      { class: 'field-checkbox' },
+      el('input', { ...common, type: 'checkbox' }),
+      el('label', { for: id }, field.label),
+      hint,
+      error,
+    );
+  }
+  let input;
+  if (field.type === 'textarea') input = el('textarea', { ...common, rows: 4 });
+  else if (field.type === 'select') {
+    input = el('select', common, ...(field.options ?? []).map(([value, text]) => el('option', { value }, text)));
+  } else input = el('input', { ...common, type: field.type ?? 'text' });
+  return el('div', { class: 'field' }, el('label', { for: id }, field.label), input, hint, error);
+}
+
+/** Every named control's value (checkboxes: booleans; byDay: a list). @param {HTMLFormElement} form */
+function formState(form) {
+  /** @type {Record<string, any>} */
+  const state = {};
+  for (const element of /** @type {any} */ (form.elements)) {
+    if (!element.name) continue;
+    if (element.name === 'byDay') {
+      state.byDay ??= [];
+      if (element.checked) state.byDay.push(element.value);
+    } else state[element.name] = element.type === 'checkbox' ? element.checked : element.value;
+  }
+  return state;
+}
+
+/** @param {HTMLFormElement} form @param {Record<string, any>} state */
+function fillForm(form, state) {
+  for (const element of /** @type {any} */ (form.elements)) {
+    if (!element.name || !(element.name in state)) continue;
+    if (element.name === 'byDay') element.checked = (state.byDay ?? []).includes(element.value);
+    else if (element.type === 'checkbox') element.checked = Boolean(state[element.name]);
+    else element.value = state[element.name] ?? '';
+  }
+}
+
+/** Shows the API's error next to the fields it names (extensions.params), the rest at the form's foot. */
+function showErrors(/** @type {HTMLFormElement} */ form, /** @type {unknown} */ error) {
+  const params = error instanceof ApiError && error.params && typeof error.params === 'object' ? error.params : null;
+  let first = null;
+  if (params) {
+    for (const [name, reason] of Object.entries(params)) {
+      const slot = form.querySelector(`[data-error-for="${CSS.escape(name.split('.')[0])}"]`);
+      if (!slot) continue;
+      slot.textContent = String(reason);
+      const input = form.querySelector(`#${slot.id.replace(/-error$/, '')}`);
+      input?.setAttribute('aria-invalid', 'true');
+      first ??= input;
+    }
+  }
+  const code = error instanceof ApiError ? error.code : undefined;
+  const field = code === 'COULD_NOT_CREATE_VENUE' ? 'venue' : code === 'COULD_NOT_CREATE_ORGANIZER' ? 'organizer' : null;
+  const slot = field && form.querySelector(`[data-error-for="${field}"]`);
+  if (slot) slot.textContent = messageOf(error);
+  $('form-error').textContent = first || slot ? `Not saved: ${messageOf(error)}` : messageOf(error);
+  /** @type {HTMLElement | null} */ (first ?? $('form-error'))?.focus?.();
+}
+
+function clearErrors(/** @type {HTMLFormElement} */ form) {
+  for (const slot of form.querySelectorAll('[data-error-for]')) slot.textContent = '';
+  for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
+  $('form-error').textContent = '';
+  $('form-message').textContent = '';
+}
+
+/** @param {import('./sections.js').Section} section @param {number | null} id */
+async function formView(section, id) {
+  const workspace = $('workspace');
+  const draftKey = `${DRAFTS}${section.name}.${id ?? 'new'}`;
+  const heading = el('h1', { id: 'view-title', tabindex: '-1' }, id ? `Edit ${section.singular}` : `New ${section.singular}`);
+  const form = /** @type {HTMLFormElement} */ (el('form', { id: 'record-form', novalidate: true, 'aria-labelledby': 'view-title' }));
+  const fields = section.fields.map((field) => control(field));
+  const submit = el('button', { type: 'submit' }, 'Save');
+  form.append(
+    el('div', { class: 'grid' }, ...fields),
+    section.name === 'events' ? eventExtras() : '',
+    el('p', { id: 'form-message', class: 'note', role: 'status' }),
+    el('p', { id: 'form-error', class: 'error', role: 'alert', tabindex: '-1' }),
+    el('div', { class: 'actions' }, submit, ' ', el('a', { href: `#/${section.name}`, class: 'secondary-link' }, 'Back to the list')),
+  );
+  workspace.replaceChildren(heading, form);
+  heading.focus();
+
+  /** @type {any} */
+  let loaded = null;
+  try {
+    if (section.name === 'events') await fillPicks(form);
+    if (id) {
+      loaded = await call(section.get, { id });
+      const rights = await call(RIGHTS, { id }).catch(() => null);
+      if (rights?.postRights && !rights.postRights.edit) {
+        submit.setAttribute('disabled', '');
+        $('form-message').textContent = 'Your key may read this but not change it.';
+      }
+      fillForm(form, section.toForm(loaded));
+    } else if (section.name === 'events') fillForm(form, { status: 'draft', ...emptyRecurrence() });
+  } catch (error) {
+    $('form-error').textContent = messageOf(error);
+    return;
+  }
+  const draft = sessionStorage.getItem(draftKey);
+  if (draft) {
+    fillForm(form, JSON.parse(draft));
+    $('form-message').textContent = 'Restored what you typed before (not saved yet).';
+  }
+  syncEventControls(form);
+  form.addEventListener('input', () => {
+    sessionStorage.setItem(draftKey, JSON.stringify(formState(form)));
+    syncEventControls(form);
+  });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const state = formState(form);
+    sessionStorage.setItem(draftKey, JSON.stringify(state));
+    submit.setAttribute('disabled', '');
+    try {
+      const variables = section.toInput(state, loaded);
+      const saved = section.saved(await call(id ? section.update : section.create, variables));
+      sessionStorage.removeItem(draftKey);
+      const asked = String(state.status ?? '').toUpperCase();
+      if (asked && saved.status && asked !== saved.status) {
+        // The API downgrades what the key's role may not do (a contributor's "publish"): say so there.
+        /** @type {HTMLElement} */ (form.querySelector('[data-error-for="status"]')).textContent =
+          `Saved as ${saved.status.toLowerCase()}: your key's role may not make it ${asked.toLowerCase()}.`;
+      }
+      if (!id) {
+        history.replaceState(null, '', `#/${section.name}/${saved.id}`);
+        await formView(section, saved.id);
+        if (asked && saved.status && asked !== saved.status) {
+          /** @type {HTMLElement} */ (document.querySelector('[data-error-for="status"]')).textContent =
+            `Saved as ${saved.status.toLowerCase()}: your key's role may not make it ${asked.toLowerCase()}.`;
+        }
+      } else {
+        loaded = await call(section.get, { id });
+        fillForm(form, section.toForm(loaded));
+      }
+      $('form-message').textContent = `Saved (${saved.status ? saved.status.toLowerCase() : 'done'}).`;
+    } catch (error) {
+      showErrors(form, error);
+    } finally {
+      submit.removeAttribute('disabled');
+    }
+  });
+}
+
+/** The event form's venue/organizer pickers with inline creation, and the recurrence rule. */
+function eventExtras() {
+  const picker = (/** @type {string} */ name, /** @type {string} */ label, /** @type {[string, string][]} */ fields) =>
+    el(
+      'fieldset',
+      { class: 'tools' },
+      el('legend', {}, label),
+      control({ name, label: `Existing ${label.toLowerCase()}`, type: 'select', options: [] }),
+      el(
+        'div',
+        { id: `${name}-new`, class: 'grid' },
+        ...fields.map(([field, text]) => control({ name: `${name}New_${field}`, label: `New ${label.toLowerCase()}: ${text}` })),
+      ),
+    );
+  return el(
+    'div',
+    {},
+    picker('venue', 'Venue', [
+      ['name', 'name'],
+      ['address', 'address'],
+      ['city', 'city'],
+      ['country', 'country'],
+    ]),
+    picker('organizer', 'Organizer', [
+      ['name', 'name'],
+      ['email', 'email'],
+      ['phone', 'phone'],
+    ]),
+    el(
+      'fieldset',
+      { class: 'tools' },
+      el('legend', {}, 'Repeats'),
+      el(
+        'div',
+        { class: 'grid' },
+        control({
+          name: 'recurrence',
+          label: 'Frequency',
+          type: 'select',
+          options: [
+            ['', 'Does not repeat'],
+            ['DAILY', 'Daily'],
+            ['WEEKLY', 'Weekly'],
+            ['MONTHLY', 'Monthly'],
+            ['YEARLY', 'Yearly'],
+          ],
+        }),
+        control({ name: 'interval', label: 'Every n-th period', type: 'number', hint: '1: every period' }),
+        control({ name: 'until', label: 'Until (day)', type: 'date' }),
+        control({ name: 'count', label: 'Number of occurrences', type: 'number', hint: 'Instead of a last day' }),
+      ),
+      el(
+        'fieldset',
+        { class: 'weekdays' },
+        el('legend', {}, 'On these weekdays'),
+        ...WEEKDAYS.map((day) =>
+          el(
+            'span',
+            {},
+            el('input', { type: 'checkbox', id: `f-byDay-${day}`, name: 'byDay', value: day }),
+            ' ',
+            el('label', { for: `f-byDay-${day}` }, day),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Offers the venues and organizers the key can see. @param {HTMLFormElement} form */
+async function fillPicks(form) {
+  const data = await call(PICKS);
+  for (const [name, items] of [
+    ['venue', data.venues.items],
+    ['organizer', data.organizers.items],
+  ]) {
+    const select = /** @type {HTMLSelectElement} */ (form.querySelector(`#f-${name}`));
+    select.replaceChildren(
+      el('option', { value: '' }, 'None'),
+      el('option', { value: 'new' }, `A new ${name} (fields below)`),
+      ...items.map((/** @type {any} */ item) => el('option', { value: String(item.id) }, item.name)),
+    );
+  }
+}
+
+/** Shows the new-venue/organizer fields only when "new" is picked. @param {HTMLFormElement} form */
+function syncEventControls(form) {
+  for (const name of ['venue', 'organizer']) {
+    const select = /** @type {HTMLSelectElement | null} */ (form.querySelector(`#f-${name}`));
+    const block = form.querySelector(`#${name}-new`);
+    if (select && block) /** @type {HTMLElement} */ (block).hidden = select.value !== 'new';
+  }
+}
+
+// ---- start ------------------------------------------------------------------------------------
+
+$('signin-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = /** @type {HTMLInputElement} */ ($('api-key'));
+  $('signin-error').textContent = '';
+  try {
+    showSignedIn(await signIn(input.value.trim()));
+    input.value = '';
+  } catch (error) {
+    $('signin-error').textContent = messageOf(error);
+  }
+});
+$('sign-out').addEventListener('click', () => signOut());
+window.addEventListener('hashchange', route);
+
+const key = storedKey();
+if (key) signIn(key).then(showSignedIn, (error) => signOut(error instanceof AuthError ? error.message : ''));

@@ -1,0 +1,280 @@
+// @ts-check
+// What the calendar editor edits: for each kind of record, its GraphQL operations, its form's
+// fields (named as the API's input fields, so the API's errors land next to them) and the
+// conversions between a record, the form's values and the mutation's variables.
+
+/**
+ * @typedef {{ name: string, label: string, type?: string, required?: boolean, hint?: string, options?: [string, string][] }} Field
+ * @typedef {{
+ *   name: string, singular: string, plural: string, trash: boolean,
+ *   list: string, get: string, create: string, update: string, remove?: string, restore?: string,
+ *   fields: Field[],
+ *   items: (data: any) => any[],
+ *   toForm: (data: any) => Record<string, any>,
+ *   toInput: (state: Record<string, any>, loaded: any) => Record<string, any>,
+ *   saved: (data: any) => any,
+ * }} Section
+ */
+
+const STATUS_OPTIONS = /** @type {[string, string][]} */ ([
+  ['draft', 'Draft'],
+  ['pending', 'Pending review'],
+  ['publish', 'Published'],
+  ['private', 'Private'],
+  ['future', 'Scheduled (publication date below)'],
+]);
+const LIVE = ['publish', 'draft', 'pending', 'private', 'future'];
+
+/** "YYYY-MM-DD HH:MM:SS" (the API's wall time) for a datetime-local value, and back. */
+const toWall = (/** @type {string} */ value) => (value ? `${value.replace('T', ' ')}${value.length === 16 ? ':00' : ''}` : undefined);
+const fromWall = (/** @type {string | null | undefined} */ value) => (value ? value.slice(0, 16).replace(' ', 'T') : '');
+/** The value, or undefined when empty (the API leaves the field alone). */
+const given = (/** @type {string} */ value) => (value === '' || value === undefined ? undefined : value);
+const names = (/** @type {string} */ text) =>
+  text
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+
+export function emptyRecurrence() {
+  return { recurrence: '', interval: '', until: '', count: '', byDay: [] };
+}
+
+/** The form's recurrence values from an RRULE ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;UNTIL=…"). */
+export function recurrenceOf(/** @type {string | undefined} */ rrule) {
+  const state = emptyRecurrence();
+  if (!rrule) return state;
+  const parts = Object.fromEntries(rrule.split(';').map((part) => part.split('=')));
+  state.recurrence = parts.FREQ ?? '';
+  state.interval = parts.INTERVAL ?? '';
+  state.count = parts.COUNT ?? '';
+  state.until = parts.UNTIL ? `${parts.UNTIL.slice(0, 4)}-${parts.UNTIL.slice(4, 6)}-${parts.UNTIL.slice(6, 8)}` : '';
+  state.byDay = parts.BYDAY ? parts.BYDAY.split(',') : [];
+  return state;
+}
+
+/** The API's RecurrenceInput for the form's values; null when the event does not repeat. */
+export function recurrenceInput(/** @type {Record<string, any>} */ state) {
+  if (!state.recurrence) return null;
+  return {
+    rule: {
+      frequency: state.recurrence,
+      interval: state.interval ? Number(state.interval) : undefined,
+      until: given(state.until),
+      count: state.count ? Number(state.count) : undefined,
+      byDay: state.byDay?.length ? state.byDay : undefined,
+    },
+  };
+}
+
+/** A picked or inline-created venue/organizer as the API's JSON input. */
+function linked(
+  /** @type {Record<string, any>} */ state,
+  /** @type {string} */ name,
+  /** @type {string} */ label,
+  /** @type {string[]} */ extra,
+) {
+  const value = state[name];
+  if (value === 'new') {
+    const fields = { [label]: state[`${name}New_name`] };
+    for (const field of extra) if (state[`${name}New_${field}`]) fields[field] = state[`${name}New_${field}`];
+    return fields;
+  }
+  return value ? Number(value) : undefined;
+}
+
+const EVENT_FIELDS = `id title description excerpt startDate endDate timezone allDay cost website featured sticky status date slug url
+  passwordProtected image { id url } venue { id name } organizers { id name } categories { name } tags { name }
+  series { rrule }`;
+
+/** @type {Section} */
+const events = {
+  name: 'events',
+  singular: 'event',
+  plural: 'Events',
+  trash: true,
+  list: `query ManageEvents($search: String, $trashed: Boolean!) {
+    all: events(filter: { search: $search, startDate: "1970-01-01", endDate: "2999-12-31", status: ${JSON.stringify(LIVE)} }, page: { perPage: 50 }) @skip(if: $trashed) { items { id title status startDate timezone } }
+    trash: events(filter: { search: $search, startDate: "1970-01-01", endDate: "2999-12-31", status: ["trash"] }, page: { perPage: 50 }) @include(if: $trashed) { items { id title status startDate timezone } }
+  }`,
+  get: `query ManageEvent($id: Int!) { event(id: $id, editContext: true) { ${EVENT_FIELDS} } }`,
+  create: `mutation ManageCreateEvent($input: CreateEventInput!) { createEvent(input: $input) { id status } }`,
+  update: `mutation ManageUpdateEvent($id: Int!, $input: UpdateEventInput!, $scope: RecurrenceScope) { updateEvent(id: $id, input: $input, scope: $scope) { id status } }`,
+  remove: `mutation ManageTrashEvent($id: Int!) { deleteEvent(id: $id) { id } }`,
+  // A trashed event given no status comes out of the trash (published, or a draft for roles that may not publish).
+  restore: `mutation ManageRestoreEvent($id: Int!) { updateEvent(id: $id, input: {}) { id } }`,
+  fields: [
+    { name: 'title', label: 'Title', required: true },
+    { name: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS },
+    { name: 'startDate', label: 'Starts', type: 'datetime-local', required: true },
+    { name: 'endDate', label: 'Ends', type: 'datetime-local', required: true },
+    { name: 'timezone', label: 'Time zone', hint: 'e.g. Europe/Paris; empty: the site time zone' },
+    { name: 'allDay', label: 'All day', type: 'checkbox' },
+    { name: 'description', label: 'Description', type: 'textarea', hint: 'HTML allowed' },
+    { name: 'excerpt', label: 'Excerpt', type: 'textarea' },
+    { name: 'categories', label: 'Categories', hint: 'Names, separated by commas; new ones are created' },
+    { name: 'tags', label: 'Tags', hint: 'Names, separated by commas; new ones are created' },
+    { name: 'cost', label: 'Cost', hint: 'e.g. 20$' },
+    { name: 'website', label: 'Website', type: 'url' },
+    { name: 'image', label: 'Featured image', hint: 'An image URL or a media id; empty removes it' },
+    { name: 'date', label: 'Publication date', type: 'datetime-local', hint: 'For a scheduled event: when it goes live' },
+    { name: 'password', label: 'Password', type: 'password', hint: 'Only when changing it' },
+    { name: 'featured', label: 'Featured', type: 'checkbox' },
+    { name: 'sticky', label: 'Sticky (pinned)', type: 'checkbox' },
+  ],
+  items: (data) => (data.all ?? data.trash).items,
+  toForm: ({ event }) => ({
+    title: event.title,
+    status: event.status.toLowerCase(),
+    startDate: fromWall(event.startDate),
+    endDate: fromWall(event.endDate),
+    timezone: event.timezone,
+    allDay: event.allDay,
+    description: event.description,
+    excerpt: event.excerpt,
+    categories: event.categories.map((/** @type {any} */ term) => term.name).join(', '),
+    tags: event.tags.map((/** @type {any} */ term) => term.name).join(', '),
+    cost: event.cost,
+    website: event.website,
+    image: event.image ? event.image.url : '',
+    date: fromWall(event.date),
+    password: '',
+    featured: event.featured,
+    sticky: event.sticky,
+    venue: event.venue ? String(event.venue.id) : '',
+    organizer: event.organizers[0] ? String(event.organizers[0].id) : '',
+    ...recurrenceOf(event.series?.rrule),
+  }),
+  toInput: (state, loaded) => {
+    const venue = linked(state, 'venue', 'venue', ['address', 'city', 'country']);
+    const organizer = linked(state, 'organizer', 'organizer', ['email', 'phone']);
+    /** @type {Record<string, any>} */
+    const input = {
+      title: state.title,
+      status: state.status,
+      startDate: toWall(state.startDate) ?? '',
+      endDate: toWall(state.endDate) ?? '',
+      timezone: given(state.timezone),
+      allDay: state.allDay,
+      description: given(state.description),
+      excerpt: given(state.excerpt),
+      categories: names(state.categories),
+      tags: names(state.tags),
+      cost: state.cost ? [state.cost] : loaded ? [] : undefined,
+      website: loaded ? state.website : given(state.website),
+      date: state.date ? toWall(state.date) : undefined,
+      password: given(state.password),
+      featured: state.featured,
+      sticky: state.sticky,
+      venue: venue ?? (loaded ? '' : undefined),
+      organizer: organizer !== undefined ? [organizer] : loaded ? [] : undefined,
+    };
+    const image = state.image.trim();
+    const before = loaded?.event.image?.url ?? '';
+    if (image !== before && (image || loaded)) input.image = image;
+    const rule = recurrenceInput(state);
+    const wasRule = loaded?.event.series?.rrule;
+    const scope = loaded && (rule || wasRule) ? 'ALL' : undefined;
+    if (!loaded ? rule : JSON.stringify(recurrenceOf(wasRule)) !== JSON.stringify({ ...emptyRecurrence(), ...pick(state) }))
+      input.recurrence = rule;
+    return loaded ? { id: loaded.event.id, input, scope } : { input };
+  },
+  saved: (data) => data.createEvent ?? data.updateEvent,
+};
+
+/** The recurrence values of a form state. @param {Record<string, any>} state */
+function pick(state) {
+  return { recurrence: state.recurrence, interval: state.interval, until: state.until, count: state.count, byDay: state.byDay ?? [] };
+}
+
+/**
+ * Venues and organizers: the same shape, named by `kind`. Restoring is an update to publish.
+ * @param {'venue' | 'organizer'} kind @param {Field[]} extra
+ */
+function place(kind, extra) {
+  const Kind = kind[0].toUpperCase() + kind.slice(1);
+  const fieldNames = extra.map((field) => field.name);
+  const selection = `id name status description ${fieldNames.join(' ')}`;
+  return /** @type {Section} */ ({
+    name: `${kind}s`,
+    singular: kind,
+    plural: `${Kind}s`,
+    trash: true,
+    list: `query Manage${Kind}s($search: String, $trashed: Boolean!) {
+      all: ${kind}s(filter: { search: $search, status: ${JSON.stringify(LIVE)} }, page: { perPage: 50 }) @skip(if: $trashed) { items { id name status } }
+      trash: ${kind}s(filter: { search: $search, status: ["trash"] }, page: { perPage: 50 }) @include(if: $trashed) { items { id name status } }
+    }`,
+    get: `query Manage${Kind}($id: Int!) { record: ${kind}(id: $id, editContext: true) { ${selection} } }`,
+    create: `mutation ManageCreate${Kind}($input: Create${Kind}Input!) { saved: create${Kind}(input: $input) { id status } }`,
+    update: `mutation ManageUpdate${Kind}($id: Int!, $input: Update${Kind}Input!) { saved: update${Kind}(id: $id, input: $input) { id status } }`,
+    remove: `mutation ManageTrash${Kind}($id: Int!) { delete${Kind}(id: $id) { id } }`,
+    restore: `mutation ManageRestore${Kind}($id: Int!) { update${Kind}(id: $id, input: { status: "publish" }) { id } }`,
+    fields: [
+      { name: 'name', label: 'Name', required: true },
+      { name: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS.slice(0, 4) },
+      { name: 'description', label: 'Description', type: 'textarea' },
+      ...extra,
+    ],
+    items: (data) => (data.all ?? data.trash).items,
+    toForm: ({ record }) => ({ ...record, status: record.status.toLowerCase() }),
+    toInput: (state, loaded) => {
+      /** @type {Record<string, any>} */
+      const input = { name: state.name, status: state.status, description: given(state.description) };
+      for (const name of fieldNames) input[name] = loaded ? state[name] : given(state[name]);
+      return loaded ? { id: loaded.record.id, input } : { input };
+    },
+    saved: (data) => data.saved,
+  });
+}
+
+/**
+ * Categories and tags: terms, deleted for good (no trash).
+ * @param {string} name @param {string} singular @param {string} type @param {string} query @param {string} mutation
+ */
+function terms(name, singular, type, query, mutation) {
+  const Plural = name[0].toUpperCase() + name.slice(1);
+  return /** @type {Section} */ ({
+    name,
+    singular,
+    plural: Plural,
+    trash: false,
+    list: `query Manage${Plural}($search: String) { ${query}(filter: { search: $search, hideEmpty: false }, page: { perPage: 100 }) { items { id name } } }`,
+    get: `query Manage${type}($id: Int!) { record: ${mutation[0].toLowerCase()}${mutation.slice(1)}(id: $id) { id name slug description } }`,
+    create: `mutation ManageCreate${type}($input: Create${mutation}Input!) { saved: create${mutation}(input: $input) { id } }`,
+    update: `mutation ManageUpdate${type}($id: Int!, $input: Update${mutation}Input!) { saved: update${mutation}(id: $id, input: $input) { id } }`,
+    remove: `mutation ManageDelete${type}($id: Int!) { delete${mutation}(id: $id) { id } }`,
+    fields: [
+      { name: 'name', label: 'Name', required: true },
+      { name: 'slug', label: 'Slug', hint: 'Empty: made from the name' },
+      { name: 'description', label: 'Description', type: 'textarea' },
+    ],
+    items: (data) => data[query].items,
+    toForm: ({ record }) => record,
+    toInput: (state, loaded) => {
+      const input = { name: state.name, slug: given(state.slug), description: loaded ? state.description : given(state.description) };
+      return loaded ? { id: loaded.record.id, input } : { input };
+    },
+    saved: (data) => data.saved,
+  });
+}
+
+/** @type {Record<string, Section>} */
+export const SECTIONS = {
+  events,
+  venues: place('venue', [
+    { name: 'address', label: 'Address' },
+    { name: 'city', label: 'City' },
+    { name: 'stateprovince', label: 'State or province' },
+    { name: 'zip', label: 'Postal code' },
+    { name: 'country', label: 'Country' },
+    { name: 'phone', label: 'Phone', type: 'tel' },
+    { name: 'website', label: 'Website', type: 'url' },
+  ]),
+  organizers: place('organizer', [
+    { name: 'email', label: 'Email', type: 'email' },
+    { name: 'phone', label: 'Phone', type: 'tel' },
+    { name: 'website', label: 'Website', type: 'url' },
+  ]),
+  categories: terms('categories', 'category', 'Category', 'eventCategories', 'EventCategory'),
+  tags: terms('tags', 'tag', 'Tag', 'tags', 'Tag'),
+};

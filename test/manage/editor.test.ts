@@ -1,0 +1,195 @@
+// The calendar editor at /manage in a real browser (Debian's Chromium through playwright-core), on
+// each database: an operator creates an event with a new venue inline and publishes it (then it is
+// in GraphQL, REST and on its public page), edits, trashes and restores it; a contributor's
+// "publish" is answered at the status field; a failed save keeps what was typed; axe finds no
+// serious violations; an event can be created by keyboard alone.
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { useTestServer } from '../support/server.js';
+
+/** A save takes a moment on a busy machine (a series is expanded). */
+const WAIT = { timeout: 15_000 };
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
+  const t = useTestServer(kind);
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function open(key: string): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+    // bypassCSP only so that the test can inject axe; the page itself runs under the strict CSP.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    await page.goto(`${t.url}/manage`);
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Events' }).waitFor();
+    return { page, problems, close: () => context.close() };
+  }
+
+  async function axe(page: Page) {
+    await page.evaluate(AXE);
+    const result = await page.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }));
+    return result.violations
+      .filter((violation: any) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation: any) => `${violation.id}: ${violation.nodes.map((node: any) => node.target.join(' ')).join(', ')}`);
+  }
+
+  it('serves the page under the strict CSP with its assets from Almanac', async () => {
+    const response = await t.request('GET', '/manage');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(response.text).toMatch(/src="\/manage\/manage\.js\?v=\w+"/);
+    expect((await t.request('GET', '/manage/sections.js')).status).toBe(200);
+    expect((await t.request('GET', '/manage/nope.js')).status).toBe(404);
+  });
+
+  it('lets an administrator create an event with a new venue, publish, edit, trash and restore it', async () => {
+    const { page, problems, close } = await open(t.keys.administrator);
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('link', { name: 'New event' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Harbour lights walk');
+    await page.getByLabel('Starts').fill('2031-05-10T19:00');
+    await page.getByLabel('Ends').fill('2031-05-10T21:30');
+    await page.getByLabel('Time zone').fill('Europe/Lisbon');
+    await page.getByLabel('Categories').fill('Walks');
+    await page.getByLabel('Tags').fill('night, outdoors');
+    await page.getByLabel('Cost').fill('5€');
+    await page.getByLabel('Existing venue').selectOption('new');
+    await page.getByLabel('New venue: name').fill('Cais do Sodré pier');
+    await page.getByLabel('New venue: city').fill('Lisbon');
+    await page.getByLabel('Status').selectOption('publish');
+    await page.getByLabel('Frequency').selectOption('WEEKLY');
+    await page.getByLabel('Number of occurrences').fill('3');
+    await page.getByLabel('SA', { exact: true }).check();
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toBe('Saved (publish).');
+    const id = Number(new URL(page.url()).hash.split('/')[2]);
+    expect(id).toBeGreaterThan(0);
+
+    const { data } = await t.graphql(
+      `query($id: Int!) { event(id: $id) { title status timezone startDate venue { name city } categories { name } tags { name } series { rrule } url } }`,
+      { id },
+    );
+    expect(data.event).toMatchObject({
+      title: 'Harbour lights walk',
+      status: 'PUBLISH',
+      timezone: 'Europe/Lisbon',
+      startDate: '2031-05-10 19:00:00',
+      venue: { name: 'Cais do Sodré pier', city: 'Lisbon' },
+      categories: [{ name: 'Walks' }],
+    });
+    expect(data.event.tags.map((tag: any) => tag.name).sort()).toEqual(['night', 'outdoors']);
+    expect(data.event.series.rrule).toMatch(/FREQ=WEEKLY/);
+    expect(data.event.series.rrule).toMatch(/COUNT=3/);
+    const rest = await t.request('GET', `/wp-json/tribe/events/v1/events/${id}`);
+    expect(rest.json.title).toBe('Harbour lights walk');
+    const publicPage = await t.request('GET', new URL(data.event.url).pathname);
+    expect(publicPage.status).toBe(200);
+    expect(publicPage.text).toContain('Harbour lights walk');
+
+    // The saved form shows the record as the API has it; an edit is saved.
+    await expect.poll(async () => page.getByLabel('Existing venue').inputValue(), WAIT).not.toBe('new');
+    await page.getByLabel('Title', { exact: true }).fill('Harbour lights night walk');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toBe('Saved (publish).');
+    expect((await t.graphql(`query($id: Int!) { event(id: $id) { title } }`, { id })).data.event.title).toBe('Harbour lights night walk');
+
+    // Trash from the list, then restore from the trash.
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('Harbour');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Trash Harbour lights night walk' }).first().click();
+    await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toMatch(/moved to the trash/);
+    expect((await t.graphql(`query($id: Int!) { event(id: $id) { id } }`, { id })).errors?.[0].extensions.code).toBe('TRASHED');
+    await page.getByLabel('In the trash').check();
+    await page.getByRole('button', { name: 'Restore Harbour lights night walk' }).first().click();
+    await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toMatch(/restored/);
+    expect((await t.graphql(`query($id: Int!) { event(id: $id) { status } }`, { id })).data.event.status).toBe('PUBLISH');
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it("answers a contributor's publish at the status field, and keeps what was typed when a save fails", async () => {
+    const { page, close } = await open(t.keys.contributor);
+    await page.getByRole('link', { name: 'New event' }).click();
+    // The API refuses an end it cannot read: the error is shown at that field and nothing typed is lost.
+    await page.getByLabel('Title', { exact: true }).fill('Choir rehearsal');
+    await page.getByLabel('Description').fill('Bring the new scores.');
+    await page.getByLabel('Starts').fill('2031-06-01T18:00');
+    await page.getByLabel('Time zone').fill('Not/AZone');
+    await page.getByLabel('Status').selectOption('publish');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => page.locator('#f-timezone-error').textContent(), WAIT).not.toBe('');
+    await expect.poll(async () => page.locator('#f-timezone').getAttribute('aria-invalid'), WAIT).toBe('true');
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Choir rehearsal');
+    expect(await page.getByLabel('Description').inputValue()).toBe('Bring the new scores.');
+    expect(await page.getByLabel('Starts').inputValue()).toBe('2031-06-01T18:00');
+    // A reload keeps it too (sessionStorage) until it is saved.
+    await page.reload();
+    await page.getByRole('heading', { name: 'New event' }).waitFor();
+    await expect.poll(async () => page.getByLabel('Title', { exact: true }).inputValue(), WAIT).toBe('Choir rehearsal');
+
+    await page.getByLabel('Time zone').fill('Europe/Berlin');
+    await page.getByLabel('Ends').fill('2031-06-01T20:00');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => page.locator('#f-status-error').textContent(), WAIT)
+      .toMatch(/Saved as (pending|draft).*may not make it publish/);
+    const id = Number(new URL(page.url()).hash.split('/')[2]);
+    const { data } = await t.graphql(`query($id: Int!) { event(id: $id) { title status } }`, { id }, t.keys.administrator);
+    expect(data.event.title).toBe('Choir rehearsal');
+    expect(['PENDING', 'DRAFT']).toContain(data.event.status);
+    await close();
+  });
+
+  it('creates an event by keyboard alone', async () => {
+    const { page, close } = await open(t.keys.editor);
+    const press = async (key: string, times = 1) => {
+      for (let i = 0; i < times; i++) await page.keyboard.press(key);
+    };
+    await page.locator('#list-search').focus();
+    // From the list's search back to the "New event" link.
+    await press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('New event');
+    await press('Enter');
+    await page.getByRole('heading', { name: 'New event' }).waitFor();
+    await press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-title');
+    await page.keyboard.type('Keyboard meetup');
+    await press('Tab'); // status
+    // Tab moves from a date-time field's date to its time.
+    await press('Tab');
+    await page.keyboard.type('06012031');
+    await press('Tab');
+    await page.keyboard.type('1000AM');
+    // Tab walks out of the date-time field's last part to the next field.
+    for (let i = 0; i < 4 && (await page.evaluate(() => document.activeElement?.id)) !== 'f-endDate'; i++) await press('Tab');
+    await page.keyboard.type('06012031');
+    await press('Tab');
+    await page.keyboard.type('1100AM');
+    expect(await page.getByLabel('Starts').inputValue()).toBe('2031-06-01T10:00');
+    expect(await page.getByLabel('Ends').inputValue()).toBe('2031-06-01T11:00');
+    await press('Enter');
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toMatch(/^Saved/);
+    const id = Number(new URL(page.url()).hash.split('/')[2]);
+    const { data } = await t.graphql(`query($id: Int!) { event(id: $id) { title startDate endDate } }`, { id }, t.keys.editor);
+    expect(data.event).toEqual({ title: 'Keyboard meetup', startDate: '2031-06-01 10:00:00', endDate: '2031-06-01 11:00:00' });
+    expect(await axe(page)).toEqual([]);
+    await close();
+  });
+});
