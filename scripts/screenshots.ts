@@ -18,7 +18,14 @@ const scratch = await mkdtemp(path.join(tmpdir(), 'almanac-screenshots-'));
 const databaseUrl = `file:${path.join(scratch, 'calendar.db')}`;
 await seedCalendar(databaseUrl, { events: 1500 });
 const server = await startServer(
-  loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ALMANAC_ADMIN_KEY: ADMIN_KEY, TASK_WORKERS: '0' }),
+  loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    ALMANAC_ADMIN_KEY: ADMIN_KEY,
+    TASK_WORKERS: '0',
+  }),
 );
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_FLAGS });
 try {
