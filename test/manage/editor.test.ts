@@ -1,6 +1,7 @@
 // The calendar editor at /manage in a real browser (Debian's Chromium through playwright-core), on
 // each database: an operator creates an event with a new venue inline and publishes it (then it is
-// in GraphQL, REST and on its public page), edits, trashes and restores it; a contributor's
+// in GraphQL, REST and on its public page, and a visitor finds it in the month view, by the search
+// bar and in the view's feed: a new operator's path), edits, trashes and restores it; a contributor's
 // "publish" is answered at the status field; a failed save keeps what was typed; axe finds no
 // serious violations; an event can be created by keyboard alone.
 import { createRequire } from 'node:module';
@@ -101,6 +102,25 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     const publicPage = await t.request('GET', new URL(data.event.url).pathname);
     expect(publicPage.status).toBe(200);
     expect(publicPage.text).toContain('Harbour lights walk');
+
+    // A visitor finds it in the month view, by the search bar, and in the view's feed.
+    const visitor = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await visitor.goto(`${t.url}/events/month/2031-05/`);
+    expect(await visitor.getByRole('link', { name: 'Harbour lights walk' }).count()).toBe(3); // the three Saturdays
+    await visitor.goto(`${t.url}/events/month/2031-04/`);
+    await visitor.getByLabel('Keyword').fill('harbour');
+    await visitor.getByLabel('Date').fill('2031-05-01');
+    await visitor.getByRole('button', { name: 'Find events' }).click();
+    await visitor.waitForURL(/tribe-bar-search=harbour/);
+    expect(await visitor.getByRole('link', { name: 'Harbour lights walk' }).count()).toBe(3);
+    const feedUrl = await visitor
+      .getByRole('link', { name: /Subscribe/ })
+      .first()
+      .getAttribute('href');
+    const feed = await t.request('GET', new URL(feedUrl!, t.url).pathname + new URL(feedUrl!, t.url).search);
+    expect(feed.headers.get('content-type')).toMatch(/text\/calendar/);
+    expect(feed.text).toContain('SUMMARY:Harbour lights walk');
+    await visitor.close();
 
     // The saved form shows the record as the API has it; an edit is saved.
     await expect.poll(async () => page.getByLabel('Existing venue').inputValue(), WAIT).not.toBe('new');
