@@ -92,6 +92,7 @@ export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exc
     );
   }
   const where = { OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }], ...(exceptId ? { NOT: { id: exceptId } } : {}) };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a delegate picked by model name: the generated client types each model's apart
   const rows: { slug: string }[] = await (db[model] as any).findMany({ where, select: { slug: true } });
   // A series names its occurrences' pages (/event/<series slug>/<date>/): an event may not take its name.
   if (model === 'event') rows.push(...(await db.eventSeries.findMany({ where: { OR: where.OR }, select: { slug: true } })));

@@ -203,7 +203,7 @@ export async function listTerms<T = unknown>(
   terms.sort(termComparator(p.sortKey, p.sortKey === 'none' ? 'asc' : p.direction, { counts, include: p.include }));
   const start = p.offset ?? (p.page - 1) * p.perPage;
   const pageIds = terms.slice(start, start + p.perPage).map((t) => t.id);
-  const loaded = pageIds.length ? await db.term.findMany({ ...(options.query ?? {}), where: { id: { in: pageIds } } } as any) : [];
+  const loaded = pageIds.length ? await db.term.findMany({ ...(options.query ?? {}), where: { id: { in: pageIds } } }) : [];
   const byId = new Map((loaded as Array<{ id: number }>).map((row) => [row.id, row]));
   const items = pageIds.map((id) => byId.get(id)).filter((row) => row !== undefined) as T[];
   return { items, total, page: p.page, perPage: p.perPage };

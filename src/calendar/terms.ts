@@ -306,7 +306,7 @@ export async function deleteTerm<T = unknown>(
   // One statement at a time: a transaction is one connection.
   return ctx.prisma.$transaction(async (tx) => {
     const position = await tx.term.findUnique({ where: { id }, select: { parentId: true } });
-    const term = position && (await tx.term.findUnique({ ...query, where: { id } } as any));
+    const term = position && (await tx.term.findUnique({ ...query, where: { id } }));
     if (!term || !position) throw invalidInput({ id: INVALID });
     const counts = await publishedEventCounts(tx, [id]);
     if (isHierarchical(taxonomy)) await tx.term.updateMany({ where: { parentId: id }, data: { parentId: position.parentId } });

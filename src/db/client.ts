@@ -289,6 +289,7 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
     // A profiling aid (bench counts statements per request with it); parameters are never written.
     if (TRACE_SQL) process.stderr.write(`SQL ${duration}ms ${query}\n`);
   };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Prisma types $on('query') only for a client built with log options; this one gets them from the adapter's factory
   (prisma as any).$on('query', (e: any) => ran(e.query, () => e.params, e.duration));
   if (kind === 'sqlite') {
     // WAL lets readers proceed while a writer commits; NORMAL sync is durable at each checkpoint.

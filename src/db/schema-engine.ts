@@ -20,12 +20,15 @@ let engineClass: Promise<typeof SchemaEngine> | undefined;
 function loadEngineClass(): Promise<typeof SchemaEngine> {
   engineClass ??= (async () => {
     const bindingsPath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the wasm-bindgen module's exports, untyped by the package
     const bindings: Record<string, any> = await import('@prisma/schema-engine-wasm/schema_engine_bg');
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same bindings, passed to the wasm instance as its imports
     const imports: Record<string, any> = {};
     for (const [name, value] of Object.entries(bindings)) {
       // The engine sets timers it never clears; unref them so a migrate command can exit.
       imports[name] = name.startsWith('__wbg_setTimeout_')
         ? (...args: unknown[]) => {
+            // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a binding's return: a Node timer here
             const timer = (value as (...a: unknown[]) => any)(...args);
             timer?.unref?.();
             return timer;
@@ -35,6 +38,7 @@ function loadEngineClass(): Promise<typeof SchemaEngine> {
     const bytes = await readFile(join(dirname(bindingsPath), 'schema_engine_bg.wasm'));
     const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': imports });
     bindings.__wbg_set_wasm(instance.exports);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the instance's exports are typed only as WebAssembly.Exports
     (instance.exports as any).__wbindgen_start?.();
     return bindings.SchemaEngine as typeof SchemaEngine;
   })();

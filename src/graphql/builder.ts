@@ -60,6 +60,9 @@ export type AlmanacTypes = typeof builder extends PothosSchemaTypes.SchemaBuilde
 /** What an input type's `fields: (t) => …` receives. */
 export type InputFields = PothosSchemaTypes.InputFieldBuilder<AlmanacTypes, 'InputObject'>;
 /** Any field builder, as far as a helper that declares arguments (`t.arg…`) needs. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a field builder handed to a helper several object types share: Pothos types each one's builder apart
+export type SharedFieldBuilder = any;
+
 export type ArgsOf = { arg: ArgBuilder<AlmanacTypes> };
 export type QueryFields = PothosSchemaTypes.QueryFieldBuilder<AlmanacTypes, AlmanacTypes['Root']>;
 export type MutationFields = PothosSchemaTypes.MutationFieldBuilder<AlmanacTypes, AlmanacTypes['Root']>;

@@ -27,9 +27,11 @@ export function errorCode(error: unknown): ErrorCode | undefined {
   return (error as GraphQLError)?.extensions?.code as ErrorCode | undefined;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any constructor signature: the classes differ in their parameters
 type DomainErrorClass<E extends DomainError> = abstract new (...args: any[]) => E;
 /** How a domain's errors read in GraphQL: a code and extensions (none: its own code and details). */
 type Translation = { code: ErrorCode; extensions?: Record<string, unknown> };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each translation takes its own class's errors; the list holds them side by side
 const translations: [DomainErrorClass<DomainError>, (error: any) => Translation][] = [];
 
 /** Declares how the errors of one domain read in GraphQL (called by that domain's GraphQL module). */

@@ -125,6 +125,7 @@ builder.queryFields((t) => ({
     description:
       'The record with this global id (a `nodeId`), as its own query shows it to the caller; null when the id is malformed or unknown, or the caller may not see the record. Password-protected records come masked, as in lists.',
     args: { nodeId: t.arg.id({ required: true, description: 'The global id (a `nodeId` field).' }) },
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a record of any node type: Pothos resolves the interface's concrete type from it
     resolve: async (_root, args, ctx, info) => (await resolveNodes(ctx, info, [String(args.nodeId)]))[0] as any,
   }),
   nodes: t.field({
@@ -139,6 +140,7 @@ builder.queryFields((t) => ({
         throw new AppError('INVALID_INPUT', `At most ${MAX_NODE_IDS} ids per nodes query (${args.nodeIds.length} given).`, {
           params: { nodeIds: `At most ${MAX_NODE_IDS} ids.` },
         });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- records of any node types, as above
       return (await resolveNodes(ctx, info, args.nodeIds.map(String))) as any[];
     },
   }),

@@ -27,7 +27,9 @@ export function serveGraphQLOverWebSocket(server: Server, deps: { keys: ApiKeyRe
   const viewers = new WeakMap<object, Viewer | null>();
   const disposable = useServer(
     {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- envelop's execute result, which graphql-ws types as its own ExecutionResult
       execute: (args) => (args.rootValue as Envelope).execute(args) as any,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above, for subscriptions
       subscribe: (args) => (args.rootValue as Envelope).subscribe(args) as any,
       onConnect: async (ctx) => {
         const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
@@ -45,6 +47,7 @@ export function serveGraphQLOverWebSocket(server: Server, deps: { keys: ApiKeyRe
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           graphqlContext,
           params: payload,
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yoga's server context for getEnveloped, typed for its HTTP requests
         } as any);
         // The limits refuse a document by throwing from parse or validate: an error result, not a dropped socket.
         let document;
@@ -53,6 +56,7 @@ export function serveGraphQLOverWebSocket(server: Server, deps: { keys: ApiKeyRe
           const errors = validate(schema, document);
           if (errors.length) return errors;
         } catch (error) {
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a limit's error, thrown as a GraphQLError, which graphql-ws sends as such
           return [error as any];
         }
         return {

@@ -7,6 +7,7 @@ import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { OperationOptions } from '../graphql/context.js';
 import type { ArgErrorShape } from './errors.js';
+import type { GraphQLData } from '../graphql/execute.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -158,7 +159,7 @@ export interface RestRequest {
   /** namespaceUrl + path + PHP-encoded query (null/undefined values skipped). */
   url(path: string, query?: Record<string, unknown> | Array<[string, unknown]>): string;
   /** Runs a GraphQL operation in-process as this request's viewer (one context per request). */
-  graphql<T = any>(source: string, variables?: Record<string, unknown>): Promise<ExecutionResult<T>>;
+  graphql<T = GraphQLData>(source: string, variables?: Record<string, unknown>): Promise<ExecutionResult<T>>;
   /** The private options of this request's operations (shared by them, filled in by resolvers). */
   readonly operationOptions: OperationOptions;
   /** Per-request memo shared by validators, permission and handler (e.g. a record loaded once). */

@@ -2,7 +2,7 @@
 // the list filter, page type, root queries and mutations. venue.ts and organizer.ts add their own
 // fields and call `defineLinkedApi` once each, so the two APIs cannot drift apart.
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { builder, type ArgsOf, type InputFields } from '../../graphql/builder.js';
+import { builder, type ArgsOf, type InputFields, type SharedFieldBuilder } from '../../graphql/builder.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
@@ -30,6 +30,7 @@ import { Event, type Organizer, type Venue } from './refs.js';
 import { imageById, type OrganizerRow, type VenueRow } from './loaders.js';
 import { globalIdFields, Image, isMasked, maskedText, PostStatus } from './shared.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a venue's or an organizer's row: each field reads its own type's columns
 type Row = { id: number; password: string; status: string; authorId: number; [column: string]: any };
 
 /** Fields masking empties (spec §3.7), and the column behind each where the names differ. */
@@ -55,7 +56,7 @@ const MASKED_COLUMN: Record<string, string> = { description: 'content', image: '
 const hasValue = (value: unknown) => (typeof value === 'string' ? value.trim() !== '' : value !== null && value !== undefined);
 
 /** Fields every venue and organizer carries (spec §3.2, §3.3). `t` is the type's Prisma field builder. */
-export function linkedRecordFields(type: LinkedType, t: any) {
+export function linkedRecordFields(type: LinkedType, t: SharedFieldBuilder) {
   const what = type === 'venue' ? 'venue' : 'organizer';
   return {
     ...globalIdFields<Row>(t),
@@ -120,7 +121,7 @@ export function linkedRecordFields(type: LinkedType, t: any) {
         first: nestedFirstArg(t),
       },
       // Loaded with the records (one statement per level for the whole page), never per row.
-      select: (args: { upcoming?: boolean | null; first?: number | null }, ctx: GraphQLContext, nested: any) => ({
+      select: (args: { upcoming?: boolean | null; first?: number | null }, ctx: GraphQLContext, nested: SharedFieldBuilder) => ({
         events: {
           take: nestedTake(args.first),
           where: { event: linkedEventsWhere(ctx, args.upcoming === true) },

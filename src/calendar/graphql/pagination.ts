@@ -1,6 +1,6 @@
 // Offset pagination shared by every list: page/perPage in, items/total/totalPages out.
 import type { ObjectRef } from '@pothos/core';
-import { builder, type AlmanacTypes, type ArgsOf } from '../../graphql/builder.js';
+import { builder, type AlmanacTypes, type ArgsOf, type SharedFieldBuilder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { MAX_PER_PAGE, pageSize } from '../paging.js';
 
@@ -51,7 +51,7 @@ export function connectionTypes(typeName: string, what: string) {
     {
       name: `${typeName}Connection`,
       description: `A slice of the ${what} list (Relay connection).`,
-      fields: (c: any) => ({
+      fields: (c: SharedFieldBuilder) => ({
         totalCount: c.int({
           description: 'How many match, over all pages.',
           extensions: { pothosPrismaTotalCount: true },

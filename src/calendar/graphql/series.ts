@@ -1,7 +1,7 @@
 // Recurring events in GraphQL: the EventSeries type, an event's place in its series, the
 // recurrence input of event writes and the scope of a change to an occurrence.
 import DataLoader from 'dataloader';
-import { builder } from '../../graphql/builder.js';
+import { builder, type SharedFieldBuilder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { EVENT_TABLE } from '../../db/tables.js';
 import { firstIdsPerKeySql } from '../../db/where-sql.js';
@@ -83,7 +83,7 @@ const asWall = (value: string, endOfDay: boolean) =>
   /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value} ${endOfDay ? '23:59:59' : '00:00:00'}` : value.replace('T', ' ');
 
 /** A series' occurrences the caller may read, in start order, paged by the last one seen. */
-function occurrencesField<Parent>(t: any, seriesIdOf: (parent: Parent) => number | null) {
+function occurrencesField<Parent>(t: SharedFieldBuilder, seriesIdOf: (parent: Parent) => number | null) {
   return t.prismaField({
     type: [Event],
     description: `The series' occurrences the caller may read, in start order (at most ${MAX_OCCURRENCES}; [] for a single event).`,

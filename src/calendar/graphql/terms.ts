@@ -4,7 +4,7 @@
 // term in the response, never per row.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
-import { builder, type InputFields, type MutationFields, type QueryFields } from '../../graphql/builder.js';
+import { builder, type InputFields, type MutationFields, type QueryFields, type SharedFieldBuilder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { intId, nodeSource } from '../../graphql/node.js';
 import { MAX_PER_PAGE } from '../paging.js';
@@ -47,7 +47,7 @@ async function archiveUrl(term: TermPlace, taxonomy: Taxonomy, ctx: GraphQLConte
 }
 
 /** Fields both term types have; `what` names the type in descriptions. */
-function termFields(t: any, taxonomy: Taxonomy, what: string) {
+function termFields(t: SharedFieldBuilder, taxonomy: Taxonomy, what: string) {
   return {
     name: t.exposeString('name', { description: `The ${what} name, as stored (HTML special characters as entities: "Rock &amp; Roll").` }),
     slug: t.exposeString('slug', { description: `The URL slug, unique among ${what === 'tag' ? 'tags' : 'categories'}.` }),

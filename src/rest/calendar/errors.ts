@@ -2,6 +2,7 @@
 // messages are already the original's; only codes, statuses and argument names are translated.
 import type { GraphQLError } from 'graphql';
 import { RestError, forbidden, internalError, invalidParams } from '../errors.js';
+import type { GraphQLData } from '../../graphql/execute.js';
 
 export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
@@ -69,8 +70,10 @@ export function restError(error: GraphQLError, kind: RecordKind): RestError {
 }
 
 /** Runs an operation for a REST handler: its data, or the first error translated and thrown. */
-export async function run<T = any>(
-  req: { graphql: (source: string, variables?: Record<string, unknown>) => Promise<{ data?: any; errors?: readonly GraphQLError[] }> },
+export async function run<T = GraphQLData>(
+  req: {
+    graphql: (source: string, variables?: Record<string, unknown>) => Promise<{ data?: GraphQLData; errors?: readonly GraphQLError[] }>;
+  },
   kind: RecordKind,
   source: string,
   variables: Record<string, unknown> = {},

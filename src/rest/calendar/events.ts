@@ -35,6 +35,7 @@ import { INT32_MAX, editArgs, isTime, pageArg, perPageArg, postRights, totalHead
 import { graphqlArgName, run } from './errors.js';
 import { ref } from './item-schema.js';
 import { eventFields, eventRecord } from './records.js';
+import type { GraphQLData } from '../../graphql/execute.js';
 
 // ---------------------------------------------------------------------------------------------
 // Validators (TEC Validator/Base), on raw values
@@ -367,7 +368,7 @@ function listFilter(req: RestRequest): Record<string, unknown> {
 }
 
 interface EventPage {
-  items: Record<string, any>[];
+  items: Record<string, GraphQLData>[];
   total: number;
   totalPages: number;
   page: number;

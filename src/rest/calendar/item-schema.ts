@@ -4,9 +4,10 @@
 // of a route, the record builder, the /doc schema and the OpenAPI 3.1 schema all derive from it,
 // so a key is declared once.
 import type { RestRequest } from '../route-table.js';
+import type { GraphQLData } from '../../graphql/execute.js';
 
 /** An object of a GraphQL execution result: a record's fields as the route's document selected them. */
-export type ResultObject = Record<string, any>;
+export type ResultObject = Record<string, GraphQLData>;
 export type Schema = Record<string, unknown>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
