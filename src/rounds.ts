@@ -3,6 +3,9 @@
 // the round in progress.
 export interface Rounds {
   stop(): Promise<void>;
+  /** The first round, when it runs at once (else settled). A start-up waits for it, so that the
+   *  server it returns is quiet: no round of a second later shows up in a client's first requests. */
+  readonly firstRound: Promise<void>;
 }
 
 /** Runs `round` every `intervalMs` (and at once when `immediately`); a round's failure goes to `failed` unless stopping. */
@@ -25,7 +28,9 @@ export function everyInterval(
   const timer = setInterval(start, intervalMs);
   timer.unref();
   if (options.immediately) start();
+  const firstRound = running ?? Promise.resolve();
   return {
+    firstRound,
     async stop() {
       stopped = true;
       clearInterval(timer);

@@ -52,6 +52,8 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const horizons = keepSeriesHorizons(db.prisma, config, logger);
   const retention = keepChangeRetention(db.prisma, config, logger);
   const calendarWebhooks = startCalendarWebhooks({ prisma: db.prisma, config, logger });
+  // Whether any calendar webhook is registered: looked up once now, then hourly while there is none.
+  await calendarWebhooks.firstRound;
   logger.info({ port, database: db.kind }, 'almanac listening');
 
   let closing: Promise<void> | undefined;

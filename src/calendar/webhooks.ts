@@ -251,8 +251,10 @@ export function startCalendarWebhooks(deps: { prisma: Prisma; config: Config; lo
       if (active.endpoints) await sendDue(deps.prisma, deps.config);
     },
     (error) => deps.logger.warn({ err: error }, 'calendar webhooks: a round failed; retrying'),
+    { immediately: true },
   );
   return {
+    firstRound: rounds.firstRound,
     async stop() {
       webhookSignals.off('changed', look);
       await rounds.stop();
