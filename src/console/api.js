@@ -23,6 +23,9 @@ export class ApiError extends Error {
   }
 }
 
+/** An error's message, whatever was thrown. */
+export const messageOf = (/** @type {unknown} */ error) => (error instanceof Error ? error.message : String(error));
+
 export const storedKey = () => sessionStorage.getItem(STORAGE_KEY);
 export const storeKey = (/** @type {string} */ key) => sessionStorage.setItem(STORAGE_KEY, key);
 export const forgetKey = () => sessionStorage.removeItem(STORAGE_KEY);
@@ -55,7 +58,7 @@ export async function gql(query, variables = {}, key = storedKey()) {
       body: JSON.stringify({ query, variables }),
     });
   } catch (error) {
-    throw new ApiError(`Almanac could not be reached (${error instanceof Error ? error.message : String(error)}).`, 'NETWORK');
+    throw new ApiError(`Almanac could not be reached (${messageOf(error)}).`, 'NETWORK');
   }
   if (response.status === 401) throw await refusal(response);
   const body = await response.json().catch(() => null);

@@ -4,6 +4,7 @@
 // answer is a JSON object keyed by label. Any other call shows its name and arguments and takes a
 // text answer, sent as typed. Everything the agent chose is inserted as text, never as HTML.
 
+import { messageOf } from './api.js';
 import { el } from './dom.js';
 
 /**
@@ -250,7 +251,7 @@ export function toolCallForm(toolCall, submit) {
       fieldset.disabled = false;
       message.setAttribute('role', 'alert');
       message.classList.add('error');
-      message.textContent = `Your answer was not accepted: ${error instanceof Error ? error.message : String(error)}`;
+      message.textContent = `Your answer was not accepted: ${messageOf(error)}`;
       if (focused instanceof HTMLElement && form.contains(focused)) focused.focus();
     }
   });
