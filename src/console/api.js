@@ -1,3 +1,4 @@
+// @ts-check
 // Talking to Almanac's GraphQL API: queries and mutations over fetch, subscriptions over
 // server-sent events (a POST with `Accept: text/event-stream`, read as a stream: EventSource cannot
 // send the x-api-key header). The key lives in this tab's sessionStorage only.
@@ -10,6 +11,11 @@ export class AuthError extends Error {}
 
 /** An error GraphQL reported, with its extensions.code (NOT_FOUND, CONFLICT…) and, for INVALID_INPUT, the reason per field. */
 export class ApiError extends Error {
+  /**
+   * @param {string} message
+   * @param {string} [code]
+   * @param {Record<string, string>} [params]
+   */
   constructor(message, code, params) {
     super(message);
     this.code = code;
@@ -17,20 +23,32 @@ export class ApiError extends Error {
   }
 }
 
+/** An error's message, whatever was thrown. */
+export const messageOf = (/** @type {unknown} */ error) => (error instanceof Error ? error.message : String(error));
+
 export const storedKey = () => sessionStorage.getItem(STORAGE_KEY);
-export const storeKey = (key) => sessionStorage.setItem(STORAGE_KEY, key);
+export const storeKey = (/** @type {string} */ key) => sessionStorage.setItem(STORAGE_KEY, key);
 export const forgetKey = () => sessionStorage.removeItem(STORAGE_KEY);
 
+/** @param {string} key @param {string} accept */
 function headers(key, accept) {
   return { 'content-type': 'application/json', accept, 'x-api-key': key };
 }
 
+/** @param {Response} response */
 async function refusal(response) {
   const body = await response.json().catch(() => null);
   return new AuthError(body?.errors?.[0]?.message ?? 'The API key was refused.');
 }
 
-/** Runs a query or mutation; resolves to its data, or rejects with an ApiError or AuthError. */
+/**
+ * Runs a query or mutation; resolves to its data, or rejects with an ApiError or AuthError. The
+ * data's shape is the query's: callers name it with a typedef.
+ * @param {string} query
+ * @param {Record<string, unknown>} [variables]
+ * @param {string | null} [key]
+ * @returns {Promise<any>}
+ */
 export async function gql(query, variables = {}, key = storedKey()) {
   let response;
   try {
@@ -40,7 +58,7 @@ export async function gql(query, variables = {}, key = storedKey()) {
       body: JSON.stringify({ query, variables }),
     });
   } catch (error) {
-    throw new ApiError(`Almanac could not be reached (${error.message}).`, 'NETWORK');
+    throw new ApiError(`Almanac could not be reached (${messageOf(error)}).`, 'NETWORK');
   }
   if (response.status === 401) throw await refusal(response);
   const body = await response.json().catch(() => null);
@@ -56,10 +74,21 @@ const RETRY_MS = [500, 1000, 2000, 5000, 10000];
  * reported (the subscription then ends); `onState(state)` is told 'connecting', 'live',
  * 'reconnecting' or 'ended'; `onAuth(error)` a refused key. A dropped connection is reopened
  * (the server sends the current state first, so nothing is lost). Returns {close()}.
+ * @param {string} query
+ * @param {Record<string, unknown>} variables
+ * @param {{
+ *   onData: (data: any) => void,
+ *   onError?: (error: ApiError) => void,
+ *   onState?: (state: 'connecting' | 'live' | 'reconnecting' | 'ended') => void,
+ *   onAuth?: (error: AuthError) => void,
+ * }} handlers
+ * @returns {{close(): void}}
  */
 export function subscribe(query, variables, { onData, onError = () => {}, onState = () => {}, onAuth = () => {} }) {
   let closed = false;
+  /** @type {AbortController | undefined} */
   let controller;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   let failures = 0;
 
@@ -80,6 +109,7 @@ export function subscribe(query, variables, { onData, onError = () => {}, onStat
         throw new Error(`HTTP ${response.status}`);
       }
       onState('live');
+      if (!response.body) throw new Error('no body');
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
       for (;;) {
@@ -123,7 +153,10 @@ export function subscribe(query, variables, { onData, onError = () => {}, onStat
   };
 }
 
-/** One server-sent event from its block of lines; null for a comment-only block (a ping). */
+/**
+ * One server-sent event from its block of lines; null for a comment-only block (a ping).
+ * @param {string} block
+ */
 function parseEvent(block) {
   let name = 'message';
   const data = [];

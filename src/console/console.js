@@ -1,12 +1,43 @@
+// @ts-check
 // The task console: sign in with an API key, create tasks and run them again, follow the key's
 // tasks and a run live (GraphQL subscriptions over server-sent events: the page never polls),
 // answer the agent's tool calls, stop a run, watch its recording and download its data, name tasks,
 // pick and save tool definitions, and set the key's default webhook. Routes live in the URL hash:
 // #/new, #/key, #/task/<taskId> and #/task/<taskId>/run/<runId>.
 
-import { AuthError, forgetKey, gql, storeKey, storedKey, subscribe } from './api.js';
-import { el, time } from './dom.js';
+import { ApiError, AuthError, forgetKey, gql, messageOf, storeKey, storedKey, subscribe } from './api.js';
+import { byId, el, time } from './dom.js';
 import { toolCallForm } from './tool-form.js';
+
+// The shapes the queries below read (the GraphQL schema's, as far as the console uses them).
+/** @typedef {{ status: string, detailedStatus: string, liveStatus?: string | null }} RunStatus */
+/** @typedef {RunStatus & { id: string }} LatestRun */
+/** @typedef {{ id: string, readableName: string, status: string, createdAt: string, latestRun: LatestRun | null }} TaskSummary */
+/** @typedef {RunStatus & { id: string, createdAt: string }} RunSummary */
+/**
+ * @typedef {{
+ *   id: string, name: string | null, readableName: string, task: string, status: string, createdAt: string,
+ *   runs: { total: number, items: RunSummary[] },
+ * }} Task
+ */
+/**
+ * @typedef {{
+ *   index: number, url: string | null, title: string | null, action: string, callsCallerTool: boolean,
+ *   arguments: Record<string, unknown> | null, reasoning: string | null, result: string | null, screenshotUrl: string | null,
+ * }} Step
+ */
+/** @typedef {{ id: string, name: string, input: string | null }} AnsweredToolCall */
+/**
+ * @typedef {RunStatus & {
+ *   id: string, taskId: string, error: string | null, output: unknown, dataTable: unknown[] | null,
+ *   createdAt: string, startedAt: string | null, finishedAt: string | null, tokensUsed: number,
+ *   toolCall: import('./tool-form.js').ToolCall | null, toolCalls: AnsweredToolCall[] | null, steps: Step[],
+ *   recording: { status: string, url: string } | null,
+ * }} Run
+ */
+/** @typedef {{ id: string, name: string, builtIn: boolean, definition: { function?: { description?: string } } | null }} SavedTool */
+/** @typedef {{ li: HTMLLIElement, link: HTMLAnchorElement, name: HTMLElement, badge: HTMLElement, when: HTMLElement, created: string | null }} TaskItem */
+/** @typedef {{ li: HTMLLIElement, article: HTMLElement, answered: boolean }} StepItem */
 
 const TASKS = `subscription ConsoleTasks {
   tasks(limit: 30) { id readableName status createdAt latestRun { id status detailedStatus liveStatus } }
@@ -37,6 +68,7 @@ const ANSWER = `mutation ConsoleAnswer($taskId: ID!, $runId: ID, $input: String!
   submitToolInput(taskId: $taskId, runId: $runId, input: $input, toolCallId: $toolCallId) { id }
 }`;
 
+/** @type {Record<string, string>} */
 const DETAILED = {
   queued: 'Queued',
   starting_browser: 'Starting the browser',
@@ -50,18 +82,43 @@ const DETAILED = {
   interrupted: 'Interrupted',
 };
 
-const $ = (id) => document.getElementById(id);
+const $ = (/** @type {string} */ id) => byId(id);
+const $input = (/** @type {string} */ id) => byId(id, HTMLInputElement);
+const $textarea = (/** @type {string} */ id) => byId(id, HTMLTextAreaElement);
+/** A form's button (by default its submit button): every console form has one. */
+function buttonOf(/** @type {string} */ formId, selector = 'button[type="submit"]') {
+  const button = $(formId).querySelector(selector);
+  if (!(button instanceof HTMLButtonElement)) throw new Error(`#${formId} has no ${selector}.`);
+  return button;
+}
+/** The API's code for an error (NOT_FOUND, CONFLICT…), if it is one the API reported. */
+const codeOf = (/** @type {unknown} */ error) => (error instanceof ApiError ? error.code : undefined);
+/** The API's reason for refusing one input field, if it gave one. */
+const paramOf = (/** @type {unknown} */ error, /** @type {string} */ name) =>
+  error instanceof ApiError ? error.params?.[name] : undefined;
 const TITLE = document.title;
-const ended = (run) => run && (run.status === 'completed' || run.status === 'error');
-const statusLabel = (run) =>
+const ended = (/** @type {RunStatus | null} */ run) => !!run && (run.status === 'completed' || run.status === 'error');
+const statusLabel = (/** @type {RunStatus | null | undefined} */ run) =>
   !run ? 'No runs' : run.status === 'scheduled' ? 'Scheduled' : (DETAILED[run.detailedStatus] ?? run.detailedStatus);
 
-/** A status badge: words first (colour only repeats them). */
+/**
+ * A status badge: words first (colour only repeats them).
+ * @param {Element} badge
+ * @param {RunStatus | null | undefined} run
+ */
 function setBadge(badge, run) {
   badge.textContent = statusLabel(run);
   badge.className = `badge ${run ? `status-${run.status}` : 'status-none'}${run?.detailedStatus === 'tool_call' ? ' waiting' : ''}`;
 }
 
+/**
+ * @type {{
+ *   tasksSub: { close(): void } | null, runSub: { close(): void } | null, taskId: string | null, runId: string | null,
+ *   task: Task | null, run: Run | null, toolCallId: string | null, resultShown: boolean,
+ *   steps: Map<number, StepItem>, items: Map<string, TaskItem>, seq: number,
+ *   tools: SavedTool[] | null, toolsSeq: number, keyId: number | null,
+ * }}
+ */
 const view = {
   tasksSub: null,
   runSub: null,
@@ -86,23 +143,23 @@ function showSignin(message = '') {
   $('signin').hidden = false;
   $('workspace').hidden = true;
   $('account').hidden = true;
-  const input = $('api-key');
+  const input = $input('api-key');
   $('signin-error').textContent = message;
   if (message) input.setAttribute('aria-invalid', 'true');
   else input.removeAttribute('aria-invalid');
   input.focus();
 }
 
-function refuse(message) {
+function refuse(/** @type {string} */ message) {
   $('signin-error').textContent = message;
-  $('api-key').setAttribute('aria-invalid', 'true');
-  $('api-key').focus();
+  $input('api-key').setAttribute('aria-invalid', 'true');
+  $input('api-key').focus();
 }
 
 $('signin-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const input = $('api-key');
-  const button = event.target.querySelector('button');
+  const input = $input('api-key');
+  const button = buttonOf('signin-form', 'button');
   const key = input.value.trim();
   if (!key) return refuse('Enter your API key.');
   button.disabled = true;
@@ -116,7 +173,7 @@ $('signin-form').addEventListener('submit', async (event) => {
   } catch (error) {
     if (error instanceof AuthError)
       refuse('That API key was refused: Almanac does not know it, or it was revoked. Check the key and try again.');
-    else refuse(`Could not sign in: ${error.message}`);
+    else refuse(`Could not sign in: ${messageOf(error)}`);
   } finally {
     button.disabled = false;
   }
@@ -141,7 +198,7 @@ function signOut(message = '') {
 
 const expired = () => signOut('Your API key is no longer accepted. Sign in again.');
 
-function enter(focus) {
+function enter(/** @type {boolean} */ focus) {
   $('signin').hidden = true;
   $('workspace').hidden = false;
   $('account').hidden = false;
@@ -163,7 +220,7 @@ function enter(focus) {
 
 // ——— the task list ———
 
-function renderTasks(tasks) {
+function renderTasks(/** @type {TaskSummary[]} */ tasks) {
   $('tasks-empty').hidden = tasks.length > 0;
   const list = $('task-list');
   const keep = new Set(tasks.map((task) => task.id));
@@ -196,7 +253,8 @@ function renderTasks(tasks) {
   markCurrent();
   // A new run of the open task: show it in the run list.
   const open = tasks.find((task) => task.id === view.taskId);
-  if (open?.latestRun && view.task && !view.task.runs.items.some((run) => run.id === open.latestRun.id)) void loadTask(view.taskId, false);
+  const latest = open?.latestRun;
+  if (open && latest && view.task && !view.task.runs.items.some((run) => run.id === latest.id)) void loadTask(open.id, false);
   // Renamed (here or by another client): the open task's title follows.
   if (open && view.task && open.readableName !== view.task.readableName) showTaskName(open.readableName);
 }
@@ -214,6 +272,7 @@ function markCurrent() {
 
 // ——— routing ———
 
+/** @returns {{ creating?: boolean, settings?: boolean, taskId: string | null, runId: string | null }} */
 function parseRoute() {
   if (location.hash === '#/new') return { creating: true, taskId: null, runId: null };
   if (location.hash === '#/key') return { settings: true, taskId: null, runId: null };
@@ -255,22 +314,27 @@ async function route() {
     }
     if (!(await loadTask(taskId, true))) return;
   }
-  const target = runId ?? view.task.runs.items[0]?.id ?? null;
+  const target = runId ?? view.task?.runs.items[0]?.id ?? null;
   if (target !== view.runId || !view.runSub) openRun(target);
   markCurrent();
 }
 
 window.addEventListener('hashchange', () => void route());
 
-/** Loads the task's details and runs; false when it is not the caller's. */
+/**
+ * Loads the task's details and runs; false when it is not the caller's.
+ * @param {string} taskId
+ * @param {boolean} fresh
+ */
 async function loadTask(taskId, fresh) {
   const seq = ++view.seq;
+  /** @type {Task | null} */
   let task;
   try {
     task = (await gql(TASK, { id: taskId })).task;
   } catch (error) {
     if (error instanceof AuthError) return (expired(), false);
-    if (seq === view.seq) showPlaceholder(`Could not load the task: ${error.message}`);
+    if (seq === view.seq) showPlaceholder(`Could not load the task: ${messageOf(error)}`);
     return false;
   }
   if (seq !== view.seq || view.taskId !== taskId) return false;
@@ -290,11 +354,13 @@ async function loadTask(taskId, fresh) {
 }
 
 /** The open task's name in its heading (and the instructions under it when the name is not them). */
-function showTaskName(readableName) {
-  view.task.readableName = readableName;
+function showTaskName(/** @type {string} */ readableName) {
+  const task = view.task;
+  if (!task) return;
+  task.readableName = readableName;
   $('run-title').textContent = readableName;
-  $('task-text').textContent = view.task.task === readableName ? '' : view.task.task;
-  $('task-text').hidden = view.task.task === readableName;
+  $('task-text').textContent = task.task === readableName ? '' : task.task;
+  $('task-text').hidden = task.task === readableName;
   if (view.run) document.title = `${statusLabel(view.run)} · ${readableName} — ${TITLE}`;
 }
 
@@ -302,7 +368,7 @@ function showTaskName(readableName) {
 
 function openRename() {
   if (!view.task) return;
-  const input = $('rename-input');
+  const input = $input('rename-input');
   input.value = view.task.name ?? '';
   input.placeholder = view.task.name ? '' : view.task.readableName;
   renameError('');
@@ -312,17 +378,17 @@ function openRename() {
   input.select();
 }
 
-function closeRename(focus) {
+function closeRename(/** @type {boolean} */ focus) {
   $('rename-form').hidden = true;
   $('rename-task').hidden = false;
   renameError('');
   if (focus) $('rename-task').focus();
 }
 
-function renameError(message) {
+function renameError(/** @type {string} */ message) {
   $('rename-error').textContent = message;
-  if (message) $('rename-input').setAttribute('aria-invalid', 'true');
-  else $('rename-input').removeAttribute('aria-invalid');
+  if (message) $input('rename-input').setAttribute('aria-invalid', 'true');
+  else $input('rename-input').removeAttribute('aria-invalid');
 }
 
 $('rename-task').addEventListener('click', openRename);
@@ -336,13 +402,13 @@ $('rename-form').addEventListener('keydown', (event) => {
 
 $('rename-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const button = event.target.querySelector('button[type="submit"]');
+  const button = buttonOf('rename-form');
   const task = view.task;
   if (!task || button.getAttribute('aria-disabled') === 'true') return;
   button.setAttribute('aria-disabled', 'true');
   renameError('');
   try {
-    const renamed = (await gql(RENAME, { id: task.id, name: $('rename-input').value })).renameTask;
+    const renamed = (await gql(RENAME, { id: task.id, name: $input('rename-input').value })).renameTask;
     if (view.task !== task) return;
     task.name = renamed.name;
     showTaskName(renamed.readableName);
@@ -353,29 +419,31 @@ $('rename-form').addEventListener('submit', async (event) => {
   } catch (error) {
     if (error instanceof AuthError) return expired();
     renameError(
-      error.params?.name ??
-        (error.code === 'NOT_FOUND' ? 'This task no longer exists.' : `The task could not be renamed: ${error.message}`),
+      paramOf(error, 'name') ??
+        (codeOf(error) === 'NOT_FOUND' ? 'This task no longer exists.' : `The task could not be renamed: ${messageOf(error)}`),
     );
-    $('rename-input').focus();
+    $input('rename-input').focus();
   } finally {
     button.removeAttribute('aria-disabled');
   }
 });
 
-function showPlaceholder(text) {
+function showPlaceholder(/** @type {string} */ text) {
   $('run-view').hidden = true;
   $('run-placeholder').hidden = false;
   $('run-placeholder').textContent = text;
 }
 
 function renderRunList() {
-  const items = view.task.runs.items.map((run) => {
+  const task = view.task;
+  if (!task) return;
+  const items = task.runs.items.map((run) => {
     const current = view.run?.id === run.id ? view.run : run;
     const badge = el('span', { class: 'badge' });
     setBadge(badge, current);
     const link = el(
       'a',
-      { href: `#/task/${encodeURIComponent(view.task.id)}/run/${encodeURIComponent(run.id)}`, 'data-run-id': run.id },
+      { href: `#/task/${encodeURIComponent(task.id)}/run/${encodeURIComponent(run.id)}`, 'data-run-id': run.id },
       time(run.createdAt),
       ' ',
       badge,
@@ -411,7 +479,7 @@ function closeRun() {
   for (const id of ['run-id', 'run-created', 'run-started', 'run-finished', 'run-steps', 'run-tokens']) $(id).replaceChildren();
 }
 
-function openRun(runId) {
+function openRun(/** @type {string | null} */ runId) {
   closeRun();
   if (!runId) {
     setBadge($('run-badge'), null);
@@ -427,14 +495,14 @@ function openRun(runId) {
       onData: (data) => data.taskRun.id === view.runId && renderRun(data.taskRun),
       onError: (error) =>
         ($('run-message').textContent =
-          error.code === 'NOT_FOUND' ? 'There is no such run for this API key.' : `The run could not be followed: ${error.message}`),
+          error.code === 'NOT_FOUND' ? 'There is no such run for this API key.' : `The run could not be followed: ${messageOf(error)}`),
       onState: (state) => ($('run-connection').textContent = state === 'reconnecting' ? '(reconnecting…)' : ''),
       onAuth: expired,
     },
   );
 }
 
-function renderRun(run) {
+function renderRun(/** @type {Run} */ run) {
   const before = view.run;
   view.run = run;
   setBadge($('run-badge'), run);
@@ -466,7 +534,7 @@ function renderRun(run) {
   if (ended(run) && focusGoes) $('result-title').focus();
 }
 
-function renderToolCall(run) {
+function renderToolCall(/** @type {Run} */ run) {
   const section = $('tool-call');
   if (ended(run)) {
     view.toolCallId = null;
@@ -481,7 +549,7 @@ function renderToolCall(run) {
     const form = toolCallForm(call, (input) =>
       gql(ANSWER, { taskId: run.taskId, runId: run.id, input, toolCallId: call.id }).catch((error) => {
         if (error instanceof AuthError) expired();
-        throw error.code === 'CONFLICT' ? new Error('the run is no longer waiting for this answer.') : error;
+        throw codeOf(error) === 'CONFLICT' ? new Error('the run is no longer waiting for this answer.') : error;
       }),
     );
     section.replaceChildren(form);
@@ -497,7 +565,7 @@ function renderToolCall(run) {
   if (hadFocus) note.focus();
 }
 
-function renderSteps(run) {
+function renderSteps(/** @type {Run} */ run) {
   const list = $('step-list');
   // The k-th step that called a caller tool is the k-th tool call: show its answer there.
   const calls = run.toolCalls ?? [];
@@ -519,10 +587,10 @@ function renderSteps(run) {
   $('steps-empty').textContent = ended(run) ? 'No steps.' : 'No steps yet.';
 }
 
-const isWeb = (url) => /^https?:\/\//i.test(url ?? '');
+const isWeb = (/** @type {string | null} */ url) => /^https?:\/\//i.test(url ?? '');
 
 /** The screenshot's address on this origin (the API gives absolute URLs under SITE_URL). */
-function sameOrigin(url) {
+function sameOrigin(/** @type {string} */ url) {
   try {
     const parsed = new URL(url, location.href);
     return parsed.pathname + parsed.search;
@@ -531,7 +599,8 @@ function sameOrigin(url) {
   }
 }
 
-function stepItem(step) {
+/** @returns {StepItem} */
+function stepItem(/** @type {Step} */ step) {
   const titleId = `step-${step.index}-title`;
   const article = el('article', { 'aria-labelledby': titleId });
   article.append(el('h4', { id: titleId }, `Step ${step.index}: `, el('code', {}, step.action)));
@@ -568,8 +637,9 @@ function stepItem(step) {
   return { li: el('li', { class: 'step' }, article), article, answered: false };
 }
 
-function renderResult(run) {
+function renderResult(/** @type {Run} */ run) {
   const body = $('result-body');
+  /** @type {HTMLElement[]} */
   const parts = [];
   if (run.error) parts.push(el('p', { class: 'run-error' }, el('strong', {}, 'Error: '), run.error));
   parts.push(el('h4', {}, 'Output'));
@@ -594,17 +664,22 @@ function renderResult(run) {
 }
 
 /** A spreadsheet cell that cannot run as a formula (=, +, -, @ lead one in Excel and Calc). */
-const csvCell = (text) => {
+const csvCell = (/** @type {string} */ text) => {
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 };
 
-/** The data table as CSV (RFC 4180, CRLF) and JSON files to download. */
+/**
+ * The data table as CSV (RFC 4180, CRLF) and JSON files to download.
+ * @param {Record<string, unknown>[]} rows
+ * @param {string[]} columns
+ * @param {(value: unknown) => string} cell
+ */
 function downloads(rows, columns, cell) {
   const csv =
     [columns, ...rows.map((row) => columns.map((column) => cell(row[column])))].map((line) => line.map(csvCell).join(',')).join('\r\n') +
     '\r\n';
-  const file = (text, type) => URL.createObjectURL(new Blob([text], { type }));
+  const file = (/** @type {string} */ text, /** @type {string} */ type) => URL.createObjectURL(new Blob([text], { type }));
   const name = `run-${view.run?.id ?? 'data'}`;
   return el(
     'p',
@@ -614,12 +689,17 @@ function downloads(rows, columns, cell) {
   );
 }
 
-function dataTable(rows) {
-  const objects = rows.filter((row) => row && typeof row === 'object' && !Array.isArray(row));
+/** @returns {row is Record<string, unknown>} */
+const isRecord = (/** @type {unknown} */ row) => !!row && typeof row === 'object' && !Array.isArray(row);
+
+function dataTable(/** @type {unknown[]} */ rows) {
+  const objects = rows.filter(isRecord);
   if (!objects.length) return el('p', { class: 'muted' }, 'No data table.');
+  /** @type {string[]} */
   const columns = [];
   for (const row of objects) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
-  const cell = (value) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const cell = (/** @type {unknown} */ value) =>
+    value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   const captionId = 'data-table-caption';
   const table = el(
     'table',
@@ -649,7 +729,7 @@ $('stop-run').addEventListener('click', async () => {
   } catch (error) {
     if (error instanceof AuthError) return expired();
     $('run-message').textContent =
-      error.code === 'CONFLICT' ? 'The run had already ended.' : `The run could not be stopped: ${error.message}`;
+      codeOf(error) === 'CONFLICT' ? 'The run had already ended.' : `The run could not be stopped: ${messageOf(error)}`;
   } finally {
     button.removeAttribute('aria-disabled');
   }
@@ -667,7 +747,7 @@ $('rerun-task').addEventListener('click', async () => {
     location.hash = `#/task/${encodeURIComponent(taskId)}/run/${encodeURIComponent(run.id)}`;
   } catch (error) {
     if (error instanceof AuthError) return expired();
-    $('run-message').textContent = `The task could not be run again: ${error.message}`;
+    $('run-message').textContent = `The task could not be run again: ${messageOf(error)}`;
   } finally {
     button.removeAttribute('aria-disabled');
   }
@@ -675,11 +755,13 @@ $('rerun-task').addEventListener('click', async () => {
 
 // ——— a new task ———
 
+/** @type {Record<string, string>} */
 const NEW_TASK_FIELDS = { task: 'new-task-text', name: 'new-task-name', startUrl: 'new-task-url', maxSteps: 'new-task-steps' };
 
 /**
  * The tool definitions to pick from: Almanac's built-in ones (form_input, chosen by default) and the
  * key owner's saved ones (GraphQL savedTools). `choose` names one to tick (one just saved).
+ * @param {string | null} [choose]
  */
 async function loadTools(choose = null) {
   const seq = ++view.toolsSeq;
@@ -692,13 +774,20 @@ async function loadTools(choose = null) {
     status.textContent = '';
   } catch (error) {
     if (error instanceof AuthError) return expired();
-    if (seq === view.toolsSeq) status.textContent = `Could not load the tools: ${error.message}`;
+    if (seq === view.toolsSeq) status.textContent = `Could not load the tools: ${messageOf(error)}`;
   }
 }
 
+/** The ids of the ticked tools. */
+const tickedTools = () => new Set([...$('tool-choices').querySelectorAll('input')].filter((box) => box.checked).map((box) => box.value));
+
+/**
+ * @param {SavedTool[]} tools
+ * @param {string | null} choose
+ */
 function renderToolChoices(tools, choose) {
   // What was ticked stays ticked across a reload of the list.
-  const ticked = new Set([...$('tool-choices').querySelectorAll('input:checked')].map((box) => box.value));
+  const ticked = tickedTools();
   const known = new Set((view.tools ?? []).map((tool) => tool.id));
   view.tools = tools;
   const items = tools.map((tool, i) => {
@@ -724,8 +813,8 @@ function renderToolChoices(tools, choose) {
 }
 
 $('tool-choices').addEventListener('click', async (event) => {
-  const button = event.target.closest('button[data-tool-id]');
-  if (!button || button.getAttribute('aria-disabled') === 'true') return;
+  const button = event.target instanceof Element ? event.target.closest('button[data-tool-id]') : null;
+  if (!(button instanceof HTMLButtonElement) || button.getAttribute('aria-disabled') === 'true') return;
   button.setAttribute('aria-disabled', 'true');
   const status = $('tools-status');
   try {
@@ -737,54 +826,54 @@ $('tool-choices').addEventListener('click', async (event) => {
   } catch (error) {
     if (error instanceof AuthError) return expired();
     button.removeAttribute('aria-disabled');
-    status.textContent = `Could not delete the tool: ${error.message}`;
+    status.textContent = `Could not delete the tool: ${messageOf(error)}`;
   }
 });
 
 const chosenTools = () => {
-  const ticked = new Set([...$('tool-choices').querySelectorAll('input:checked')].map((box) => box.value));
+  const ticked = tickedTools();
   return (view.tools ?? []).filter((tool) => ticked.has(tool.id)).map((tool) => tool.definition);
 };
 
-function toolJsonError(message) {
+function toolJsonError(/** @type {string} */ message) {
   $('new-tool-json-error').textContent = message;
-  if (message) $('new-tool-json').setAttribute('aria-invalid', 'true');
-  else $('new-tool-json').removeAttribute('aria-invalid');
+  if (message) $textarea('new-tool-json').setAttribute('aria-invalid', 'true');
+  else $textarea('new-tool-json').removeAttribute('aria-invalid');
 }
 
 $('save-tool-button').addEventListener('click', async () => {
   const button = $('save-tool-button');
   if (button.getAttribute('aria-disabled') === 'true') return;
   toolJsonError('');
-  const text = $('new-tool-json').value.trim();
+  const text = $textarea('new-tool-json').value.trim();
   let tool;
   try {
     if (!text) throw new Error('Paste or type a tool definition first.');
     tool = JSON.parse(text);
   } catch (error) {
-    toolJsonError(text ? `This is not valid JSON: ${error.message}` : error.message);
-    $('new-tool-json').focus();
+    toolJsonError(text ? `This is not valid JSON: ${messageOf(error)}` : messageOf(error));
+    $textarea('new-tool-json').focus();
     return;
   }
   button.setAttribute('aria-disabled', 'true');
   try {
     const saved = (await gql(SAVE_TOOL, { tool })).saveTool;
-    $('new-tool-json').value = '';
+    $textarea('new-tool-json').value = '';
     await loadTools(saved.id);
     $('tools-status').textContent = `Saved "${saved.name}"; it is ticked for this task.`;
-    const box = $('tool-choices').querySelector(`input[value="${CSS.escape(saved.id)}"]`);
+    const box = [...$('tool-choices').querySelectorAll('input')].find((input) => input.value === saved.id);
     box?.focus();
   } catch (error) {
     if (error instanceof AuthError) return expired();
     // The API names the rule the definition broke (tool.function.name must match …).
-    toolJsonError(error.message);
-    $('new-tool-json').focus();
+    toolJsonError(messageOf(error));
+    $textarea('new-tool-json').focus();
   } finally {
     button.removeAttribute('aria-disabled');
   }
 });
 
-function fieldError(name, message) {
+function fieldError(/** @type {string} */ name, /** @type {string} */ message) {
   const input = $(NEW_TASK_FIELDS[name]);
   $(`${NEW_TASK_FIELDS[name]}-error`).textContent = message;
   if (message) input.setAttribute('aria-invalid', 'true');
@@ -793,15 +882,16 @@ function fieldError(name, message) {
 
 $('new-task').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const form = event.target;
-  const button = form.querySelector('button[type="submit"]');
+  const form = byId('new-task', HTMLFormElement);
+  const button = buttonOf('new-task');
   if (button.getAttribute('aria-disabled') === 'true') return;
   for (const name of Object.keys(NEW_TASK_FIELDS)) fieldError(name, '');
   $('new-task-error').textContent = '';
-  const task = $('new-task-text').value.trim();
-  const name = $('new-task-name').value.trim();
-  const startUrl = $('new-task-url').value.trim();
-  const steps = $('new-task-steps').value.trim();
+  const task = $textarea('new-task-text').value.trim();
+  const name = $input('new-task-name').value.trim();
+  const startUrl = $input('new-task-url').value.trim();
+  const steps = $input('new-task-steps').value.trim();
+  /** @type {[string, string][]} */
   const problems = [];
   if (!task) problems.push(['task', 'Say what the agent should do.']);
   if (startUrl && !/^https?:\/\/\S+$/i.test(startUrl)) problems.push(['startUrl', 'Give an address that starts with http:// or https://.']);
@@ -820,6 +910,7 @@ $('new-task').addEventListener('submit', async (event) => {
       $('new-task-error').textContent = 'The tool list could not be loaded, so the task was not created. Try again.';
       return;
     }
+    /** @type {{ task: string, tools: unknown[], name?: string, startUrl?: string, maxSteps?: number }} */
     const input = { task, tools: chosenTools() };
     if (name) input.name = name;
     if (startUrl) input.startUrl = startUrl;
@@ -831,12 +922,13 @@ $('new-task').addEventListener('submit', async (event) => {
   } catch (error) {
     if (error instanceof AuthError) return expired();
     // A refused field is named by the API (extensions.params): show the reason beside it.
-    const field = Object.keys(error.params ?? {}).find((name) => NEW_TASK_FIELDS[name]);
+    const params = (error instanceof ApiError && error.params) || {};
+    const field = Object.keys(params).find((name) => NEW_TASK_FIELDS[name]);
     if (field) {
-      fieldError(field, error.params[field]);
+      fieldError(field, params[field]);
       $(NEW_TASK_FIELDS[field]).focus();
     } else {
-      $('new-task-error').textContent = `The task could not be created: ${error.message}`;
+      $('new-task-error').textContent = `The task could not be created: ${messageOf(error)}`;
     }
   } finally {
     button.removeAttribute('aria-disabled');
@@ -853,43 +945,43 @@ async function loadKeySettings() {
     const key = (await gql(KEY)).apiKey;
     view.keyId = key.id;
     $('key-settings-which').textContent = `The API key you signed in with: ${key.prefix}…${key.label ? ` (${key.label})` : ''}.`;
-    $('key-webhook-url').value = key.webhookUrl ?? '';
+    $input('key-webhook-url').value = key.webhookUrl ?? '';
     message.textContent = '';
   } catch (error) {
     if (error instanceof AuthError) return expired();
-    message.textContent = `Could not load the key's settings: ${error.message}`;
+    message.textContent = `Could not load the key's settings: ${messageOf(error)}`;
   }
 }
 
-function keyWebhookError(text) {
+function keyWebhookError(/** @type {string} */ text) {
   $('key-webhook-url-error').textContent = text;
-  if (text) $('key-webhook-url').setAttribute('aria-invalid', 'true');
-  else $('key-webhook-url').removeAttribute('aria-invalid');
+  if (text) $input('key-webhook-url').setAttribute('aria-invalid', 'true');
+  else $input('key-webhook-url').removeAttribute('aria-invalid');
 }
 
 $('key-settings').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const button = event.target.querySelector('button[type="submit"]');
+  const button = buttonOf('key-settings');
   if (button.getAttribute('aria-disabled') === 'true' || view.keyId === null) return;
   keyWebhookError('');
   $('key-settings-message').textContent = '';
-  const url = $('key-webhook-url').value.trim();
+  const url = $input('key-webhook-url').value.trim();
   if (url && !/^https?:\/\/\S+$/i.test(url)) {
     keyWebhookError('Give an address that starts with http:// or https://, or leave it empty.');
-    $('key-webhook-url').focus();
+    $input('key-webhook-url').focus();
     return;
   }
   button.setAttribute('aria-disabled', 'true');
   try {
     const key = (await gql(SET_WEBHOOK, { id: view.keyId, url: url || null })).setApiKeyWebhookUrl;
-    $('key-webhook-url').value = key.webhookUrl ?? '';
+    $input('key-webhook-url').value = key.webhookUrl ?? '';
     $('key-settings-message').textContent = key.webhookUrl
       ? `Saved. New tasks of this key without a webhook of their own send their events to ${key.webhookUrl}.`
       : 'Saved. This key has no default webhook.';
   } catch (error) {
     if (error instanceof AuthError) return expired();
-    keyWebhookError(error.params?.webhookUrl ?? `The webhook could not be saved: ${error.message}`);
-    $('key-webhook-url').focus();
+    keyWebhookError(paramOf(error, 'webhookUrl') ?? `The webhook could not be saved: ${messageOf(error)}`);
+    $input('key-webhook-url').focus();
   } finally {
     button.removeAttribute('aria-disabled');
   }
@@ -905,7 +997,7 @@ async function start() {
     enter(false);
   } catch (error) {
     if (error instanceof AuthError) signOut('Your API key is no longer accepted. Sign in again.');
-    else showSignin(`Could not reach Almanac: ${error.message}`);
+    else showSignin(`Could not reach Almanac: ${messageOf(error)}`);
   }
 }
 

@@ -1,9 +1,22 @@
+// @ts-check
 // A tool call the run waits on, as a form. `form_input`-shaped arguments ({heading, description,
 // fields: [{type, label, options?}]}) become a real form, one labelled control per field, and the
 // answer is a JSON object keyed by label. Any other call shows its name and arguments and takes a
 // text answer, sent as typed. Everything the agent chose is inserted as text, never as HTML.
 
+import { messageOf } from './api.js';
 import { el } from './dom.js';
+
+/**
+ * One field of form_input's arguments, as the agent wrote it: only `label` is checked.
+ * @typedef {{
+ *   label: string, type?: unknown, options?: unknown, description?: unknown, help?: unknown,
+ *   default?: unknown, value?: unknown, required?: unknown, placeholder?: unknown,
+ * }} FormField
+ */
+/** @typedef {{ heading?: unknown, description?: unknown, fields: FormField[] }} FormInput */
+/** @typedef {{ id: string, name: string, parameters: unknown }} ToolCall */
+/** @typedef {{ value: string, label: string }} Option */
 
 const INPUT_TYPES = new Set([
   'text',
@@ -21,6 +34,7 @@ const INPUT_TYPES = new Set([
   'search',
   'range',
 ]);
+/** @type {Record<string, string>} */
 const ALIASES = {
   string: 'text',
   integer: 'number',
@@ -38,26 +52,34 @@ const ALIASES = {
 
 let forms = 0;
 
-/** Whether the arguments have form_input's shape: a `fields` list of objects with a label. */
+/**
+ * Whether the arguments have form_input's shape: a `fields` list of objects with a label.
+ * @param {unknown} parameters
+ * @returns {parameters is FormInput}
+ */
 export function isFormInput(parameters) {
+  if (parameters === null || typeof parameters !== 'object' || !('fields' in parameters)) return false;
+  const { fields } = parameters;
   return (
-    parameters !== null &&
-    typeof parameters === 'object' &&
-    Array.isArray(parameters.fields) &&
-    parameters.fields.every((field) => field && typeof field === 'object' && typeof field.label === 'string')
+    Array.isArray(fields) &&
+    fields.every((field) => field && typeof field === 'object' && 'label' in field && typeof field.label === 'string')
   );
 }
 
+/** @param {FormField} field @returns {Option[]} */
 const optionsOf = (field) =>
   (Array.isArray(field.options) ? field.options : [])
-    .map((option) =>
-      option && typeof option === 'object'
-        ? { value: String(option.value ?? option.label ?? ''), label: String(option.label ?? option.value ?? '') }
-        : { value: String(option), label: String(option) },
-    )
+    .map((/** @type {unknown} */ option) => {
+      if (!option || typeof option !== 'object') return { value: String(option), label: String(option) };
+      const { value, label } = /** @type {{ value?: unknown, label?: unknown }} */ (option);
+      return { value: String(value ?? label ?? ''), label: String(label ?? value ?? '') };
+    })
     .filter((option) => option.label !== '');
 
-/** What a field becomes: an <input type>, 'textarea', 'checkbox', 'select', 'radio' or 'checkboxes'. */
+/**
+ * What a field becomes: an <input type>, 'textarea', 'checkbox', 'select', 'radio' or 'checkboxes'.
+ * @param {FormField} field
+ */
 export function controlKind(field) {
   let type = String(field.type ?? 'text')
     .trim()
@@ -73,7 +95,8 @@ export function controlKind(field) {
 }
 
 /** Labels made unique (a repeated label gets " (2)", " (3)"…), so they can key the answer. */
-function answerKeys(fields) {
+function answerKeys(/** @type {FormField[]} */ fields) {
+  /** @type {Map<string, number>} */
   const seen = new Map();
   return fields.map((field, i) => {
     const label = field.label.trim() || `Field ${i + 1}`;
@@ -83,8 +106,16 @@ function answerKeys(fields) {
   });
 }
 
+/**
+ * @param {FormField} field
+ * @param {string} key
+ * @param {string} id
+ * @param {string | null} hintId
+ * @returns {{ wrap: HTMLElement, read: () => unknown }}
+ */
 function fieldControl(field, key, id, hintId) {
   const kind = controlKind(field);
+  /** @type {Record<string, string>} */
   const common = { id, name: key };
   if (hintId) common['aria-describedby'] = hintId;
   const wrap = el('div', { class: `field field-${kind}` });
@@ -107,36 +138,40 @@ function fieldControl(field, key, id, hintId) {
       wrap,
       read: () =>
         type === 'radio'
-          ? (group.querySelector('input:checked')?.value ?? null)
-          : [...group.querySelectorAll('input:checked')].map((i) => i.value),
+          ? ([...group.querySelectorAll('input')].find((i) => i.checked)?.value ?? null)
+          : [...group.querySelectorAll('input')].filter((i) => i.checked).map((i) => i.value),
     };
   }
 
   const label = el('label', { for: id }, key);
+  /** @type {HTMLSelectElement | HTMLTextAreaElement | HTMLInputElement} */
   let control;
   if (kind === 'select') {
-    control = el('select', common);
-    if (!field.required) control.append(el('option', { value: '' }, '—'));
-    for (const option of optionsOf(field)) control.append(el('option', { value: option.value }, option.label));
-    if (initial !== undefined) control.value = String(initial);
+    const select = el('select', common);
+    if (!field.required) select.append(el('option', { value: '' }, '—'));
+    for (const option of optionsOf(field)) select.append(el('option', { value: option.value }, option.label));
+    if (initial !== undefined) select.value = String(initial);
+    control = select;
   } else if (kind === 'textarea') {
     control = el('textarea', { ...common, rows: '4' });
     if (initial !== undefined) control.value = String(initial);
   } else {
-    control = el('input', { ...common, type: kind });
-    if (kind === 'checkbox') control.checked = initial === true || initial === 'true';
-    else if (initial !== undefined) control.value = String(initial);
-    if (kind === 'email') control.autocomplete = 'email';
-    if (kind === 'password') control.autocomplete = 'off';
+    const input = el('input', { ...common, type: kind });
+    if (kind === 'checkbox') input.checked = initial === true || initial === 'true';
+    else if (initial !== undefined) input.value = String(initial);
+    if (kind === 'email') input.autocomplete = 'email';
+    if (kind === 'password') input.autocomplete = 'off';
+    control = input;
   }
   if (field.required && kind !== 'checkbox') control.required = true;
-  if (typeof field.placeholder === 'string' && kind !== 'checkbox' && kind !== 'select') control.placeholder = field.placeholder;
+  if (typeof field.placeholder === 'string' && !(control instanceof HTMLSelectElement) && kind !== 'checkbox')
+    control.placeholder = field.placeholder;
   if (kind === 'checkbox') wrap.append(control, label);
   else wrap.append(label, control);
   if (hint) wrap.append(hint);
 
   const read = () => {
-    if (kind === 'checkbox') return control.checked;
+    if (control instanceof HTMLInputElement && kind === 'checkbox') return control.checked;
     if (kind === 'number' || kind === 'range') return control.value === '' ? null : Number(control.value);
     return control.value;
   };
@@ -146,6 +181,8 @@ function fieldControl(field, key, id, hintId) {
 /**
  * Builds the form for `toolCall` ({id, name, parameters}). `submit(input)` sends the answer (a
  * string) and resolves when it was accepted; the form then stays, disabled, with a confirmation.
+ * @param {ToolCall} toolCall
+ * @param {(answer: string) => Promise<unknown>} submit
  */
 export function toolCallForm(toolCall, submit) {
   const n = ++forms;
@@ -153,6 +190,7 @@ export function toolCallForm(toolCall, submit) {
   const titleId = `tool-title-${n}`;
   const form = el('form', { class: 'tool-form', 'aria-labelledby': titleId });
   const fieldset = el('fieldset', { class: 'plain' });
+  /** @type {() => string} */
   let answer;
 
   if (isFormInput(parameters)) {
@@ -171,18 +209,20 @@ export function toolCallForm(toolCall, submit) {
     answer = () => JSON.stringify(Object.fromEntries(keys.map((key, i) => [key, readers[i]()])));
   } else {
     form.append(el('h3', { id: titleId, tabindex: '-1' }, 'The agent calls ', el('code', {}, toolCall.name)));
+    const textarea = el('textarea', {
+      id: `tool-${n}-answer`,
+      name: 'answer',
+      rows: '4',
+      required: '',
+      'aria-describedby': `tool-${n}-args`,
+    });
     const args = el('pre', { class: 'arguments', id: `tool-${n}-args` }, JSON.stringify(parameters, null, 2));
     fieldset.append(
       el('p', { class: 'label' }, 'With these arguments:'),
       args,
-      el(
-        'div',
-        { class: 'field' },
-        el('label', { for: `tool-${n}-answer` }, 'Your answer'),
-        el('textarea', { id: `tool-${n}-answer`, name: 'answer', rows: '4', required: '', 'aria-describedby': `tool-${n}-args` }),
-      ),
+      el('div', { class: 'field' }, el('label', { for: `tool-${n}-answer` }, 'Your answer'), textarea),
     );
-    answer = () => fieldset.querySelector('textarea').value;
+    answer = () => textarea.value;
   }
 
   const button = el('button', { type: 'submit' }, 'Send answer');
@@ -211,7 +251,7 @@ export function toolCallForm(toolCall, submit) {
       fieldset.disabled = false;
       message.setAttribute('role', 'alert');
       message.classList.add('error');
-      message.textContent = `Your answer was not accepted: ${error.message}`;
+      message.textContent = `Your answer was not accepted: ${messageOf(error)}`;
       if (focused instanceof HTMLElement && form.contains(focused)) focused.focus();
     }
   });

@@ -6,11 +6,11 @@
 // allowed. A form's values are kept in sessionStorage until they are saved, so a failed save or a
 // reload loses nothing. Routes live in the URL hash: #/events, #/events/new, #/events/<id>…
 
-import { ApiError, AuthError, forgetKey, gql, storeKey, storedKey } from '../console/api.js';
-import { el } from '../console/dom.js';
+import { ApiError, AuthError, forgetKey, gql, messageOf, storeKey, storedKey } from '../console/api.js';
+import { byId, el } from '../console/dom.js';
 import { SECTIONS, emptyRecurrence } from './sections.js';
 
-const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const $ = (/** @type {string} */ id) => byId(id);
 const DRAFTS = 'almanac.manage.draft.';
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 
@@ -20,9 +20,6 @@ const PICKS = `query ManagePicks {
   venues(page: { perPage: 100 }) { items { id name } }
   organizers(page: { perPage: 100 }) { items { id name } }
 }`;
-
-/** @param {unknown} error */
-const messageOf = (error) => (error instanceof Error ? error.message : String(error));
 
 // ---- signing in -------------------------------------------------------------------------------
 
