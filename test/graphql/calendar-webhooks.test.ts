@@ -28,6 +28,9 @@ interface Received {
   raw: string;
 }
 
+/** A change-log cursor's place in the log (its commit sequence), for ordering cursors. */
+const logPosition = (cursor: string) => Number(Buffer.from(cursor, 'base64url').toString().split('.')[1]);
+
 describe.each(DATABASE_KINDS)('calendar webhooks on %s', (kind) => {
   const api = useTestServer(kind, { TASK_ALLOW_PRIVATE_NETWORK: 'true', TASK_WORKERS: '0' });
   const received: Received[] = [];
@@ -119,7 +122,9 @@ describe.each(DATABASE_KINDS)('calendar webhooks on %s', (kind) => {
         `sha256=${createHmac('sha256', hook.secret).update(`${ts}.${delivery.raw}`).digest('hex')}`,
       );
       expect(delivery.body.webhookId).toBe(hook.id);
-      expect(delivery.body.cursor).toBe(delivery.body.changes.at(-1).cursor);
+      // The delivery's cursor is where the endpoint's reading stopped: its last change, or past
+      // changes it does not follow (a venue's, when it follows events) read in the same page.
+      expect(logPosition(delivery.body.cursor)).toBeGreaterThanOrEqual(logPosition(delivery.body.changes.at(-1).cursor));
     }
     // The first POST was refused: its delivery was retried, and nothing came before it. (The mirror
     // may be right before the last delivery is sent: it reads each record as it is now.)
