@@ -36,6 +36,7 @@ import { toolCallForm } from './tool-form.js';
  * }} Run
  */
 /** @typedef {{ id: string, name: string, builtIn: boolean, definition: { function?: { description?: string } } | null }} SavedTool */
+/** @typedef {{ name: string, cookies: number, origins: number, updatedAt: string }} BrowserProfile */
 /** @typedef {{ li: HTMLLIElement, link: HTMLAnchorElement, name: HTMLElement, badge: HTMLElement, when: HTMLElement, created: string | null }} TaskItem */
 /** @typedef {{ li: HTMLLIElement, article: HTMLElement, answered: boolean }} StepItem */
 
@@ -59,6 +60,8 @@ const RERUN = `mutation ConsoleRerun($id: ID!) { rerunTask(id: $id) { id taskId 
 const TOOLS = `query ConsoleTools { savedTools { id name builtIn definition } }`;
 const SAVE_TOOL = `mutation ConsoleSaveTool($tool: JSON!) { saveTool(tool: $tool) { id name } }`;
 const DELETE_TOOL = `mutation ConsoleDeleteTool($id: ID!) { deleteSavedTool(id: $id) { id name } }`;
+const PROFILES = `query ConsoleProfiles { browserProfiles { name cookies origins updatedAt } }`;
+const DELETE_PROFILE = `mutation ConsoleDeleteProfile($name: String!) { deleteBrowserProfile(name: $name) { name } }`;
 const RENAME = `mutation ConsoleRename($id: ID!, $name: String) { renameTask(id: $id, name: $name) { id name readableName } }`;
 const KEY = `query ConsoleKey { apiKey { id prefix label webhookUrl } }`;
 const SET_WEBHOOK = `mutation ConsoleKeyWebhook($id: Int!, $url: String) { setApiKeyWebhookUrl(id: $id, webhookUrl: $url) { id webhookUrl } }`;
@@ -295,9 +298,11 @@ async function route() {
     if (creating) {
       $('new-task-title').focus();
       void loadTools();
+      void loadProfiles();
     } else {
       $('key-settings-title').focus();
       void loadKeySettings();
+      void loadProfiles();
     }
     return;
   }
@@ -756,7 +761,13 @@ $('rerun-task').addEventListener('click', async () => {
 // ——— a new task ———
 
 /** @type {Record<string, string>} */
-const NEW_TASK_FIELDS = { task: 'new-task-text', name: 'new-task-name', startUrl: 'new-task-url', maxSteps: 'new-task-steps' };
+const NEW_TASK_FIELDS = {
+  task: 'new-task-text',
+  name: 'new-task-name',
+  startUrl: 'new-task-url',
+  maxSteps: 'new-task-steps',
+  profile: 'new-task-profile',
+};
 
 /**
  * The tool definitions to pick from: Almanac's built-in ones (form_input, chosen by default) and the
@@ -891,12 +902,15 @@ $('new-task').addEventListener('submit', async (event) => {
   const name = $input('new-task-name').value.trim();
   const startUrl = $input('new-task-url').value.trim();
   const steps = $input('new-task-steps').value.trim();
+  const profile = $input('new-task-profile').value.trim();
   /** @type {[string, string][]} */
   const problems = [];
   if (!task) problems.push(['task', 'Say what the agent should do.']);
   if (startUrl && !/^https?:\/\/\S+$/i.test(startUrl)) problems.push(['startUrl', 'Give an address that starts with http:// or https://.']);
   if (steps && !(/^\d+$/.test(steps) && Number(steps) >= 1 && Number(steps) <= 500))
     problems.push(['maxSteps', 'Give a whole number from 1 to 500.']);
+  if (profile && !/^[A-Za-z0-9_.-]{1,64}$/.test(profile))
+    problems.push(['profile', 'Use letters, digits, "_", "." or "-" (at most 64), without spaces.']);
   if (problems.length) {
     for (const [name, message] of problems) fieldError(name, message);
     $(NEW_TASK_FIELDS[problems[0][0]]).focus();
@@ -910,8 +924,9 @@ $('new-task').addEventListener('submit', async (event) => {
       $('new-task-error').textContent = 'The tool list could not be loaded, so the task was not created. Try again.';
       return;
     }
-    /** @type {{ task: string, tools: unknown[], name?: string, startUrl?: string, maxSteps?: number }} */
+    /** @type {{ task: string, tools: unknown[], name?: string, startUrl?: string, maxSteps?: number, profile?: string }} */
     const input = { task, tools: chosenTools() };
+    if (profile) input.profile = profile;
     if (name) input.name = name;
     if (startUrl) input.startUrl = startUrl;
     if (steps) input.maxSteps = Number(steps);
@@ -932,6 +947,52 @@ $('new-task').addEventListener('submit', async (event) => {
     }
   } finally {
     button.removeAttribute('aria-disabled');
+  }
+});
+
+// ——— browser profiles ———
+
+/** The owner's profiles: offered as names in the new-task form, listed with a delete button in the key's settings. */
+async function loadProfiles() {
+  const status = $('profiles-status');
+  try {
+    /** @type {BrowserProfile[]} */
+    const profiles = (await gql(PROFILES)).browserProfiles;
+    $('profile-names').replaceChildren(...profiles.map((profile) => el('option', { value: profile.name })));
+    const items = profiles.map((profile) =>
+      el(
+        'li',
+        {},
+        el('code', {}, profile.name),
+        ` — ${profile.cookies} cookie${profile.cookies === 1 ? '' : 's'}, saved ${new Date(profile.updatedAt).toLocaleString()} `,
+        el(
+          'button',
+          { type: 'button', class: 'secondary small', 'data-profile': profile.name, 'aria-label': `Delete ${profile.name}` },
+          'Delete',
+        ),
+      ),
+    );
+    $('profile-list').replaceChildren(...items);
+    status.textContent = profiles.length ? '' : 'No profiles yet: name one when you create a task.';
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    status.textContent = `Could not load the profiles: ${messageOf(error)}`;
+  }
+}
+
+$('profile-list').addEventListener('click', async (event) => {
+  const button = event.target instanceof Element ? event.target.closest('button[data-profile]') : null;
+  if (!(button instanceof HTMLButtonElement) || button.getAttribute('aria-disabled') === 'true') return;
+  button.setAttribute('aria-disabled', 'true');
+  try {
+    const deleted = (await gql(DELETE_PROFILE, { name: button.dataset.profile })).deleteBrowserProfile;
+    await loadProfiles();
+    $('profiles-status').textContent = `Deleted "${deleted.name}". Tasks naming it start logged out.`;
+    $('key-settings-title').focus();
+  } catch (error) {
+    if (error instanceof AuthError) return expired();
+    button.removeAttribute('aria-disabled');
+    $('profiles-status').textContent = `Could not delete the profile: ${messageOf(error)}`;
   }
 });
 

@@ -19,10 +19,13 @@ import type { PolicyProxy } from './proxy.js';
 import type { ClaimedRun } from './queue.js';
 import { taskOptions } from './tasks.js';
 import { compileOutputSchema } from './validation.js';
-import { NO_SECRETS, openSecrets, SecretVault } from './secrets.js';
+import { loadProfile, saveProfile } from './profiles.js';
+import { NO_SECRETS, openSecrets, openText, SecretVault, sealText } from './secrets.js';
 
 const MAX_ROWS = 1000;
 const MAX_STORAGE_CHARS = 512 * 1024;
+/** With ALMANAC_SECRET_KEY, the session's cookies and storage in a run's saved state are sealed: they hold logins. */
+const STATE_PURPOSE = 'almanac run state';
 /** What is kept of the model's text before each call (its reasoning). */
 const MAX_REASONING_CHARS = 4000;
 /** How many times a final answer that does not match outputSchema is sent back before the run fails. */
@@ -95,7 +98,7 @@ class AgentRun {
       if (tool.function.parameters) this.validators.set(tool.function.name, ajv.compile(tool.function.parameters));
     }
     this.state = run.state
-      ? (JSON.parse(run.state) as AgentState)
+      ? this.readState(run.state)
       : { messages: [], steps: 0, failures: 0, repeat: null, dataTable: [], url: '', activeMs: 0 };
     this.activeAtClaim = this.state.activeMs;
   }
@@ -165,6 +168,10 @@ class AgentRun {
       note = resumeNote(state.url, true);
     }
     await this.lease.setStatus('starting_browser', 'Starting the browser');
+    // A first start opens the task's profile; a resumed run has the session it left.
+    const profile = this.options.profile;
+    if (profile && !state.messages.length)
+      state.storage = await loadProfile(this.deps.prisma, this.secretKey(), this.run.task.ownerId, profile);
     const context = await this.deps.browser.newContext(state.storage);
     this.session = await BrowserSession.open(context, this.deps.proxy);
     if (this.signal.aborted) throw new Error('aborted');
@@ -330,11 +337,53 @@ class AgentRun {
 
   private snapshot(): string {
     this.state.activeMs = this.activeAtClaim + (Date.now() - this.claimedAt);
-    return JSON.stringify(this.state);
+    const key = this.deps.config.secretKey;
+    if (!key || !this.state.storage) return JSON.stringify(this.state);
+    const { storage, ...rest } = this.state;
+    return JSON.stringify({ ...rest, sealedStorage: sealText(JSON.stringify(storage), key, STATE_PURPOSE) });
+  }
+
+  /** The stored state; a sealed session that cannot be opened (the key changed) resumes logged out. */
+  private readState(text: string): AgentState {
+    const { sealedStorage, ...state } = JSON.parse(text) as AgentState & { sealedStorage?: string };
+    const key = this.deps.config.secretKey;
+    if (sealedStorage && key) {
+      try {
+        state.storage = JSON.parse(openText(sealedStorage, key, STATE_PURPOSE)) as StorageState;
+      } catch {
+        state.storage = undefined;
+      }
+    }
+    return state;
+  }
+
+  private secretKey(): string {
+    const key = this.deps.config.secretKey;
+    if (!key) throw new GuardError('failed', 'the task uses a browser profile but the server has no ALMANAC_SECRET_KEY to read it with');
+    return key;
+  }
+
+  /**
+   * Saves the session back to the task's profile as the run ends, before its end is recorded (a task
+   * started once this one is seen ended finds the login). A run that fails keeps its login too, as a
+   * browser window closed mid-task would; a failed save is logged and does not change the run's end.
+   */
+  private async saveProfile(): Promise<void> {
+    const profile = this.options.profile;
+    if (!profile) return;
+    try {
+      const storage = this.session ? await this.storage() : this.state.storage;
+      if (!storage) return;
+      const saved = await saveProfile(this.deps.prisma, this.secretKey(), this.run.task.ownerId, profile, storage);
+      if (!saved) this.deps.logger.warn({ runId: this.run.id, profile }, 'browser profile not saved: the user has too many');
+    } catch (error) {
+      this.deps.logger.error({ runId: this.run.id, profile, err: error }, 'browser profile not saved');
+    }
   }
 
   private async finish(args: Record<string, unknown>): Promise<void> {
     const dataTable = Array.isArray(args.dataTable) ? (args.dataTable as Row[]).slice(0, MAX_ROWS) : this.state.dataTable;
+    await this.saveProfile();
     if (args.success === false) {
       const said = typeof args.output === 'string' ? args.output : JSON.stringify(args.output);
       return this.lease.fail('failed', `the agent could not complete the task: ${said}`, {
@@ -356,9 +405,14 @@ class AgentRun {
     try {
       if (reason === 'ended' || reason === 'lost' || error instanceof LeaseLost) {
         log.info({ runId: this.run.id, reason: reason ?? 'lost' }, 'run let go');
-      } else if (reason === 'shutdown') {
+        return;
+      }
+      if (reason === 'shutdown') {
         await this.lease.release();
-      } else if (reason === 'timeout') {
+        return;
+      }
+      await this.saveProfile();
+      if (reason === 'timeout') {
         await this.lease.fail('timed_out', this.timeoutMessage());
       } else if (error instanceof GuardError) {
         await this.lease.fail(error.detailedStatus, error.message);

@@ -74,23 +74,36 @@ export function totpCode(key: Buffer, timeMs: number, digits = 6): string {
   return String(binary % 10 ** digits).padStart(digits, '0');
 }
 
-const cipherKey = (secretKey: string) => createHash('sha256').update(`almanac task secrets\0${secretKey}`).digest();
-
-/** `v1.<iv>.<tag>.<ciphertext>` (base64url), AES-256-GCM. */
-export function sealSecrets(secrets: TaskSecrets, secretKey: string): string {
+/**
+ * `v1.<iv>.<tag>.<ciphertext>` (base64url): `text` encrypted with AES-256-GCM under a key derived from
+ * ALMANAC_SECRET_KEY and `purpose`, so that a value sealed for one use cannot be opened as another.
+ */
+export function sealText(text: string, secretKey: string, purpose: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', cipherKey(secretKey), iv);
-  const data = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final()]);
+  const cipher = createCipheriv('aes-256-gcm', cipherKey(secretKey, purpose), iv);
+  const data = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
   return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
 }
 
-export function openSecrets(sealed: string, secretKey: string): TaskSecrets {
+/** The text sealText sealed; throws when the key or purpose differs or the bytes were altered. */
+export function openText(sealed: string, secretKey: string, purpose: string): string {
   const [version, iv, tag, data] = sealed.split('.');
-  if (version !== 'v1') throw new Error('the task secrets are stored in an unknown format');
-  const decipher = createDecipheriv('aes-256-gcm', cipherKey(secretKey), Buffer.from(iv, 'base64url'));
+  if (version !== 'v1') throw new Error(`${purpose}: stored in an unknown format`);
+  const decipher = createDecipheriv('aes-256-gcm', cipherKey(secretKey, purpose), Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  const text = Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
-  return JSON.parse(text) as TaskSecrets;
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+const cipherKey = (secretKey: string, purpose: string) => createHash('sha256').update(`${purpose}\0${secretKey}`).digest();
+
+const SECRETS_PURPOSE = 'almanac task secrets';
+
+export function sealSecrets(secrets: TaskSecrets, secretKey: string): string {
+  return sealText(JSON.stringify(secrets), secretKey, SECRETS_PURPOSE);
+}
+
+export function openSecrets(sealed: string, secretKey: string): TaskSecrets {
+  return JSON.parse(openText(sealed, secretKey, SECRETS_PURPOSE)) as TaskSecrets;
 }
 
 const PLACEHOLDER = /<(secret|totp):([A-Za-z0-9_-]{1,64})>/g;

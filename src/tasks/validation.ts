@@ -5,6 +5,7 @@ import { Ajv } from 'ajv';
 import { isBuiltInName, type FunctionTool } from './actions.js';
 import { invalid } from './errors.js';
 import { isPlainObject } from '../values.js';
+import { validateProfileName } from './profiles.js';
 import { validateSecrets, type TaskSecrets } from './secrets.js';
 
 export const AGENTS = ['BROWSER_AGENT'] as const;
@@ -26,6 +27,7 @@ export interface CreateTaskInput {
   webhookUrl?: unknown;
   secrets?: unknown;
   outputSchema?: unknown;
+  profile?: unknown;
 }
 
 export interface TaskOptions {
@@ -34,6 +36,8 @@ export interface TaskOptions {
   startUrl?: string;
   /** A JSON Schema the final answer must satisfy; the validated object is the run's output. */
   outputSchema?: Record<string, unknown>;
+  /** The caller's browser profile its runs start with and save back to (profiles.ts). */
+  profile?: string;
 }
 
 export interface ValidTask {
@@ -74,6 +78,8 @@ export function validateCreateTask(input: CreateTaskInput, limits: TaskLimits): 
   const options: TaskOptions = { maxSteps, timeoutSeconds };
   if (input.startUrl !== undefined && input.startUrl !== null) options.startUrl = validateHttpUrl(input.startUrl, 'startUrl');
   if (input.outputSchema !== undefined && input.outputSchema !== null) options.outputSchema = validateOutputSchema(input.outputSchema);
+  const profile = validateProfileName(input.profile);
+  if (profile) options.profile = profile;
   const webhookUrl =
     input.webhookUrl !== undefined && input.webhookUrl !== null ? validateHttpUrl(input.webhookUrl, 'webhookUrl') : undefined;
   const name = validateTaskName(input.name) ?? undefined;

@@ -146,3 +146,20 @@ export async function withinOneRateWindow(needMs = 20_000): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
+
+/** Every row of every table of the server's database, as text (binary columns as latin1): for tests that grep stored bytes. */
+export async function dumpDatabase(api: TestServer): Promise<string> {
+  const prisma = api.server.db.prisma as unknown as { $queryRawUnsafe(sql: string): Promise<Record<string, unknown>[]> };
+  const tables =
+    api.server.db.kind === 'sqlite'
+      ? await prisma.$queryRawUnsafe(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+      : await prisma.$queryRawUnsafe(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`);
+  let text = '';
+  for (const { name } of tables) {
+    const rows = await prisma.$queryRawUnsafe(`SELECT * FROM "${String(name)}"`);
+    text += JSON.stringify(rows, (_k, v) =>
+      typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v,
+    );
+  }
+  return text;
+}

@@ -2,9 +2,15 @@
 // sign-in form, a page where nothing happens, a redirect, pages holding iframes and a payment form
 // to put in them, and a log of every path requested and every form posted. Start two to have two
 // origins: the second one reached as http://localhost:<port> (secondOrigin).
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/** How the account pages' session tokens start (a test can look for them in stored bytes). */
+export const SESSION_PREFIX = 'sess-';
+/** The session tokens given out so far. */
+export const sessionTokens = () => [...sessions.keys()];
 
 export const EVENTS = [
   { Event: 'Jazz Night', City: 'Lyon', Kind: 'Music', Date: '2026-12-05' },
@@ -33,8 +39,44 @@ const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': 
 
 const frame = (src: string, style: string) => `<iframe src="${escape(src)}" ${style}></iframe>`;
 
-function respond(url: URL, form?: URLSearchParams): { status: number; body: string; headers?: Record<string, string> } {
+/** The value of cookie `name` in a Cookie header. */
+const cookieOf = (header: string, name: string) =>
+  header
+    .split(';')
+    .map((part) => part.trim().split('='))
+    .find(([key]) => key === name)?.[1];
+
+/** Session tokens the account pages gave out (a random token per sign-in), to their users. */
+const sessions = new Map<string, string>();
+
+function respond(url: URL, form?: URLSearchParams, cookie = ''): { status: number; body: string; headers?: Record<string, string> } {
   switch (url.pathname) {
+    case '/account': {
+      // Signed in by an HttpOnly cookie the site set, with a note the page keeps in local storage.
+      const who = sessions.get(cookieOf(cookie, 'session') ?? '');
+      const note = `<p id="note"></p><script>document.getElementById('note').textContent = 'Note: ' + (localStorage.getItem('note') || 'none')</script>`;
+      if (who) return { status: 200, body: page('Account', `<h1>Signed in as ${escape(who)}</h1>${note}`) };
+      return {
+        status: 200,
+        body: page(
+          'Account',
+          `<h1>Not signed in</h1><form action="/account/login" method="post"><label for="user">User</label> <input id="user" name="user"><button>Sign in</button></form>`,
+        ),
+      };
+    }
+    case '/account/login': {
+      const user = form?.get('user') ?? '';
+      const token = `${SESSION_PREFIX}${randomBytes(12).toString('hex')}`;
+      sessions.set(token, user);
+      return {
+        status: 200,
+        headers: { 'set-cookie': `session=${token}; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax` },
+        body: page(
+          'Signed in',
+          `<h1>Welcome ${escape(user)}</h1><script>localStorage.setItem('note', ${JSON.stringify(`kept for ${user}`).replace(/</g, '\\u003c')})</script>`,
+        ),
+      };
+    }
     case '/':
       return {
         status: 200,
@@ -157,7 +199,7 @@ export async function startTestPages(): Promise<TestPages> {
       form = new URLSearchParams(text);
       posts.push({ path: url.pathname, form: Object.fromEntries(form) });
     }
-    const { status, body, headers } = respond(url, form);
+    const { status, body, headers } = respond(url, form, req.headers.cookie);
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
     res.end(body);
   });

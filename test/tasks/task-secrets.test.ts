@@ -9,7 +9,7 @@ import { createLogger } from '../../src/http/logger.js';
 import { decodeBase32, totpCode } from '../../src/tasks/secrets.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { ADMIN_KEY, useTestServer } from '../support/server.js';
-import { createTask, ended, eventually, runResult, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
+import { createTask, dumpDatabase, ended, eventually, runResult, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
 
 const USER = 'ada-lovelace-7731';
 const PASSWORD = 'Pw"\\q7-zebra-91';
@@ -42,20 +42,8 @@ describe.each(DATABASE_KINDS)('task secrets on %s', (kind) => {
   });
   afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
-  /** Every row of every table, as text (binary columns as latin1). */
-  const dumpDatabase = async (): Promise<string> => {
-    const prisma = api.server.db.prisma as any;
-    const tables: Array<{ name: string }> =
-      kind === 'sqlite'
-        ? await prisma.$queryRawUnsafe(`SELECT name FROM sqlite_master WHERE type = 'table'`)
-        : await prisma.$queryRawUnsafe(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`);
-    let text = '';
-    for (const { name } of tables) {
-      const rows = await prisma.$queryRawUnsafe(`SELECT * FROM "${name}"`);
-      text += JSON.stringify(rows, (_k, v) =>
-        typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v,
-      );
-    }
+  const storedBytes = async (): Promise<string> => {
+    const text = await dumpDatabase(api);
     expect(text).toContain('Task');
     return text;
   };
@@ -108,7 +96,7 @@ describe.each(DATABASE_KINDS)('task secrets on %s', (kind) => {
       : Buffer.alloc(0);
 
     const everything = [
-      await dumpDatabase(),
+      await storedBytes(),
       logged.join(''),
       hooks.join('\n'),
       JSON.stringify(sent.map((r) => r.body)),

@@ -3,6 +3,7 @@
 // shaping of the result into the spec's `data`. The router, the argument checks and the OpenAPI
 // document derive from these rows. The two binary routes (recording GIF, step screenshot) answer
 // bytes, which are not GraphQL's business beyond reading them.
+import { PROFILE_DOC } from '../../tasks/profiles.js';
 import { parse, validate } from 'graphql';
 import { enumValues } from '../../graphql/enum-values.js';
 import { schema } from '../../graphql/schema.js';
@@ -135,6 +136,7 @@ export const TASK_ROUTES: TaskRoute[] = [
         description:
           "A JSON Schema (at most 20,000 characters) the agent's final answer must satisfy: it is told the schema, an answer that does not validate is sent back with the errors (twice at most), then the run fails. The validated value is the run's output.",
       },
+      profile: { type: 'string', description: PROFILE_DOC },
       secrets: {
         type: 'object',
         description:

@@ -2,3 +2,4 @@
 import './task.js';
 import './run.js';
 import './tools.js';
+import './profiles.js';

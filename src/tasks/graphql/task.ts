@@ -13,6 +13,7 @@ import {
   stopTask,
   taskOptions,
 } from '../tasks.js';
+import { PROFILE_DOC } from '../profiles.js';
 import { MAX_TASK_NAME, readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
 import type { Task as TaskRow, TaskRun as RunRow, WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
@@ -97,6 +98,12 @@ Task.implement({
       nullable: true,
       description: 'The page each run opens first, if one was given.',
       resolve: (task) => taskOptions(task).startUrl ?? null,
+    }),
+    profile: t.string({
+      nullable: true,
+      description:
+        'The browser profile (browserProfiles) its runs start with and save back to; null: each run starts with a fresh browser.',
+      resolve: (task) => taskOptions(task).profile ?? null,
     }),
     webhookUrl: t.string({
       nullable: true,
@@ -199,6 +206,9 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
       type: 'JSON',
       description:
         "A JSON Schema (at most 20,000 characters) the agent's final answer must satisfy: it is told the schema, an answer that does not validate is sent back with the errors (twice at most), then the run fails. The validated value is the run's output.",
+    }),
+    profile: t.string({
+      description: PROFILE_DOC,
     }),
     secrets: t.field({
       type: 'JSON',
