@@ -9,12 +9,17 @@
  *   name: string, singular: string, plural: string, trash: boolean,
  *   list: string, get: string, create: string, update: string, remove?: string, restore?: string,
  *   fields: Field[],
- *   items: (data: any) => any[],
+ *   page: (data: any) => ListPage,
  *   toForm: (data: any) => Record<string, any>,
  *   toInput: (state: Record<string, any>, loaded: any) => Record<string, any>,
  *   saved: (data: any) => any,
  * }} Section
+ * @typedef {{ items: any[], total: number, totalPages: number }} ListPage
  */
+
+/** Records a list shows at a time; the list pages through the rest. */
+export const PER_PAGE = 20;
+const PAGE = `page: { page: $page, perPage: ${PER_PAGE} }`;
 
 const STATUS_OPTIONS = /** @type {[string, string][]} */ ([
   ['draft', 'Draft'],
@@ -67,7 +72,7 @@ export function recurrenceInput(/** @type {Record<string, any>} */ state) {
   };
 }
 
-/** A picked or inline-created venue/organizer as the API's JSON input. */
+/** A picked or inline-created venue as the API's JSON input. */
 function linked(
   /** @type {Record<string, any>} */ state,
   /** @type {string} */ name,
@@ -83,9 +88,30 @@ function linked(
   return value ? Number(value) : undefined;
 }
 
+/**
+ * The event's organizers, in order: linked ones by id, new ones as their fields (the API creates
+ * them, or reuses one of the same name).
+ * @typedef {{ id: number, name: string } | { new: Record<string, string> }} OrganizerPick
+ */
+
+/** The organizers a form holds (its hidden JSON value). @returns {OrganizerPick[]} */
+export function organizersOf(/** @type {string | undefined} */ value) {
+  try {
+    const list = JSON.parse(value || '[]');
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The API's organizer input for the form's organizers. */
+const organizersInput = (/** @type {string | undefined} */ value) => organizersOf(value).map((pick) => ('id' in pick ? pick.id : pick.new));
+
 const EVENT_FIELDS = `id title description excerpt startDate endDate timezone allDay cost website featured sticky status date slug url
-  passwordProtected image { id url } venue { id name } organizers { id name } categories { name } tags { name }
+  passwordProtected image { id url } venue { id name } organizers(all: true) { id name } categories { name } tags { name }
   series { rrule }`;
+
+const EVENT_ITEMS = `total totalPages items { id title status startDate timezone }`;
 
 /** @type {Section} */
 const events = {
@@ -93,9 +119,9 @@ const events = {
   singular: 'event',
   plural: 'Events',
   trash: true,
-  list: `query ManageEvents($search: String, $trashed: Boolean!) {
-    all: events(filter: { search: $search, startDate: "1970-01-01", endDate: "2999-12-31", status: ${JSON.stringify(LIVE)} }, page: { perPage: 50 }) @skip(if: $trashed) { items { id title status startDate timezone } }
-    trash: events(filter: { search: $search, startDate: "1970-01-01", endDate: "2999-12-31", status: ["trash"] }, page: { perPage: 50 }) @include(if: $trashed) { items { id title status startDate timezone } }
+  list: `query ManageEvents($search: String, $trashed: Boolean!, $page: Int!) {
+    all: events(filter: { search: $search, startDate: "1970-01-01", endDate: "2999-12-31", status: ${JSON.stringify(LIVE)} }, ${PAGE}) @skip(if: $trashed) { ${EVENT_ITEMS} }
+    trash: events(filter: { search: $search, startDate: "1970-01-01", endDate: "2999-12-31", status: ["trash"] }, ${PAGE}) @include(if: $trashed) { ${EVENT_ITEMS} }
   }`,
   get: `query ManageEvent($id: Int!) { event(id: $id, editContext: true) { ${EVENT_FIELDS} } }`,
   create: `mutation ManageCreateEvent($input: CreateEventInput!) { createEvent(input: $input) { id status } }`,
@@ -122,7 +148,7 @@ const events = {
     { name: 'featured', label: 'Featured', type: 'checkbox' },
     { name: 'sticky', label: 'Sticky (pinned)', type: 'checkbox' },
   ],
-  items: (data) => (data.all ?? data.trash).items,
+  page: (data) => data.all ?? data.trash,
   toForm: ({ event }) => ({
     title: event.title,
     status: event.status.toLowerCase(),
@@ -142,12 +168,12 @@ const events = {
     featured: event.featured,
     sticky: event.sticky,
     venue: event.venue ? String(event.venue.id) : '',
-    organizer: event.organizers[0] ? String(event.organizers[0].id) : '',
+    organizers: JSON.stringify(event.organizers.map((/** @type {any} */ organizer) => ({ id: organizer.id, name: organizer.name }))),
     ...recurrenceOf(event.series?.rrule),
   }),
   toInput: (state, loaded) => {
     const venue = linked(state, 'venue', 'venue', ['address', 'city', 'country']);
-    const organizer = linked(state, 'organizer', 'organizer', ['email', 'phone']);
+    const organizers = organizersInput(state.organizers);
     /** @type {Record<string, any>} */
     const input = {
       title: state.title,
@@ -167,7 +193,7 @@ const events = {
       featured: state.featured,
       sticky: state.sticky,
       venue: venue ?? (loaded ? '' : undefined),
-      organizer: organizer !== undefined ? [organizer] : loaded ? [] : undefined,
+      organizer: organizers.length || loaded ? organizers : undefined,
     };
     const image = state.image.trim();
     const before = loaded?.event.image?.url ?? '';
@@ -200,9 +226,9 @@ function place(kind, extra) {
     singular: kind,
     plural: `${Kind}s`,
     trash: true,
-    list: `query Manage${Kind}s($search: String, $trashed: Boolean!) {
-      all: ${kind}s(filter: { search: $search, status: ${JSON.stringify(LIVE)} }, page: { perPage: 50 }) @skip(if: $trashed) { items { id name status } }
-      trash: ${kind}s(filter: { search: $search, status: ["trash"] }, page: { perPage: 50 }) @include(if: $trashed) { items { id name status } }
+    list: `query Manage${Kind}s($search: String, $trashed: Boolean!, $page: Int!) {
+      all: ${kind}s(filter: { search: $search, status: ${JSON.stringify(LIVE)} }, ${PAGE}) @skip(if: $trashed) { total totalPages items { id name status } }
+      trash: ${kind}s(filter: { search: $search, status: ["trash"] }, ${PAGE}) @include(if: $trashed) { total totalPages items { id name status } }
     }`,
     get: `query Manage${Kind}($id: Int!) { record: ${kind}(id: $id, editContext: true) { ${selection} } }`,
     create: `mutation ManageCreate${Kind}($input: Create${Kind}Input!) { saved: create${Kind}(input: $input) { id status } }`,
@@ -215,7 +241,7 @@ function place(kind, extra) {
       { name: 'description', label: 'Description', type: 'textarea' },
       ...extra,
     ],
-    items: (data) => (data.all ?? data.trash).items,
+    page: (data) => data.all ?? data.trash,
     toForm: ({ record }) => ({ ...record, status: record.status.toLowerCase() }),
     toInput: (state, loaded) => {
       /** @type {Record<string, any>} */
@@ -238,7 +264,7 @@ function terms(name, singular, type, query, mutation) {
     singular,
     plural: Plural,
     trash: false,
-    list: `query Manage${Plural}($search: String) { ${query}(filter: { search: $search, hideEmpty: false }, page: { perPage: 100 }) { items { id name } } }`,
+    list: `query Manage${Plural}($search: String, $page: Int!) { ${query}(filter: { search: $search, hideEmpty: false }, ${PAGE}) { total totalPages items { id name } } }`,
     get: `query Manage${type}($id: Int!) { record: ${mutation[0].toLowerCase()}${mutation.slice(1)}(id: $id) { id name slug description } }`,
     create: `mutation ManageCreate${type}($input: Create${mutation}Input!) { saved: create${mutation}(input: $input) { id } }`,
     update: `mutation ManageUpdate${type}($id: Int!, $input: Update${mutation}Input!) { saved: update${mutation}(id: $id, input: $input) { id } }`,
@@ -248,7 +274,7 @@ function terms(name, singular, type, query, mutation) {
       { name: 'slug', label: 'Slug', hint: 'Empty: made from the name' },
       { name: 'description', label: 'Description', type: 'textarea' },
     ],
-    items: (data) => data[query].items,
+    page: (data) => data[query],
     toForm: ({ record }) => record,
     toInput: (state, loaded) => {
       const input = { name: state.name, slug: given(state.slug), description: loaded ? state.description : given(state.description) };

@@ -177,6 +177,78 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     await close();
   });
 
+  it('links several organizers (picked from any page by search, created inline, removed) and pages through lists keeping the search', async () => {
+    for (let i = 1; i <= 25; i++) {
+      const name = `Guide ${String(i).padStart(2, '0')}`;
+      const created = await t.graphql(
+        `mutation($input: CreateOrganizerInput!) { createOrganizer(input: $input) { id } }`,
+        {
+          input: { name, status: 'publish' },
+        },
+        t.keys.administrator,
+      );
+      expect(created.errors, name).toBeUndefined();
+    }
+    const { page, problems, close } = await open(t.keys.editor);
+    // The organizers' list: 20 a page, the search kept on the next page.
+    await page.getByRole('link', { name: 'Organizers' }).click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('Guide');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('25 organizers, page 1 of 2.');
+    expect(await page.locator('.records li').count()).toBe(20);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('25 organizers, page 2 of 2.');
+    expect(await page.locator('.records li a').allTextContents()).toEqual(['Guide 05', 'Guide 04', 'Guide 03', 'Guide 02', 'Guide 01']); // newest first
+    expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe('Guide');
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('25 organizers, page 1 of 2.');
+
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('link', { name: 'New event' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Guided tour');
+    await page.getByLabel('Starts').fill('2031-07-04T10:00');
+    await page.getByLabel('Ends').fill('2031-07-04T12:00');
+    await page.getByLabel('Status').selectOption('publish');
+    // Any organizer can be reached by the picker's search, whatever page of the list it is on.
+    for (const name of ['Guide 23', 'Guide 07']) {
+      await page.getByLabel('Search organizers').fill(name);
+      await page.getByLabel('Search organizers').press('Enter');
+      await expect.poll(async () => page.locator('#organizer-found').textContent(), WAIT).toBe('1 found.');
+      await page.getByLabel('Existing organizer').selectOption({ label: name });
+      await page.getByRole('button', { name: 'Add organizer' }).click();
+    }
+    // A new organizer without a name is refused at once; with one it joins the list.
+    await page.getByRole('button', { name: 'Add new organizer' }).click();
+    expect(await page.locator('#f-organizer-error').textContent()).toBe('A new organizer needs a name.');
+    await page.getByLabel('New organizer: name').fill('Pop-up crew');
+    await page.getByLabel('New organizer: email').fill('crew@example.org');
+    await page.getByRole('button', { name: 'Add new organizer' }).click();
+    expect(await page.locator('#organizer-list li span').allTextContents()).toEqual(['Guide 23', 'Guide 07', 'Pop-up crew (new)']);
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toBe('Saved (publish).');
+    const id = Number(new URL(page.url()).hash.split('/')[2]);
+    const organizers = async () =>
+      (await t.graphql(`query($id: Int!) { event(id: $id) { organizers { name email } } }`, { id }, t.keys.administrator)).data.event
+        .organizers;
+    expect(await organizers()).toEqual([
+      { name: 'Guide 23', email: '' },
+      { name: 'Guide 07', email: '' },
+      { name: 'Pop-up crew', email: 'crew@example.org' },
+    ]);
+    // The saved form lists them as the API has them; one removed by keyboard is unlinked on save.
+    await expect
+      .poll(async () => page.locator('#organizer-list li span').allTextContents(), WAIT)
+      .toEqual(['Guide 23', 'Guide 07', 'Pop-up crew']);
+    await page.getByRole('button', { name: 'Remove Guide 07' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove Pop-up crew');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await organizers()).map((organizer: any) => organizer.name), WAIT).toEqual(['Guide 23', 'Pop-up crew']);
+    expect(problems).toEqual([]);
+    await close();
+  });
+
   it('creates an event by keyboard alone', async () => {
     const { page, close } = await open(t.keys.editor);
     const press = async (key: string, times = 1) => {
