@@ -15,7 +15,6 @@ const DRAFTS = 'almanac.manage.draft.';
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 
 const WHO = `query ManageWho { apiKey { login label } }`;
-const RIGHTS = `query ManageRights($id: Int!) { postRights(id: $id) { edit delete } }`;
 /** The venues or organizers a picker offers: the first matches of its search (the search reaches the rest). */
 const PICKS = {
   venue: `query ManagePickVenues($search: String) { found: venues(filter: { search: $search }, page: { perPage: 50 }) { total items { id name } } }`,
@@ -133,32 +132,41 @@ function listView(section, search = '', trashed = false, note = '', page = 1) {
     .catch((error) => (status.textContent = messageOf(error)));
 }
 
-/** @param {import('./sections.js').Section} section @param {any} item @param {(note: string) => void} reload */
+/**
+ * A record's row: its link, and the Trash (or Delete) and Restore buttons the API's `rights` allow
+ * (terms carry none: their rights are the role's, and the API answers a refusal); a refused action
+ * shows the API's error next to its button.
+ * @param {import('./sections.js').Section} section @param {any} item @param {(note: string) => void} reload
+ */
 function listItem(section, item, reload) {
   const label = item.title ?? item.name;
-  const buttons = [];
+  const errorId = `row-${item.id}-error`;
+  const error = el('span', { id: errorId, class: 'error', role: 'alert' });
+  /** @type {HTMLElement | null} */
+  let button = null;
   const act = async (/** @type {string} */ query, /** @type {string} */ done) => {
+    error.textContent = '';
     try {
       await call(query, { id: item.id });
       reload(`${label}: ${done}. `);
-    } catch (error) {
-      $('list-status').textContent = `${label}: ${messageOf(error)}`;
+    } catch (refusal) {
+      error.textContent = messageOf(refusal);
     }
   };
-  if (item.status === 'TRASH' && section.restore) {
-    buttons.push(el('button', { type: 'button', class: 'secondary', 'aria-label': `Restore ${label}` }, 'Restore'));
-    buttons[0].addEventListener('click', () => act(/** @type {string} */ (section.restore), 'restored'));
-  } else if (section.remove) {
-    buttons.push(
-      el(
+  const may = (/** @type {'edit' | 'delete'} */ right) => !item.rights || item.rights[right];
+  if (item.status === 'TRASH') {
+    if (section.restore && may('edit')) {
+      button = el(
         'button',
-        { type: 'button', class: 'danger', 'aria-label': `${section.trash ? 'Trash' : 'Delete'} ${label}` },
-        section.trash ? 'Trash' : 'Delete',
-      ),
-    );
-    buttons[0].addEventListener('click', () =>
-      act(/** @type {string} */ (section.remove), section.trash ? 'moved to the trash' : 'deleted'),
-    );
+        { type: 'button', class: 'secondary', 'aria-label': `Restore ${label}`, 'aria-describedby': errorId },
+        'Restore',
+      );
+      button.addEventListener('click', () => act(/** @type {string} */ (section.restore), 'restored'));
+    }
+  } else if (section.remove && may('delete')) {
+    const verb = section.trash ? 'Trash' : 'Delete';
+    button = el('button', { type: 'button', class: 'danger', 'aria-label': `${verb} ${label}`, 'aria-describedby': errorId }, verb);
+    button.addEventListener('click', () => act(/** @type {string} */ (section.remove), section.trash ? 'moved to the trash' : 'deleted'));
   }
   return el(
     'li',
@@ -166,7 +174,8 @@ function listItem(section, item, reload) {
     el('a', { href: `#/${section.name}/${item.id}` }, label || '(no title)'),
     item.status ? el('span', { class: 'badge' }, item.status.toLowerCase()) : null,
     item.startDate ? el('span', { class: 'muted' }, `${item.startDate} (${item.timezone})`) : null,
-    ...buttons,
+    button,
+    error,
   );
 }
 
@@ -270,15 +279,12 @@ async function formView(section, id) {
 
   /** @type {any} */
   let loaded = null;
+  let readOnly = false;
   try {
     if (section.name === 'events') await setUpPicks(form);
     if (id) {
       loaded = await call(section.get, { id });
-      const rights = await call(RIGHTS, { id }).catch(() => null);
-      if (rights?.postRights && !rights.postRights.edit) {
-        submit.setAttribute('disabled', '');
-        $('form-message').textContent = 'Your key may read this but not change it.';
-      }
+      readOnly = applyRights(form, loaded);
       offerVenue(form, loaded);
       fillForm(form, section.toForm(loaded));
     } else if (section.name === 'events') fillForm(form, { status: 'draft', ...emptyRecurrence() });
@@ -321,6 +327,7 @@ async function formView(section, id) {
         }
       } else {
         loaded = await call(section.get, { id });
+        readOnly = applyRights(form, loaded);
         offerVenue(form, loaded);
         fillForm(form, section.toForm(loaded));
       }
@@ -328,7 +335,7 @@ async function formView(section, id) {
     } catch (error) {
       showErrors(form, error);
     } finally {
-      submit.removeAttribute('disabled');
+      if (!readOnly) submit.removeAttribute('disabled');
     }
   });
 }
@@ -531,6 +538,27 @@ async function setUpPicks(form) {
     /** @type {HTMLElement} */ (next ?? select).focus();
   });
   await Promise.all([findPicks(form, 'venue'), findPicks(form, 'organizer')]);
+}
+
+/**
+ * The form as the record's `rights` allow: no Save without edit, no published or scheduled status
+ * without publish. True when the record is read-only to the caller.
+ * @param {HTMLFormElement} form @param {any} loaded
+ */
+function applyRights(form, loaded) {
+  const rights = (loaded.event ?? loaded.record)?.rights;
+  if (!rights) return false;
+  const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type="submit"]'));
+  submit.disabled = !rights.edit;
+  if (!rights.edit) $('form-message').textContent = 'Your key may read this but not change it.';
+  for (const option of form.querySelectorAll('#f-status option')) {
+    const publishing = ['publish', 'future'].includes(/** @type {HTMLOptionElement} */ (option).value);
+    /** @type {HTMLOptionElement} */ (option).disabled = publishing && !rights.publish;
+  }
+  const hint = form.querySelector('[data-error-for="status"]');
+  if (hint && !rights.publish && rights.edit)
+    hint.textContent = "Your key's role may not publish this: it can be saved as a draft or for review.";
+  return !rights.edit;
 }
 
 /** The event's venue among the picker's options, though its search did not find it. @param {HTMLFormElement} form @param {any} loaded */

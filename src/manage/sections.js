@@ -107,11 +107,14 @@ export function organizersOf(/** @type {string | undefined} */ value) {
 /** The API's organizer input for the form's organizers. */
 const organizersInput = (/** @type {string | undefined} */ value) => organizersOf(value).map((pick) => ('id' in pick ? pick.id : pick.new));
 
+/** What the caller may do to a record, as the API decides: the editor shows its buttons by it. */
+const RIGHTS = 'rights { edit delete publish }';
+
 const EVENT_FIELDS = `id title description excerpt startDate endDate timezone allDay cost website featured sticky status date slug url
   passwordProtected image { id url } venue { id name } organizers(all: true) { id name } categories { name } tags { name }
-  series { rrule }`;
+  series { rrule } ${RIGHTS}`;
 
-const EVENT_ITEMS = `total totalPages items { id title status startDate timezone }`;
+const EVENT_ITEMS = `total totalPages items { id title status startDate timezone ${RIGHTS} }`;
 
 /** @type {Section} */
 const events = {
@@ -220,15 +223,15 @@ function pick(state) {
 function place(kind, extra) {
   const Kind = kind[0].toUpperCase() + kind.slice(1);
   const fieldNames = extra.map((field) => field.name);
-  const selection = `id name status description ${fieldNames.join(' ')}`;
+  const selection = `id name status description ${fieldNames.join(' ')} ${RIGHTS}`;
   return /** @type {Section} */ ({
     name: `${kind}s`,
     singular: kind,
     plural: `${Kind}s`,
     trash: true,
     list: `query Manage${Kind}s($search: String, $trashed: Boolean!, $page: Int!) {
-      all: ${kind}s(filter: { search: $search, status: ${JSON.stringify(LIVE)} }, ${PAGE}) @skip(if: $trashed) { total totalPages items { id name status } }
-      trash: ${kind}s(filter: { search: $search, status: ["trash"] }, ${PAGE}) @include(if: $trashed) { total totalPages items { id name status } }
+      all: ${kind}s(filter: { search: $search, status: ${JSON.stringify(LIVE)} }, ${PAGE}) @skip(if: $trashed) { total totalPages items { id name status ${RIGHTS} } }
+      trash: ${kind}s(filter: { search: $search, status: ["trash"] }, ${PAGE}) @include(if: $trashed) { total totalPages items { id name status ${RIGHTS} } }
     }`,
     get: `query Manage${Kind}($id: Int!) { record: ${kind}(id: $id, editContext: true) { ${selection} } }`,
     create: `mutation ManageCreate${Kind}($input: Create${Kind}Input!) { saved: create${Kind}(input: $input) { id status } }`,

@@ -249,6 +249,56 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     await close();
   });
 
+  it("shows a contributor only the buttons the API's rights allow, and a refused action's error next to its button", async () => {
+    const create = async (title: string, key: string) => {
+      const input = { title, startDate: '2031-08-01 10:00:00', endDate: '2031-08-01 11:00:00', status: 'draft' };
+      const { data, errors } = await t.graphql(`mutation($input: CreateEventInput!) { createEvent(input: $input) { id } }`, { input }, key);
+      expect(errors).toBeUndefined();
+      return data.createEvent.id as number;
+    };
+    const others = await create('Rights check: the editor’s', t.keys.editor);
+    await t.graphql(`mutation($id: Int!) { updateEvent(id: $id, input: { status: "publish" }) { id } }`, { id: others }, t.keys.editor);
+    const own = await create('Rights check: mine', t.keys.contributor);
+    const { page, problems, close } = await open(t.keys.contributor);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('Rights check');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('2 events.');
+    expect(await page.getByRole('button', { name: 'Trash Rights check: the editor’s' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Trash Rights check: mine' }).count()).toBe(1);
+    expect(await axe(page)).toEqual([]);
+
+    // Its own draft's form: saved, but never published by this key.
+    await page.getByRole('link', { name: 'Rights check: mine' }).click();
+    await page.getByRole('heading', { name: 'Edit event' }).waitFor();
+    await expect.poll(async () => page.locator('#f-status option[value="publish"]').isDisabled(), WAIT).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save' }).isEnabled()).toBe(true);
+
+    // The editor publishes it meanwhile: the contributor may no longer trash it, and the API says so there.
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('Rights check');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('button', { name: 'Trash Rights check: mine' }).waitFor();
+    const published = await t.graphql(
+      `mutation($id: Int!) { updateEvent(id: $id, input: { status: "publish" }) { status } }`,
+      { id: own },
+      t.keys.editor,
+    );
+    expect(published.data.updateEvent.status).toBe('PUBLISH');
+    await page.getByRole('button', { name: 'Trash Rights check: mine' }).click();
+    await expect.poll(async () => page.locator(`#row-${own}-error`).textContent(), WAIT).toMatch(/\S/);
+    const { errors } = await t.graphql(`mutation($id: Int!) { deleteEvent(id: $id) { id } }`, { id: own }, t.keys.contributor);
+    expect(await page.locator(`#row-${own}-error`).textContent()).toBe(errors![0].message);
+    expect((await t.graphql(`query($id: Int!) { event(id: $id) { status } }`, { id: own })).data.event.status).toBe('PUBLISH');
+    // Reloaded, the list offers no Trash for it any more, and its form no Save.
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(async () => page.getByRole('button', { name: 'Trash Rights check: mine' }).count(), WAIT).toBe(0);
+    await page.getByRole('link', { name: 'Rights check: mine' }).click();
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toBe('Your key may read this but not change it.');
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    expect(problems.filter((problem) => !/status of 4\d\d|Failed to load resource/.test(problem))).toEqual([]);
+    await close();
+  });
+
   it('creates an event by keyboard alone', async () => {
     const { page, close } = await open(t.keys.editor);
     const press = async (key: string, times = 1) => {
