@@ -13,6 +13,7 @@ import { SECTIONS, emptyRecurrence, organizersOf } from './sections.js';
 const $ = (/** @type {string} */ id) => byId(id);
 const DRAFTS = 'almanac.manage.draft.';
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+const EXCEPTION_HINT = 'One a line: YYYY-MM-DD (at the event’s start time), or YYYY-MM-DD HH:MM:SS';
 
 const WHO = `query ManageWho { apiKey { login label } }`;
 /** The venues or organizers a picker offers: the first matches of its search (the search reaches the rest). */
@@ -236,7 +237,9 @@ function showErrors(/** @type {HTMLFormElement} */ form, /** @type {unknown} */ 
   let first = null;
   if (params) {
     for (const [name, reason] of Object.entries(params)) {
-      const slot = form.querySelector(`[data-error-for="${CSS.escape(name.split('.')[0])}"]`);
+      // The recurrence's errors name their part first ("exdates: …"): shown at that part's field.
+      const part = name === 'recurrence' ? /^(exdates|rdates):/.exec(String(reason))?.[1] : undefined;
+      const slot = form.querySelector(`[data-error-for="${CSS.escape(part ?? name.split('.')[0])}"]`);
       if (!slot) continue;
       slot.textContent = String(reason);
       const input = form.querySelector(`#${slot.id.replace(/-error$/, '')}`);
@@ -464,6 +467,12 @@ function recurrenceFieldset() {
         ),
       ),
     ),
+    el(
+      'div',
+      { class: 'grid' },
+      control({ name: 'exdates', label: 'Dates left out', type: 'textarea', hint: EXCEPTION_HINT }),
+      control({ name: 'rdates', label: 'Dates added', type: 'textarea', hint: EXCEPTION_HINT }),
+    ),
   );
 }
 
@@ -589,6 +598,11 @@ function renderOrganizers(form) {
 
 /** Shows the new-venue fields only when "new" is picked; the organizer list as the form holds it. @param {HTMLFormElement} form */
 function syncEventControls(form) {
+  // The rule's parts mean nothing for an event that does not repeat.
+  const frequency = /** @type {HTMLSelectElement | null} */ (form.querySelector('#f-recurrence'));
+  for (const name of ['interval', 'until', 'count', 'exdates', 'rdates', 'byDay']) {
+    for (const input of form.querySelectorAll(`[name="${name}"]`)) /** @type {HTMLInputElement} */ (input).disabled = !frequency?.value;
+  }
   const select = /** @type {HTMLSelectElement | null} */ (form.querySelector('#f-venue'));
   const block = form.querySelector('#venue-new');
   if (select && block) /** @type {HTMLElement} */ (block).hidden = select.value !== 'new';

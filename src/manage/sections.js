@@ -42,19 +42,33 @@ const names = (/** @type {string} */ text) =>
     .filter(Boolean);
 
 export function emptyRecurrence() {
-  return { recurrence: '', interval: '', until: '', count: '', byDay: [] };
+  return { recurrence: '', interval: '', until: '', count: '', byDay: [], exdates: '', rdates: '' };
 }
 
-/** The form's recurrence values from an RRULE ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;UNTIL=…"). */
-export function recurrenceOf(/** @type {string | undefined} */ rrule) {
+/** One date a line, as the form shows exception dates; and the lines back as a list. */
+const lines = (/** @type {string[] | undefined} */ list) => (list ?? []).join('\n');
+const listOfLines = (/** @type {string | undefined} */ text) =>
+  (text ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/**
+ * The form's recurrence values from the event's series: its RRULE ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;UNTIL=…")
+ * and its exception dates.
+ * @param {{ rrule: string, exdates?: string[], rdates?: string[] } | null | undefined} series
+ */
+export function recurrenceOf(series) {
   const state = emptyRecurrence();
-  if (!rrule) return state;
-  const parts = Object.fromEntries(rrule.split(';').map((part) => part.split('=')));
+  if (!series?.rrule) return state;
+  const parts = Object.fromEntries(series.rrule.split(';').map((part) => part.split('=')));
   state.recurrence = parts.FREQ ?? '';
   state.interval = parts.INTERVAL ?? '';
   state.count = parts.COUNT ?? '';
   state.until = parts.UNTIL ? `${parts.UNTIL.slice(0, 4)}-${parts.UNTIL.slice(4, 6)}-${parts.UNTIL.slice(6, 8)}` : '';
   state.byDay = parts.BYDAY ? parts.BYDAY.split(',') : [];
+  state.exdates = lines(series.exdates);
+  state.rdates = lines(series.rdates);
   return state;
 }
 
@@ -69,6 +83,8 @@ export function recurrenceInput(/** @type {Record<string, any>} */ state) {
       count: state.count ? Number(state.count) : undefined,
       byDay: state.byDay?.length ? state.byDay : undefined,
     },
+    exdates: listOfLines(state.exdates),
+    rdates: listOfLines(state.rdates),
   };
 }
 
@@ -112,7 +128,7 @@ const RIGHTS = 'rights { edit delete publish }';
 
 const EVENT_FIELDS = `id title description excerpt startDate endDate timezone allDay cost website featured sticky status date slug url
   passwordProtected image { id url } venue { id name } organizers(all: true) { id name } categories { name } tags { name }
-  series { rrule } ${RIGHTS}`;
+  series { rrule exdates rdates } ${RIGHTS}`;
 
 const EVENT_ITEMS = `total totalPages items { id title status startDate timezone ${RIGHTS} }`;
 
@@ -172,7 +188,7 @@ const events = {
     sticky: event.sticky,
     venue: event.venue ? String(event.venue.id) : '',
     organizers: JSON.stringify(event.organizers.map((/** @type {any} */ organizer) => ({ id: organizer.id, name: organizer.name }))),
-    ...recurrenceOf(event.series?.rrule),
+    ...recurrenceOf(event.series),
   }),
   toInput: (state, loaded) => {
     const venue = linked(state, 'venue', 'venue', ['address', 'city', 'country']);
@@ -201,20 +217,16 @@ const events = {
     const image = state.image.trim();
     const before = loaded?.event.image?.url ?? '';
     if (image !== before && (image || loaded)) input.image = image;
+    // A series' rule and exceptions are the whole series': sent (with the scope ALL) only when changed;
+    // "Does not repeat" sends null, which ends the series.
     const rule = recurrenceInput(state);
-    const wasRule = loaded?.event.series?.rrule;
-    const scope = loaded && (rule || wasRule) ? 'ALL' : undefined;
-    if (!loaded ? rule : JSON.stringify(recurrenceOf(wasRule)) !== JSON.stringify({ ...emptyRecurrence(), ...pick(state) }))
-      input.recurrence = rule;
+    const was = loaded?.event.series;
+    const scope = loaded && (rule || was) ? 'ALL' : undefined;
+    if (!loaded ? rule : JSON.stringify(recurrenceInput(recurrenceOf(was))) !== JSON.stringify(rule)) input.recurrence = rule;
     return loaded ? { id: loaded.event.id, input, scope } : { input };
   },
   saved: (data) => data.createEvent ?? data.updateEvent,
 };
-
-/** The recurrence values of a form state. @param {Record<string, any>} state */
-function pick(state) {
-  return { recurrence: state.recurrence, interval: state.interval, until: state.until, count: state.count, byDay: state.byDay ?? [] };
-}
 
 /**
  * Venues and organizers: the same shape, named by `kind`. Restoring is an update to publish.

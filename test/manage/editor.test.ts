@@ -299,6 +299,62 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     await close();
   });
 
+  it('sets, edits and clears a recurrence with its exceptions, the API’s errors at the field they name', async () => {
+    const { page, problems, close } = await open(t.keys.editor);
+    await page.getByRole('link', { name: 'New event' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Saturday market');
+    await page.getByLabel('Starts').fill('2031-09-06T08:00');
+    await page.getByLabel('Ends').fill('2031-09-06T13:00');
+    await page.getByLabel('Time zone').fill('Europe/Paris');
+    // The rule's parts wait for a frequency.
+    expect(await page.getByLabel('Dates left out').isDisabled()).toBe(true);
+    await page.getByLabel('Frequency').selectOption('WEEKLY');
+    await page.getByLabel('Number of occurrences').fill('4');
+    await page.getByLabel('SA', { exact: true }).check();
+    await page.getByLabel('Dates left out').focus();
+    await page.keyboard.type('2031-09-13');
+    await page.getByLabel('Dates added').focus();
+    await page.keyboard.type('2031-09-17 09:00:00');
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toMatch(/^Saved/);
+    const id = Number(new URL(page.url()).hash.split('/')[2]);
+    const series = async () =>
+      (await t.graphql(`query($id: Int!) { event(id: $id) { series { rrule exdates rdates } } }`, { id }, t.keys.administrator)).data.event
+        .series;
+    const saved = await series();
+    expect(saved.rrule).toMatch(/FREQ=WEEKLY/);
+    expect(saved.rrule).toMatch(/COUNT=4/);
+    expect(saved.exdates).toEqual(['2031-09-13 08:00:00']);
+    expect(saved.rdates).toEqual(['2031-09-17 09:00:00']);
+
+    // The saved form shows them; a date the API cannot read is answered at its own field, the rest kept.
+    await expect.poll(async () => page.getByLabel('Dates left out').inputValue(), WAIT).toBe('2031-09-13 08:00:00');
+    await page.getByLabel('Dates left out').fill('2031-09-13 08:00:00\nsoon');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => page.locator('#f-exdates-error').textContent(), WAIT).toMatch(/"soon" is not a date/);
+    expect(await page.locator('#f-exdates').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#f-recurrence-error').textContent()).toBe('');
+    expect(await page.getByLabel('Dates added').inputValue()).toBe('2031-09-17 09:00:00');
+    expect((await series()).exdates).toEqual(['2031-09-13 08:00:00']);
+    // Edited: no date left out, every other Saturday.
+    await page.getByLabel('Dates left out').fill('');
+    await page.getByLabel('Every n-th period').fill('2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await series()).exdates, WAIT).toEqual([]);
+    expect((await series()).rrule).toMatch(/INTERVAL=2/);
+    expect((await series()).rdates).toEqual(['2031-09-17 09:00:00']);
+    // Cleared: the event no longer repeats.
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toMatch(/^Saved/);
+    await page.getByLabel('Frequency').selectOption('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(series, WAIT).toBeNull();
+    await expect.poll(async () => page.getByLabel('Frequency').inputValue(), WAIT).toBe('');
+    expect(await page.getByLabel('Dates added').inputValue()).toBe('');
+    expect(problems).toEqual([]);
+    await close();
+  });
+
   it('creates an event by keyboard alone', async () => {
     const { page, close } = await open(t.keys.editor);
     const press = async (key: string, times = 1) => {
