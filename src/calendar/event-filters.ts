@@ -160,7 +160,7 @@ const windows = new Map<string, DateWindow>();
  * Date windows depend on the arguments and the current second only; a busy list route asks for the
  * same default window thousands of times a second, and parsing relative dates is not free.
  */
-function cachedWindow(input: WindowInput): DateWindow {
+export function cachedWindow(input: WindowInput): DateWindow {
   if (input.now) return listDateWindow(input);
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);
   const key = `${now.getTime()}|${JSON.stringify(input)}`;
@@ -182,7 +182,7 @@ function cachedWindow(input: WindowInput): DateWindow {
  * lies within a day of the UTC one (offsets run from -12 to +14 hours), so on a UTC site the same
  * bounds widened by a day on it let the index seek without changing the answer.
  */
-function dateConditions(window: DateWindow, siteTimezone: string): Record<string, unknown>[] {
+export function dateConditions(window: DateWindow, siteTimezone: string): Record<string, unknown>[] {
   const onUtc = siteTimezone === 'UTC';
   // A bound no wall time holds (strtotime reaches years this form cannot write) compares as it is.
   const bound = (wall: string) => (onUtc && isWallTime(wall) ? wallToUtc(wall, siteTimezone) : wall);

@@ -2,6 +2,7 @@
 import { builder } from './builder.js';
 import '../calendar/graphql/shared.js';
 import '../calendar/graphql/event.js';
+import '../calendar/graphql/event-days.js';
 import '../calendar/graphql/series.js';
 import '../calendar/graphql/venue.js';
 import '../calendar/graphql/organizer.js';

@@ -8,18 +8,19 @@
 
 import { ApiError, AuthError, forgetKey, gql, messageOf, storeKey, storedKey } from '../console/api.js';
 import { byId, el } from '../console/dom.js';
-import { SECTIONS, emptyRecurrence } from './sections.js';
+import { SECTIONS, emptyRecurrence, organizersOf } from './sections.js';
 
 const $ = (/** @type {string} */ id) => byId(id);
 const DRAFTS = 'almanac.manage.draft.';
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+const EXCEPTION_HINT = 'One a line: YYYY-MM-DD (at the event’s start time), or YYYY-MM-DD HH:MM:SS';
 
 const WHO = `query ManageWho { apiKey { login label } }`;
-const RIGHTS = `query ManageRights($id: Int!) { postRights(id: $id) { edit delete } }`;
-const PICKS = `query ManagePicks {
-  venues(page: { perPage: 100 }) { items { id name } }
-  organizers(page: { perPage: 100 }) { items { id name } }
-}`;
+/** The venues or organizers a picker offers: the first matches of its search (the search reaches the rest). */
+const PICKS = {
+  venue: `query ManagePickVenues($search: String) { found: venues(filter: { search: $search }, page: { perPage: 50 }) { total items { id name } } }`,
+  organizer: `query ManagePickOrganizers($search: String) { found: organizers(filter: { search: $search }, page: { perPage: 50 }) { total items { id name } } }`,
+};
 
 // ---- signing in -------------------------------------------------------------------------------
 
@@ -74,14 +75,18 @@ function route() {
 
 // ---- lists ------------------------------------------------------------------------------------
 
-/** @param {import('./sections.js').Section} section */
-function listView(section, search = '', trashed = false, note = '') {
+/**
+ * A page of a section's records, with its search, trash switch and pager; each keeps the others.
+ * @param {import('./sections.js').Section} section
+ */
+function listView(section, search = '', trashed = false, note = '', page = 1) {
   const workspace = $('workspace');
   const heading = el('h1', { id: 'view-title', tabindex: '-1' }, section.plural);
   const searchInput = /** @type {HTMLInputElement} */ (el('input', { id: 'list-search', type: 'search', value: search }));
   const trashBox = /** @type {HTMLInputElement} */ (el('input', { id: 'list-trashed', type: 'checkbox', checked: trashed }));
   const status = el('p', { id: 'list-status', class: 'muted', role: 'status' }, 'Loading…');
   const list = el('ul', { class: 'records', 'aria-labelledby': 'view-title' });
+  const pager = el('nav', { class: 'pager', 'aria-label': 'Pages' });
   const form = el(
     'form',
     { class: 'list-tools', role: 'search', 'aria-label': `Search ${section.plural.toLowerCase()}` },
@@ -89,6 +94,8 @@ function listView(section, search = '', trashed = false, note = '') {
     section.trash ? el('div', { class: 'field-checkbox' }, trashBox, el('label', { for: 'list-trashed' }, 'In the trash')) : null,
     el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'secondary' }, 'Search')),
   );
+  // What was searched stays with the pages, whatever is typed in the box since.
+  const reload = (/** @type {string} */ said = '', at = page) => listView(section, search, trashed, said, at);
   form.addEventListener('submit', (/** @type {Event} */ event) => {
     event.preventDefault();
     listView(section, searchInput.value, trashBox.checked);
@@ -99,47 +106,68 @@ function listView(section, search = '', trashed = false, note = '') {
     form,
     status,
     list,
+    pager,
   );
   heading.focus();
-  call(section.list, { search: search || undefined, trashed })
+  call(section.list, { search: search || undefined, trashed, page })
     .then((data) => {
-      const items = section.items(data);
-      status.textContent = `${note}${items.length ? `${items.length} shown.` : `No ${section.plural.toLowerCase()} found.`}`;
-      list.replaceChildren(
-        ...items.map((item) =>
-          listItem(section, item, (/** @type {string} */ said) => listView(section, searchInput.value, trashBox.checked, said)),
-        ),
+      const { items, total, totalPages } = section.page(data);
+      // A page emptied by a trash or delete: show the last page there is.
+      if (!items.length && page > 1 && totalPages > 0) return reload(note, totalPages);
+      const found = total
+        ? `${total} ${total === 1 ? section.singular : section.plural.toLowerCase()}${totalPages > 1 ? `, page ${page} of ${totalPages}` : ''}.`
+        : `No ${section.plural.toLowerCase()} found.`;
+      status.textContent = `${note}${found}`;
+      list.replaceChildren(...items.map((item) => listItem(section, item, reload)));
+      const step = (/** @type {string} */ label, /** @type {number} */ to) => {
+        const button = el('button', { type: 'button', class: 'secondary' }, label);
+        button.addEventListener('click', () => reload('', to));
+        return button;
+      };
+      pager.replaceChildren(
+        page > 1 ? step('Previous page', page - 1) : '',
+        totalPages > 1 ? el('span', { class: 'muted' }, ` Page ${page} of ${totalPages} `) : '',
+        page < totalPages ? step('Next page', page + 1) : '',
       );
     })
     .catch((error) => (status.textContent = messageOf(error)));
 }
 
-/** @param {import('./sections.js').Section} section @param {any} item @param {(note: string) => void} reload */
+/**
+ * A record's row: its link, and the Trash (or Delete) and Restore buttons the API's `rights` allow
+ * (terms carry none: their rights are the role's, and the API answers a refusal); a refused action
+ * shows the API's error next to its button.
+ * @param {import('./sections.js').Section} section @param {any} item @param {(note: string) => void} reload
+ */
 function listItem(section, item, reload) {
   const label = item.title ?? item.name;
-  const buttons = [];
+  const errorId = `row-${item.id}-error`;
+  const error = el('span', { id: errorId, class: 'error', role: 'alert' });
+  /** @type {HTMLElement | null} */
+  let button = null;
   const act = async (/** @type {string} */ query, /** @type {string} */ done) => {
+    error.textContent = '';
     try {
       await call(query, { id: item.id });
       reload(`${label}: ${done}. `);
-    } catch (error) {
-      $('list-status').textContent = `${label}: ${messageOf(error)}`;
+    } catch (refusal) {
+      error.textContent = messageOf(refusal);
     }
   };
-  if (item.status === 'TRASH' && section.restore) {
-    buttons.push(el('button', { type: 'button', class: 'secondary', 'aria-label': `Restore ${label}` }, 'Restore'));
-    buttons[0].addEventListener('click', () => act(/** @type {string} */ (section.restore), 'restored'));
-  } else if (section.remove) {
-    buttons.push(
-      el(
+  const may = (/** @type {'edit' | 'delete'} */ right) => !item.rights || item.rights[right];
+  if (item.status === 'TRASH') {
+    if (section.restore && may('edit')) {
+      button = el(
         'button',
-        { type: 'button', class: 'danger', 'aria-label': `${section.trash ? 'Trash' : 'Delete'} ${label}` },
-        section.trash ? 'Trash' : 'Delete',
-      ),
-    );
-    buttons[0].addEventListener('click', () =>
-      act(/** @type {string} */ (section.remove), section.trash ? 'moved to the trash' : 'deleted'),
-    );
+        { type: 'button', class: 'secondary', 'aria-label': `Restore ${label}`, 'aria-describedby': errorId },
+        'Restore',
+      );
+      button.addEventListener('click', () => act(/** @type {string} */ (section.restore), 'restored'));
+    }
+  } else if (section.remove && may('delete')) {
+    const verb = section.trash ? 'Trash' : 'Delete';
+    button = el('button', { type: 'button', class: 'danger', 'aria-label': `${verb} ${label}`, 'aria-describedby': errorId }, verb);
+    button.addEventListener('click', () => act(/** @type {string} */ (section.remove), section.trash ? 'moved to the trash' : 'deleted'));
   }
   return el(
     'li',
@@ -147,7 +175,8 @@ function listItem(section, item, reload) {
     el('a', { href: `#/${section.name}/${item.id}` }, label || '(no title)'),
     item.status ? el('span', { class: 'badge' }, item.status.toLowerCase()) : null,
     item.startDate ? el('span', { class: 'muted' }, `${item.startDate} (${item.timezone})`) : null,
-    ...buttons,
+    button,
+    error,
   );
 }
 
@@ -208,7 +237,9 @@ function showErrors(/** @type {HTMLFormElement} */ form, /** @type {unknown} */ 
   let first = null;
   if (params) {
     for (const [name, reason] of Object.entries(params)) {
-      const slot = form.querySelector(`[data-error-for="${CSS.escape(name.split('.')[0])}"]`);
+      // The recurrence's errors name their part first ("exdates: …"): shown at that part's field.
+      const part = name === 'recurrence' ? /^(exdates|rdates):/.exec(String(reason))?.[1] : undefined;
+      const slot = form.querySelector(`[data-error-for="${CSS.escape(part ?? name.split('.')[0])}"]`);
       if (!slot) continue;
       slot.textContent = String(reason);
       const input = form.querySelector(`#${slot.id.replace(/-error$/, '')}`);
@@ -251,15 +282,13 @@ async function formView(section, id) {
 
   /** @type {any} */
   let loaded = null;
+  let readOnly = false;
   try {
-    if (section.name === 'events') await fillPicks(form);
+    if (section.name === 'events') await setUpPicks(form);
     if (id) {
       loaded = await call(section.get, { id });
-      const rights = await call(RIGHTS, { id }).catch(() => null);
-      if (rights?.postRights && !rights.postRights.edit) {
-        submit.setAttribute('disabled', '');
-        $('form-message').textContent = 'Your key may read this but not change it.';
-      }
+      readOnly = applyRights(form, loaded);
+      offerVenue(form, loaded);
       fillForm(form, section.toForm(loaded));
     } else if (section.name === 'events') fillForm(form, { status: 'draft', ...emptyRecurrence() });
   } catch (error) {
@@ -301,109 +330,283 @@ async function formView(section, id) {
         }
       } else {
         loaded = await call(section.get, { id });
+        readOnly = applyRights(form, loaded);
+        offerVenue(form, loaded);
         fillForm(form, section.toForm(loaded));
       }
       $('form-message').textContent = `Saved (${saved.status ? saved.status.toLowerCase() : 'done'}).`;
     } catch (error) {
       showErrors(form, error);
     } finally {
-      submit.removeAttribute('disabled');
+      if (!readOnly) submit.removeAttribute('disabled');
     }
   });
 }
 
-/** The event form's venue/organizer pickers with inline creation, and the recurrence rule. */
+/** A search box that narrows a picker's options: the first matches of every record. @param {'venue' | 'organizer'} kind */
+function pickerSearch(kind) {
+  const Kind = kind[0].toUpperCase() + kind.slice(1);
+  const input = el('input', { id: `${kind}-search`, type: 'search', 'aria-describedby': `${kind}-found` });
+  const button = el('button', { type: 'button', class: 'secondary', id: `${kind}-find` }, `Find ${kind}s`);
+  // Enter in the box searches rather than saving the event.
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    button.click();
+  });
+  return el(
+    'div',
+    { class: 'picker-search' },
+    el('div', { class: 'field' }, el('label', { for: `${kind}-search` }, `Search ${Kind.toLowerCase()}s`), input),
+    el('div', { class: 'actions' }, button),
+    el('p', { id: `${kind}-found`, class: 'muted', role: 'status' }),
+  );
+}
+
+/** The event form's venue picker with inline creation, its organizers, and the recurrence rule. */
 function eventExtras() {
-  const picker = (/** @type {string} */ name, /** @type {string} */ label, /** @type {[string, string][]} */ fields) =>
-    el(
-      'fieldset',
-      { class: 'tools' },
-      el('legend', {}, label),
-      control({ name, label: `Existing ${label.toLowerCase()}`, type: 'select', options: [] }),
-      el(
-        'div',
-        { id: `${name}-new`, class: 'grid' },
-        ...fields.map(([field, text]) => control({ name: `${name}New_${field}`, label: `New ${label.toLowerCase()}: ${text}` })),
-      ),
-    );
   return el(
     'div',
     {},
-    picker('venue', 'Venue', [
-      ['name', 'name'],
-      ['address', 'address'],
-      ['city', 'city'],
-      ['country', 'country'],
-    ]),
-    picker('organizer', 'Organizer', [
-      ['name', 'name'],
-      ['email', 'email'],
-      ['phone', 'phone'],
-    ]),
     el(
       'fieldset',
       { class: 'tools' },
-      el('legend', {}, 'Repeats'),
+      el('legend', {}, 'Venue'),
+      pickerSearch('venue'),
+      control({ name: 'venue', label: 'Existing venue', type: 'select', options: [] }),
       el(
         'div',
-        { class: 'grid' },
-        control({
-          name: 'recurrence',
-          label: 'Frequency',
-          type: 'select',
-          options: [
-            ['', 'Does not repeat'],
-            ['DAILY', 'Daily'],
-            ['WEEKLY', 'Weekly'],
-            ['MONTHLY', 'Monthly'],
-            ['YEARLY', 'Yearly'],
-          ],
-        }),
-        control({ name: 'interval', label: 'Every n-th period', type: 'number', hint: '1: every period' }),
-        control({ name: 'until', label: 'Until (day)', type: 'date' }),
-        control({ name: 'count', label: 'Number of occurrences', type: 'number', hint: 'Instead of a last day' }),
+        { id: 'venue-new', class: 'grid' },
+        ...[
+          ['name', 'name'],
+          ['address', 'address'],
+          ['city', 'city'],
+          ['country', 'country'],
+        ].map(([field, text]) => control({ name: `venueNew_${field}`, label: `New venue: ${text}` })),
       ),
+    ),
+    organizersFieldset(),
+    recurrenceFieldset(),
+  );
+}
+
+/**
+ * The event's organizers: a list in order, each with its Remove button, kept in a hidden field
+ * (so drafts keep it); one added from the picker or created inline (the API creates it on save).
+ */
+function organizersFieldset() {
+  const add = el('button', { type: 'button', class: 'secondary', id: 'organizer-add' }, 'Add organizer');
+  const addNew = el('button', { type: 'button', class: 'secondary', id: 'organizer-add-new' }, 'Add new organizer');
+  return el(
+    'fieldset',
+    { class: 'tools' },
+    el('legend', {}, 'Organizers'),
+    el('input', { type: 'hidden', id: 'f-organizers', name: 'organizers', value: '[]' }),
+    el('ul', { id: 'organizer-list', class: 'records', 'aria-label': 'Organizers of this event' }),
+    el('p', { id: 'f-organizer-error', class: 'error', 'data-error-for': 'organizer' }),
+    pickerSearch('organizer'),
+    el(
+      'div',
+      { class: 'picker-search' },
       el(
-        'fieldset',
-        { class: 'weekdays' },
-        el('legend', {}, 'On these weekdays'),
-        ...WEEKDAYS.map((day) =>
-          el(
-            'span',
-            {},
-            el('input', { type: 'checkbox', id: `f-byDay-${day}`, name: 'byDay', value: day }),
-            ' ',
-            el('label', { for: `f-byDay-${day}` }, day),
-          ),
+        'div',
+        { class: 'field' },
+        el('label', { for: 'f-organizer' }, 'Existing organizer'),
+        el('select', { id: 'f-organizer', 'aria-describedby': 'f-organizer-error' }),
+      ),
+      el('div', { class: 'actions' }, add),
+    ),
+    el(
+      'div',
+      { class: 'grid' },
+      ...[
+        ['name', 'name'],
+        ['email', 'email'],
+        ['phone', 'phone'],
+      ].map(([field, text]) => control({ name: `organizerNew_${field}`, label: `New organizer: ${text}` })),
+    ),
+    el('div', { class: 'actions' }, addNew),
+  );
+}
+
+function recurrenceFieldset() {
+  return el(
+    'fieldset',
+    { class: 'tools' },
+    el('legend', {}, 'Repeats'),
+    el(
+      'div',
+      { class: 'grid' },
+      control({
+        name: 'recurrence',
+        label: 'Frequency',
+        type: 'select',
+        options: [
+          ['', 'Does not repeat'],
+          ['DAILY', 'Daily'],
+          ['WEEKLY', 'Weekly'],
+          ['MONTHLY', 'Monthly'],
+          ['YEARLY', 'Yearly'],
+        ],
+      }),
+      control({ name: 'interval', label: 'Every n-th period', type: 'number', hint: '1: every period' }),
+      control({ name: 'until', label: 'Until (day)', type: 'date' }),
+      control({ name: 'count', label: 'Number of occurrences', type: 'number', hint: 'Instead of a last day' }),
+    ),
+    el(
+      'fieldset',
+      { class: 'weekdays' },
+      el('legend', {}, 'On these weekdays'),
+      ...WEEKDAYS.map((day) =>
+        el(
+          'span',
+          {},
+          el('input', { type: 'checkbox', id: `f-byDay-${day}`, name: 'byDay', value: day }),
+          ' ',
+          el('label', { for: `f-byDay-${day}` }, day),
         ),
       ),
+    ),
+    el(
+      'div',
+      { class: 'grid' },
+      control({ name: 'exdates', label: 'Dates left out', type: 'textarea', hint: EXCEPTION_HINT }),
+      control({ name: 'rdates', label: 'Dates added', type: 'textarea', hint: EXCEPTION_HINT }),
     ),
   );
 }
 
-/** Offers the venues and organizers the key can see. @param {HTMLFormElement} form */
-async function fillPicks(form) {
-  const data = await call(PICKS);
-  for (const [name, items] of [
-    ['venue', data.venues.items],
-    ['organizer', data.organizers.items],
-  ]) {
-    const select = /** @type {HTMLSelectElement} */ (form.querySelector(`#f-${name}`));
-    select.replaceChildren(
-      el('option', { value: '' }, 'None'),
-      el('option', { value: 'new' }, `A new ${name} (fields below)`),
-      ...items.map((/** @type {any} */ item) => el('option', { value: String(item.id) }, item.name)),
-    );
-  }
+/** Fills a picker with the records its search finds, keeping the one picked. @param {HTMLFormElement} form @param {'venue' | 'organizer'} kind */
+async function findPicks(form, kind) {
+  const search = /** @type {HTMLInputElement} */ (form.querySelector(`#${kind}-search`)).value.trim();
+  const select = /** @type {HTMLSelectElement} */ (form.querySelector(`#f-${kind}`));
+  const note = /** @type {HTMLElement} */ (form.querySelector(`#${kind}-found`));
+  const { found } = await call(PICKS[kind], { search: search || undefined });
+  const picked = select.selectedOptions[0];
+  const options = found.items.map((/** @type {any} */ item) => el('option', { value: String(item.id) }, item.name));
+  const first =
+    kind === 'venue'
+      ? [el('option', { value: '' }, 'None'), el('option', { value: 'new' }, 'A new venue (fields below)')]
+      : [el('option', { value: '' }, 'Choose an organizer')];
+  const keep = picked && picked.value && !found.items.some((/** @type {any} */ item) => String(item.id) === picked.value) ? [picked] : [];
+  select.replaceChildren(...first, ...keep, ...options);
+  if (picked) select.value = picked.value;
+  note.textContent =
+    found.total > found.items.length
+      ? `Showing ${found.items.length} of ${found.total}: search to find the others.`
+      : `${found.total} found.`;
 }
 
-/** Shows the new-venue/organizer fields only when "new" is picked. @param {HTMLFormElement} form */
-function syncEventControls(form) {
-  for (const name of ['venue', 'organizer']) {
-    const select = /** @type {HTMLSelectElement | null} */ (form.querySelector(`#f-${name}`));
-    const block = form.querySelector(`#${name}-new`);
-    if (select && block) /** @type {HTMLElement} */ (block).hidden = select.value !== 'new';
+/** Wires the pickers and the organizer list. @param {HTMLFormElement} form */
+async function setUpPicks(form) {
+  for (const kind of /** @type {const} */ (['venue', 'organizer'])) {
+    const note = /** @type {HTMLElement} */ (form.querySelector(`#${kind}-found`));
+    const find = () => findPicks(form, kind).catch((error) => (note.textContent = messageOf(error)));
+    form.querySelector(`#${kind}-find`)?.addEventListener('click', find);
   }
+  const hidden = /** @type {HTMLInputElement} */ (form.querySelector('#f-organizers'));
+  const select = /** @type {HTMLSelectElement} */ (form.querySelector('#f-organizer'));
+  /** @param {import('./sections.js').OrganizerPick[]} list */
+  const change = (list) => {
+    hidden.value = JSON.stringify(list);
+    renderOrganizers(form);
+    form.dispatchEvent(new Event('input')); // the draft keeps it
+  };
+  form.querySelector('#organizer-add')?.addEventListener('click', () => {
+    const option = select.selectedOptions[0];
+    const list = organizersOf(hidden.value);
+    if (!option?.value || list.some((pick) => 'id' in pick && String(pick.id) === option.value)) return;
+    change([...list, { id: Number(option.value), name: option.text }]);
+  });
+  form.querySelector('#organizer-add-new')?.addEventListener('click', () => {
+    const value = (/** @type {string} */ field) =>
+      /** @type {HTMLInputElement} */ (form.querySelector(`#f-organizerNew_${field}`)).value.trim();
+    const error = /** @type {HTMLElement} */ (form.querySelector('#f-organizer-error'));
+    if (!value('name')) {
+      error.textContent = 'A new organizer needs a name.';
+      /** @type {HTMLInputElement} */ (form.querySelector('#f-organizerNew_name')).focus();
+      return;
+    }
+    error.textContent = '';
+    /** @type {Record<string, string>} */
+    const fields = { organizer: value('name') };
+    for (const field of ['email', 'phone']) if (value(field)) fields[field] = value(field);
+    for (const field of ['name', 'email', 'phone'])
+      /** @type {HTMLInputElement} */ (form.querySelector(`#f-organizerNew_${field}`)).value = '';
+    change([...organizersOf(hidden.value), { new: fields }]);
+  });
+  form.querySelector('#organizer-list')?.addEventListener('click', (event) => {
+    const button = /** @type {HTMLElement} */ (event.target).closest('button[data-index]');
+    if (!button) return;
+    const list = organizersOf(hidden.value);
+    const index = Number(button.getAttribute('data-index'));
+    list.splice(index, 1);
+    change(list);
+    // Focus stays in the list: on the next organizer's button, else on the picker.
+    const next = form.querySelectorAll('#organizer-list button')[Math.min(index, list.length - 1)];
+    /** @type {HTMLElement} */ (next ?? select).focus();
+  });
+  await Promise.all([findPicks(form, 'venue'), findPicks(form, 'organizer')]);
+}
+
+/**
+ * The form as the record's `rights` allow: no Save without edit, no published or scheduled status
+ * without publish. True when the record is read-only to the caller.
+ * @param {HTMLFormElement} form @param {any} loaded
+ */
+function applyRights(form, loaded) {
+  const rights = (loaded.event ?? loaded.record)?.rights;
+  if (!rights) return false;
+  const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type="submit"]'));
+  submit.disabled = !rights.edit;
+  if (!rights.edit) $('form-message').textContent = 'Your key may read this but not change it.';
+  for (const option of form.querySelectorAll('#f-status option')) {
+    const publishing = ['publish', 'future'].includes(/** @type {HTMLOptionElement} */ (option).value);
+    /** @type {HTMLOptionElement} */ (option).disabled = publishing && !rights.publish;
+  }
+  const hint = form.querySelector('[data-error-for="status"]');
+  if (hint && !rights.publish && rights.edit)
+    hint.textContent = "Your key's role may not publish this: it can be saved as a draft or for review.";
+  return !rights.edit;
+}
+
+/** The event's venue among the picker's options, though its search did not find it. @param {HTMLFormElement} form @param {any} loaded */
+function offerVenue(form, loaded) {
+  const venue = loaded?.event?.venue;
+  const select = /** @type {HTMLSelectElement | null} */ (form.querySelector('#f-venue'));
+  if (!venue || !select || [...select.options].some((option) => option.value === String(venue.id))) return;
+  select.append(el('option', { value: String(venue.id) }, venue.name));
+}
+
+/** The organizer list from the hidden field. @param {HTMLFormElement} form */
+function renderOrganizers(form) {
+  const list = organizersOf(/** @type {HTMLInputElement} */ (form.querySelector('#f-organizers')).value);
+  const names = list.map((pick) => ('id' in pick ? pick.name : `${pick.new.organizer} (new)`));
+  /** @type {HTMLElement} */ (form.querySelector('#organizer-list')).replaceChildren(
+    ...(names.length
+      ? names.map((name, index) =>
+          el(
+            'li',
+            {},
+            el('span', {}, name),
+            el('button', { type: 'button', class: 'secondary', 'data-index': index, 'aria-label': `Remove ${name}` }, 'Remove'),
+          ),
+        )
+      : [el('li', { class: 'muted' }, 'No organizer.')]),
+  );
+}
+
+/** Shows the new-venue fields only when "new" is picked; the organizer list as the form holds it. @param {HTMLFormElement} form */
+function syncEventControls(form) {
+  // The rule's parts mean nothing for an event that does not repeat.
+  const frequency = /** @type {HTMLSelectElement | null} */ (form.querySelector('#f-recurrence'));
+  for (const name of ['interval', 'until', 'count', 'exdates', 'rdates', 'byDay']) {
+    for (const input of form.querySelectorAll(`[name="${name}"]`)) /** @type {HTMLInputElement} */ (input).disabled = !frequency?.value;
+  }
+  const select = /** @type {HTMLSelectElement | null} */ (form.querySelector('#f-venue'));
+  const block = form.querySelector('#venue-new');
+  if (select && block) /** @type {HTMLElement} */ (block).hidden = select.value !== 'new';
+  if (form.querySelector('#f-organizers')) renderOrganizers(form);
 }
 
 // ---- start ------------------------------------------------------------------------------------

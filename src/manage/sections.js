@@ -9,12 +9,17 @@
  *   name: string, singular: string, plural: string, trash: boolean,
  *   list: string, get: string, create: string, update: string, remove?: string, restore?: string,
  *   fields: Field[],
- *   items: (data: any) => any[],
+ *   page: (data: any) => ListPage,
  *   toForm: (data: any) => Record<string, any>,
  *   toInput: (state: Record<string, any>, loaded: any) => Record<string, any>,
  *   saved: (data: any) => any,
  * }} Section
+ * @typedef {{ items: any[], total: number, totalPages: number }} ListPage
  */
+
+/** Records a list shows at a time; the list pages through the rest. */
+export const PER_PAGE = 20;
+const PAGE = `page: { page: $page, perPage: ${PER_PAGE} }`;
 
 const STATUS_OPTIONS = /** @type {[string, string][]} */ ([
   ['draft', 'Draft'],
@@ -37,19 +42,33 @@ const names = (/** @type {string} */ text) =>
     .filter(Boolean);
 
 export function emptyRecurrence() {
-  return { recurrence: '', interval: '', until: '', count: '', byDay: [] };
+  return { recurrence: '', interval: '', until: '', count: '', byDay: [], exdates: '', rdates: '' };
 }
 
-/** The form's recurrence values from an RRULE ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;UNTIL=…"). */
-export function recurrenceOf(/** @type {string | undefined} */ rrule) {
+/** One date a line, as the form shows exception dates; and the lines back as a list. */
+const lines = (/** @type {string[] | undefined} */ list) => (list ?? []).join('\n');
+const listOfLines = (/** @type {string | undefined} */ text) =>
+  (text ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/**
+ * The form's recurrence values from the event's series: its RRULE ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;UNTIL=…")
+ * and its exception dates.
+ * @param {{ rrule: string, exdates?: string[], rdates?: string[] } | null | undefined} series
+ */
+export function recurrenceOf(series) {
   const state = emptyRecurrence();
-  if (!rrule) return state;
-  const parts = Object.fromEntries(rrule.split(';').map((part) => part.split('=')));
+  if (!series?.rrule) return state;
+  const parts = Object.fromEntries(series.rrule.split(';').map((part) => part.split('=')));
   state.recurrence = parts.FREQ ?? '';
   state.interval = parts.INTERVAL ?? '';
   state.count = parts.COUNT ?? '';
   state.until = parts.UNTIL ? `${parts.UNTIL.slice(0, 4)}-${parts.UNTIL.slice(4, 6)}-${parts.UNTIL.slice(6, 8)}` : '';
   state.byDay = parts.BYDAY ? parts.BYDAY.split(',') : [];
+  state.exdates = lines(series.exdates);
+  state.rdates = lines(series.rdates);
   return state;
 }
 
@@ -64,10 +83,12 @@ export function recurrenceInput(/** @type {Record<string, any>} */ state) {
       count: state.count ? Number(state.count) : undefined,
       byDay: state.byDay?.length ? state.byDay : undefined,
     },
+    exdates: listOfLines(state.exdates),
+    rdates: listOfLines(state.rdates),
   };
 }
 
-/** A picked or inline-created venue/organizer as the API's JSON input. */
+/** A picked or inline-created venue as the API's JSON input. */
 function linked(
   /** @type {Record<string, any>} */ state,
   /** @type {string} */ name,
@@ -83,9 +104,33 @@ function linked(
   return value ? Number(value) : undefined;
 }
 
+/**
+ * The event's organizers, in order: linked ones by id, new ones as their fields (the API creates
+ * them, or reuses one of the same name).
+ * @typedef {{ id: number, name: string } | { new: Record<string, string> }} OrganizerPick
+ */
+
+/** The organizers a form holds (its hidden JSON value). @returns {OrganizerPick[]} */
+export function organizersOf(/** @type {string | undefined} */ value) {
+  try {
+    const list = JSON.parse(value || '[]');
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The API's organizer input for the form's organizers. */
+const organizersInput = (/** @type {string | undefined} */ value) => organizersOf(value).map((pick) => ('id' in pick ? pick.id : pick.new));
+
+/** What the caller may do to a record, as the API decides: the editor shows its buttons by it. */
+const RIGHTS = 'rights { edit delete publish }';
+
 const EVENT_FIELDS = `id title description excerpt startDate endDate timezone allDay cost website featured sticky status date slug url
-  passwordProtected image { id url } venue { id name } organizers { id name } categories { name } tags { name }
-  series { rrule }`;
+  passwordProtected image { id url } venue { id name } organizers(all: true) { id name } categories { name } tags { name }
+  series { rrule exdates rdates } ${RIGHTS}`;
+
+const EVENT_ITEMS = `total totalPages items { id title status startDate timezone ${RIGHTS} }`;
 
 /** @type {Section} */
 const events = {
@@ -93,9 +138,9 @@ const events = {
   singular: 'event',
   plural: 'Events',
   trash: true,
-  list: `query ManageEvents($search: String, $trashed: Boolean!) {
-    all: events(filter: { search: $search, startDate: "1970-01-01", endDate: "2999-12-31", status: ${JSON.stringify(LIVE)} }, page: { perPage: 50 }) @skip(if: $trashed) { items { id title status startDate timezone } }
-    trash: events(filter: { search: $search, startDate: "1970-01-01", endDate: "2999-12-31", status: ["trash"] }, page: { perPage: 50 }) @include(if: $trashed) { items { id title status startDate timezone } }
+  list: `query ManageEvents($search: String, $trashed: Boolean!, $page: Int!) {
+    all: events(filter: { search: $search, startDate: "1970-01-01", endDate: "2999-12-31", status: ${JSON.stringify(LIVE)} }, ${PAGE}) @skip(if: $trashed) { ${EVENT_ITEMS} }
+    trash: events(filter: { search: $search, startDate: "1970-01-01", endDate: "2999-12-31", status: ["trash"] }, ${PAGE}) @include(if: $trashed) { ${EVENT_ITEMS} }
   }`,
   get: `query ManageEvent($id: Int!) { event(id: $id, editContext: true) { ${EVENT_FIELDS} } }`,
   create: `mutation ManageCreateEvent($input: CreateEventInput!) { createEvent(input: $input) { id status } }`,
@@ -122,7 +167,7 @@ const events = {
     { name: 'featured', label: 'Featured', type: 'checkbox' },
     { name: 'sticky', label: 'Sticky (pinned)', type: 'checkbox' },
   ],
-  items: (data) => (data.all ?? data.trash).items,
+  page: (data) => data.all ?? data.trash,
   toForm: ({ event }) => ({
     title: event.title,
     status: event.status.toLowerCase(),
@@ -142,12 +187,12 @@ const events = {
     featured: event.featured,
     sticky: event.sticky,
     venue: event.venue ? String(event.venue.id) : '',
-    organizer: event.organizers[0] ? String(event.organizers[0].id) : '',
-    ...recurrenceOf(event.series?.rrule),
+    organizers: JSON.stringify(event.organizers.map((/** @type {any} */ organizer) => ({ id: organizer.id, name: organizer.name }))),
+    ...recurrenceOf(event.series),
   }),
   toInput: (state, loaded) => {
     const venue = linked(state, 'venue', 'venue', ['address', 'city', 'country']);
-    const organizer = linked(state, 'organizer', 'organizer', ['email', 'phone']);
+    const organizers = organizersInput(state.organizers);
     /** @type {Record<string, any>} */
     const input = {
       title: state.title,
@@ -167,25 +212,21 @@ const events = {
       featured: state.featured,
       sticky: state.sticky,
       venue: venue ?? (loaded ? '' : undefined),
-      organizer: organizer !== undefined ? [organizer] : loaded ? [] : undefined,
+      organizer: organizers.length || loaded ? organizers : undefined,
     };
     const image = state.image.trim();
     const before = loaded?.event.image?.url ?? '';
     if (image !== before && (image || loaded)) input.image = image;
+    // A series' rule and exceptions are the whole series': sent (with the scope ALL) only when changed;
+    // "Does not repeat" sends null, which ends the series.
     const rule = recurrenceInput(state);
-    const wasRule = loaded?.event.series?.rrule;
-    const scope = loaded && (rule || wasRule) ? 'ALL' : undefined;
-    if (!loaded ? rule : JSON.stringify(recurrenceOf(wasRule)) !== JSON.stringify({ ...emptyRecurrence(), ...pick(state) }))
-      input.recurrence = rule;
+    const was = loaded?.event.series;
+    const scope = loaded && (rule || was) ? 'ALL' : undefined;
+    if (!loaded ? rule : JSON.stringify(recurrenceInput(recurrenceOf(was))) !== JSON.stringify(rule)) input.recurrence = rule;
     return loaded ? { id: loaded.event.id, input, scope } : { input };
   },
   saved: (data) => data.createEvent ?? data.updateEvent,
 };
-
-/** The recurrence values of a form state. @param {Record<string, any>} state */
-function pick(state) {
-  return { recurrence: state.recurrence, interval: state.interval, until: state.until, count: state.count, byDay: state.byDay ?? [] };
-}
 
 /**
  * Venues and organizers: the same shape, named by `kind`. Restoring is an update to publish.
@@ -194,15 +235,15 @@ function pick(state) {
 function place(kind, extra) {
   const Kind = kind[0].toUpperCase() + kind.slice(1);
   const fieldNames = extra.map((field) => field.name);
-  const selection = `id name status description ${fieldNames.join(' ')}`;
+  const selection = `id name status description ${fieldNames.join(' ')} ${RIGHTS}`;
   return /** @type {Section} */ ({
     name: `${kind}s`,
     singular: kind,
     plural: `${Kind}s`,
     trash: true,
-    list: `query Manage${Kind}s($search: String, $trashed: Boolean!) {
-      all: ${kind}s(filter: { search: $search, status: ${JSON.stringify(LIVE)} }, page: { perPage: 50 }) @skip(if: $trashed) { items { id name status } }
-      trash: ${kind}s(filter: { search: $search, status: ["trash"] }, page: { perPage: 50 }) @include(if: $trashed) { items { id name status } }
+    list: `query Manage${Kind}s($search: String, $trashed: Boolean!, $page: Int!) {
+      all: ${kind}s(filter: { search: $search, status: ${JSON.stringify(LIVE)} }, ${PAGE}) @skip(if: $trashed) { total totalPages items { id name status ${RIGHTS} } }
+      trash: ${kind}s(filter: { search: $search, status: ["trash"] }, ${PAGE}) @include(if: $trashed) { total totalPages items { id name status ${RIGHTS} } }
     }`,
     get: `query Manage${Kind}($id: Int!) { record: ${kind}(id: $id, editContext: true) { ${selection} } }`,
     create: `mutation ManageCreate${Kind}($input: Create${Kind}Input!) { saved: create${Kind}(input: $input) { id status } }`,
@@ -215,7 +256,7 @@ function place(kind, extra) {
       { name: 'description', label: 'Description', type: 'textarea' },
       ...extra,
     ],
-    items: (data) => (data.all ?? data.trash).items,
+    page: (data) => data.all ?? data.trash,
     toForm: ({ record }) => ({ ...record, status: record.status.toLowerCase() }),
     toInput: (state, loaded) => {
       /** @type {Record<string, any>} */
@@ -238,7 +279,7 @@ function terms(name, singular, type, query, mutation) {
     singular,
     plural: Plural,
     trash: false,
-    list: `query Manage${Plural}($search: String) { ${query}(filter: { search: $search, hideEmpty: false }, page: { perPage: 100 }) { items { id name } } }`,
+    list: `query Manage${Plural}($search: String, $page: Int!) { ${query}(filter: { search: $search, hideEmpty: false }, ${PAGE}) { total totalPages items { id name } } }`,
     get: `query Manage${type}($id: Int!) { record: ${mutation[0].toLowerCase()}${mutation.slice(1)}(id: $id) { id name slug description } }`,
     create: `mutation ManageCreate${type}($input: Create${mutation}Input!) { saved: create${mutation}(input: $input) { id } }`,
     update: `mutation ManageUpdate${type}($id: Int!, $input: Update${mutation}Input!) { saved: update${mutation}(id: $id, input: $input) { id } }`,
@@ -248,7 +289,7 @@ function terms(name, singular, type, query, mutation) {
       { name: 'slug', label: 'Slug', hint: 'Empty: made from the name' },
       { name: 'description', label: 'Description', type: 'textarea' },
     ],
-    items: (data) => data[query].items,
+    page: (data) => data[query],
     toForm: ({ record }) => record,
     toInput: (state, loaded) => {
       const input = { name: state.name, slug: given(state.slug), description: loaded ? state.description : given(state.description) };

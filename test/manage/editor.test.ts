@@ -177,6 +177,184 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     await close();
   });
 
+  it('links several organizers (picked from any page by search, created inline, removed) and pages through lists keeping the search', async () => {
+    for (let i = 1; i <= 25; i++) {
+      const name = `Guide ${String(i).padStart(2, '0')}`;
+      const created = await t.graphql(
+        `mutation($input: CreateOrganizerInput!) { createOrganizer(input: $input) { id } }`,
+        {
+          input: { name, status: 'publish' },
+        },
+        t.keys.administrator,
+      );
+      expect(created.errors, name).toBeUndefined();
+    }
+    const { page, problems, close } = await open(t.keys.editor);
+    // The organizers' list: 20 a page, the search kept on the next page.
+    await page.getByRole('link', { name: 'Organizers' }).click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('Guide');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('25 organizers, page 1 of 2.');
+    expect(await page.locator('.records li').count()).toBe(20);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('25 organizers, page 2 of 2.');
+    expect(await page.locator('.records li a').allTextContents()).toEqual(['Guide 05', 'Guide 04', 'Guide 03', 'Guide 02', 'Guide 01']); // newest first
+    expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe('Guide');
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('25 organizers, page 1 of 2.');
+
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('link', { name: 'New event' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Guided tour');
+    await page.getByLabel('Starts').fill('2031-07-04T10:00');
+    await page.getByLabel('Ends').fill('2031-07-04T12:00');
+    await page.getByLabel('Status').selectOption('publish');
+    // Any organizer can be reached by the picker's search, whatever page of the list it is on.
+    for (const name of ['Guide 23', 'Guide 07']) {
+      await page.getByLabel('Search organizers').fill(name);
+      await page.getByLabel('Search organizers').press('Enter');
+      await expect.poll(async () => page.locator('#organizer-found').textContent(), WAIT).toBe('1 found.');
+      await page.getByLabel('Existing organizer').selectOption({ label: name });
+      await page.getByRole('button', { name: 'Add organizer' }).click();
+    }
+    // A new organizer without a name is refused at once; with one it joins the list.
+    await page.getByRole('button', { name: 'Add new organizer' }).click();
+    expect(await page.locator('#f-organizer-error').textContent()).toBe('A new organizer needs a name.');
+    await page.getByLabel('New organizer: name').fill('Pop-up crew');
+    await page.getByLabel('New organizer: email').fill('crew@example.org');
+    await page.getByRole('button', { name: 'Add new organizer' }).click();
+    expect(await page.locator('#organizer-list li span').allTextContents()).toEqual(['Guide 23', 'Guide 07', 'Pop-up crew (new)']);
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toBe('Saved (publish).');
+    const id = Number(new URL(page.url()).hash.split('/')[2]);
+    const organizers = async () =>
+      (await t.graphql(`query($id: Int!) { event(id: $id) { organizers { name email } } }`, { id }, t.keys.administrator)).data.event
+        .organizers;
+    expect(await organizers()).toEqual([
+      { name: 'Guide 23', email: '' },
+      { name: 'Guide 07', email: '' },
+      { name: 'Pop-up crew', email: 'crew@example.org' },
+    ]);
+    // The saved form lists them as the API has them; one removed by keyboard is unlinked on save.
+    await expect
+      .poll(async () => page.locator('#organizer-list li span').allTextContents(), WAIT)
+      .toEqual(['Guide 23', 'Guide 07', 'Pop-up crew']);
+    await page.getByRole('button', { name: 'Remove Guide 07' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove Pop-up crew');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await organizers()).map((organizer: any) => organizer.name), WAIT).toEqual(['Guide 23', 'Pop-up crew']);
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it("shows a contributor only the buttons the API's rights allow, and a refused action's error next to its button", async () => {
+    const create = async (title: string, key: string) => {
+      const input = { title, startDate: '2031-08-01 10:00:00', endDate: '2031-08-01 11:00:00', status: 'draft' };
+      const { data, errors } = await t.graphql(`mutation($input: CreateEventInput!) { createEvent(input: $input) { id } }`, { input }, key);
+      expect(errors).toBeUndefined();
+      return data.createEvent.id as number;
+    };
+    const others = await create('Rights check: the editor’s', t.keys.editor);
+    await t.graphql(`mutation($id: Int!) { updateEvent(id: $id, input: { status: "publish" }) { id } }`, { id: others }, t.keys.editor);
+    const own = await create('Rights check: mine', t.keys.contributor);
+    const { page, problems, close } = await open(t.keys.contributor);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('Rights check');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('2 events.');
+    expect(await page.getByRole('button', { name: 'Trash Rights check: the editor’s' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Trash Rights check: mine' }).count()).toBe(1);
+    expect(await axe(page)).toEqual([]);
+
+    // Its own draft's form: saved, but never published by this key.
+    await page.getByRole('link', { name: 'Rights check: mine' }).click();
+    await page.getByRole('heading', { name: 'Edit event' }).waitFor();
+    await expect.poll(async () => page.locator('#f-status option[value="publish"]').isDisabled(), WAIT).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save' }).isEnabled()).toBe(true);
+
+    // The editor publishes it meanwhile: the contributor may no longer trash it, and the API says so there.
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('Rights check');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('button', { name: 'Trash Rights check: mine' }).waitFor();
+    const published = await t.graphql(
+      `mutation($id: Int!) { updateEvent(id: $id, input: { status: "publish" }) { status } }`,
+      { id: own },
+      t.keys.editor,
+    );
+    expect(published.data.updateEvent.status).toBe('PUBLISH');
+    await page.getByRole('button', { name: 'Trash Rights check: mine' }).click();
+    await expect.poll(async () => page.locator(`#row-${own}-error`).textContent(), WAIT).toMatch(/\S/);
+    const { errors } = await t.graphql(`mutation($id: Int!) { deleteEvent(id: $id) { id } }`, { id: own }, t.keys.contributor);
+    expect(await page.locator(`#row-${own}-error`).textContent()).toBe(errors![0].message);
+    expect((await t.graphql(`query($id: Int!) { event(id: $id) { status } }`, { id: own })).data.event.status).toBe('PUBLISH');
+    // Reloaded, the list offers no Trash for it any more, and its form no Save.
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(async () => page.getByRole('button', { name: 'Trash Rights check: mine' }).count(), WAIT).toBe(0);
+    await page.getByRole('link', { name: 'Rights check: mine' }).click();
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toBe('Your key may read this but not change it.');
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    expect(problems.filter((problem) => !/status of 4\d\d|Failed to load resource/.test(problem))).toEqual([]);
+    await close();
+  });
+
+  it('sets, edits and clears a recurrence with its exceptions, the API’s errors at the field they name', async () => {
+    const { page, problems, close } = await open(t.keys.editor);
+    await page.getByRole('link', { name: 'New event' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Saturday market');
+    await page.getByLabel('Starts').fill('2031-09-06T08:00');
+    await page.getByLabel('Ends').fill('2031-09-06T13:00');
+    await page.getByLabel('Time zone').fill('Europe/Paris');
+    // The rule's parts wait for a frequency.
+    expect(await page.getByLabel('Dates left out').isDisabled()).toBe(true);
+    await page.getByLabel('Frequency').selectOption('WEEKLY');
+    await page.getByLabel('Number of occurrences').fill('4');
+    await page.getByLabel('SA', { exact: true }).check();
+    await page.getByLabel('Dates left out').focus();
+    await page.keyboard.type('2031-09-13');
+    await page.getByLabel('Dates added').focus();
+    await page.keyboard.type('2031-09-17 09:00:00');
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toMatch(/^Saved/);
+    const id = Number(new URL(page.url()).hash.split('/')[2]);
+    const series = async () =>
+      (await t.graphql(`query($id: Int!) { event(id: $id) { series { rrule exdates rdates } } }`, { id }, t.keys.administrator)).data.event
+        .series;
+    const saved = await series();
+    expect(saved.rrule).toMatch(/FREQ=WEEKLY/);
+    expect(saved.rrule).toMatch(/COUNT=4/);
+    expect(saved.exdates).toEqual(['2031-09-13 08:00:00']);
+    expect(saved.rdates).toEqual(['2031-09-17 09:00:00']);
+
+    // The saved form shows them; a date the API cannot read is answered at its own field, the rest kept.
+    await expect.poll(async () => page.getByLabel('Dates left out').inputValue(), WAIT).toBe('2031-09-13 08:00:00');
+    await page.getByLabel('Dates left out').fill('2031-09-13 08:00:00\nsoon');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => page.locator('#f-exdates-error').textContent(), WAIT).toMatch(/"soon" is not a date/);
+    expect(await page.locator('#f-exdates').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#f-recurrence-error').textContent()).toBe('');
+    expect(await page.getByLabel('Dates added').inputValue()).toBe('2031-09-17 09:00:00');
+    expect((await series()).exdates).toEqual(['2031-09-13 08:00:00']);
+    // Edited: no date left out, every other Saturday.
+    await page.getByLabel('Dates left out').fill('');
+    await page.getByLabel('Every n-th period').fill('2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await series()).exdates, WAIT).toEqual([]);
+    expect((await series()).rrule).toMatch(/INTERVAL=2/);
+    expect((await series()).rdates).toEqual(['2031-09-17 09:00:00']);
+    // Cleared: the event no longer repeats.
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toMatch(/^Saved/);
+    await page.getByLabel('Frequency').selectOption('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(series, WAIT).toBeNull();
+    await expect.poll(async () => page.getByLabel('Frequency').inputValue(), WAIT).toBe('');
+    expect(await page.getByLabel('Dates added').inputValue()).toBe('');
+    expect(problems).toEqual([]);
+    await close();
+  });
+
   it('creates an event by keyboard alone', async () => {
     const { page, close } = await open(t.keys.editor);
     const press = async (key: string, times = 1) => {

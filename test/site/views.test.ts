@@ -69,7 +69,7 @@ describe.each(DATABASE_KINDS)('calendar views on %s', (kind) => {
     }
   });
 
-  it('a month page costs the same statements however many events it holds', async () => {
+  it('a month page costs the same few statements however many events and weeks it holds', async () => {
     const statementsOf = async (url: string) => {
       await api.request('GET', url);
       let count = 0;
@@ -81,7 +81,9 @@ describe.each(DATABASE_KINDS)('calendar views on %s', (kind) => {
       }
       return count;
     };
+    // May 2032's grid has six weeks, February 2027's four.
     const before = await statementsOf('/events/month/2032-05/');
+    expect(await statementsOf('/events/month/2027-02/')).toBe(before);
     for (let i = 0; i < 30; i++)
       await createEvent(api, {
         title: `May ${i}`,
@@ -90,12 +92,48 @@ describe.each(DATABASE_KINDS)('calendar views on %s', (kind) => {
       });
     const after = await statementsOf('/events/month/2032-05/');
     expect(after).toBe(before);
-    // Two a day of the grid (its events and their total), and the page's own few (terms, the archive).
-    expect(before).toBeLessThanOrEqual(2 * 42 + 10);
-    expect(cell((await api.request('GET', '/events/month/2032-05/')).text, '2032-05-10').more).toEqual({
-      href: '/events/2032-05-10/',
-      count: 18,
-    });
+    // The grid's events (its window's dates, then the events shown) and the page's own few (terms).
+    expect(before).toBeLessThanOrEqual(10);
+    const may = (await api.request('GET', '/events/month/2032-05/')).text;
+    expect(cell(may, '2032-05-10').more).toEqual({ href: '/events/2032-05-10/', count: 18 });
+    expect(cell(may, '2032-05-11').events).toHaveLength(12);
+    expect(cell(may, '2032-05-11').more).toEqual({ href: '/events/2032-05-11/', count: 18 });
+    expect(cell(may, '2032-05-12').events).toEqual([]);
+  });
+
+  it('eventDays answers each day as the events list does for that day, and refuses what it cannot answer', async () => {
+    const days = ['2032-03-09', '2032-03-10', '2032-03-11', '2032-03-12', '2032-03-13', '2032-03-14', '2032-03-15', '2032-03-20'];
+    const { data } = await api.graphql(
+      `query($from: String!, $to: String!) { eventDays(from: $from, to: $to, perDay: 3) { day total items { id } } }`,
+      { from: days[0], to: '2032-03-20' },
+    );
+    expect(data.eventDays.map((entry: { day: string }) => entry.day)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `2032-03-${String(9 + i).padStart(2, '0')}`),
+    );
+    for (const day of days) {
+      const before = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      const list = await api.graphql(
+        `query($filter: EventFilter!) { events(filter: $filter, page: { perPage: 3 }) { total items { id } } }`,
+        { filter: { startsBefore: day, endsAfter: before } },
+      );
+      expect(
+        data.eventDays.find((entry: { day: string }) => entry.day === day),
+        day,
+      ).toEqual({ day, ...list.data.events });
+    }
+    const refused = async (variables: Record<string, unknown>) => {
+      const { errors } = await api.graphql(
+        `query($from: String!, $to: String!, $perDay: Int, $filter: EventFilter) { eventDays(from: $from, to: $to, perDay: $perDay, filter: $filter) { day } }`,
+        variables,
+      );
+      expect(errors?.[0].extensions.code).toBe('INVALID_INPUT');
+      return Object.keys(errors![0].extensions.params);
+    };
+    expect(await refused({ from: '2032-02-30', to: '2032-03-01' })).toEqual(['from']);
+    expect(await refused({ from: '2032-03-02', to: '2032-03-01' })).toEqual(['to']);
+    expect(await refused({ from: '2032-01-01', to: '2032-02-12' })).toEqual(['to']); // 43 days
+    expect(await refused({ from: '2032-03-01', to: '2032-03-02', perDay: 51 })).toEqual(['perDay']);
+    expect(await refused({ from: '2032-03-01', to: '2032-03-02', filter: { startDate: '2032-03-01' } })).toEqual(['filter.startDate']);
   });
 
   it("the day view lists a day, steps to the days around it, and today is the site zone's today", async () => {

@@ -1,8 +1,8 @@
 // The calendar's views (The Events Calendar 6's list, month and day) at the original's URLs, each
 // also an iCalendar feed of the same events with `?ical=1`. Data comes from GraphQL in-process, so a
 // visitor sees what the API shows the same caller. A month costs a fixed number of statements
-// whatever the calendar holds: one aliased list per day of its grid, each capped at
-// MONTH_EVENTS_PER_DAY events with its total (the "+N more").
+// whatever the calendar holds and however many weeks its grid has: one eventDays query answers every
+// day of the grid, each capped at MONTH_EVENTS_PER_DAY events with its total (the "+N more").
 import type { Context } from 'koa';
 import { errorCode } from '../../graphql/errors.js';
 import type { feeds } from '../feeds.js';
@@ -34,19 +34,9 @@ const TERMS = `query SiteViewTerms { eventCategories(page: { page: 1, perPage: 5
 const CATEGORY = `query SiteViewCategory($slug: String!) { eventCategory(slug: $slug) { name } }`;
 const TAG = `query SiteViewTag($slug: String!) { tag(slug: $slug) { name } }`;
 
-/** One aliased list per day of a grid of `days` days (4, 5 or 6 weeks: three documents, each compiled once). */
-const monthDocuments = new Map<number, string>();
-function monthDocument(days: number): string {
-  let source = monthDocuments.get(days);
-  if (!source) {
-    const indexes = [...Array(days).keys()];
-    const variables = indexes.map((i) => `$f${i}: EventFilter!`).join(', ');
-    const lists = indexes.map((i) => `d${i}: events(filter: $f${i}, page: { page: 1, perPage: $perDay }) { total items { ${CELL} } }`);
-    source = `query SiteViewMonth($perDay: Int!, ${variables}) {\n${lists.join('\n')}\n}`;
-    monthDocuments.set(days, source);
-  }
-  return source;
-}
+const MONTH = `query SiteViewMonth($filter: EventFilter!, $from: String!, $to: String!, $perDay: Int!) {
+  eventDays(filter: $filter, from: $from, to: $to, perDay: $perDay) { day total items { ${CELL} } }
+}`;
 
 /** The GraphQL filter names a view's URL sets, by the URL's names (for error messages). */
 const URL_NAMES: Record<string, string> = {
@@ -136,14 +126,14 @@ export function viewRoutes({ services, feed, local, sendPage }: ViewDependencies
   async function month(ctx: Context, state: ViewState, today: string) {
     const days = monthGrid(state.date!);
     const filter = filterOf(state);
-    const variables: Record<string, unknown> = { perDay: MONTH_EVENTS_PER_DAY };
-    days.forEach((day, i) => (variables[`f${i}`] = onDay(filter, day)));
     const chrome = await chromeOf(ctx, state, today);
-    const data = await run<Record<string, { total: number; items: CellEvent[] }>>(ctx, monthDocument(days.length), variables);
-    const cells: MonthDay[] = days.map((day, i) => {
-      const { total, items } = data[`d${i}`]!;
-      return { day, events: items, more: total - items.length };
+    const data = await run<{ eventDays: { day: string; total: number; items: CellEvent[] }[] }>(ctx, MONTH, {
+      filter,
+      from: days[0],
+      to: days[days.length - 1],
+      perDay: MONTH_EVENTS_PER_DAY,
     });
+    const cells: MonthDay[] = data.eventDays.map(({ day, total, items }) => ({ day, events: items, more: total - items.length }));
     send(ctx, chrome, `Events in ${monthLabel(state.date!)}`, monthView(chrome, cells));
   }
 
