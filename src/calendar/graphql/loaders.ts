@@ -18,7 +18,7 @@ export type OrganizerRow = Rows<'organizer'>[number];
 export type TermRow = Rows<'term'>[number];
 
 /** The request's loader named `name`, created on first use. */
-function loader<K, V, C = K>(
+export function loader<K, V, C = K>(
   ctx: GraphQLContext,
   name: string,
   batch: (keys: readonly K[]) => Promise<V[]>,

@@ -10,6 +10,7 @@ import { listStatuses } from '../capabilities.js';
 import { isEventReadable } from '../events.js';
 import { describeRule, isBounded, parseRrule } from '../recurrence/index.js';
 import type { RecurrenceScope } from '../series.js';
+import { loader } from './loaders.js';
 import { Event } from './refs.js';
 
 const MAX_EXCEPTIONS = 1000;
@@ -113,10 +114,8 @@ type EventRow = { id: number; status: string; authorId: number };
  * a page of 5 or of 50, where reading each series alone cost one per event of a series).
  */
 function occurrencesLoader(ctx: GraphQLContext, query: object, args: OccurrenceArgs): DataLoader<number, EventRow[]> {
-  const key = `occurrences\u0000${JSON.stringify(query)}\u0000${JSON.stringify(args)}`;
-  let found = ctx.cache.get(key) as DataLoader<number, EventRow[]> | undefined;
-  if (found) return found;
-  found = new DataLoader<number, EventRow[]>(async (seriesIds) => {
+  const name = `occurrences\u0000${JSON.stringify(query)}\u0000${JSON.stringify(args)}`;
+  return loader<number, EventRow[]>(ctx, name, async (seriesIds) => {
     const where: Record<string, unknown> = { status: { in: listStatuses(ctx.viewer, null) ?? ['publish'] } };
     const startLocal: Record<string, string> = {};
     if (args.between?.start) startLocal.gte = asWall(args.between.start, false);
@@ -144,21 +143,13 @@ function occurrencesLoader(ctx: GraphQLContext, query: object, args: OccurrenceA
     }
     return seriesIds.map((id) => bySeries.get(id)!);
   });
-  ctx.cache.set(key, found);
-  return found;
 }
 
 function seriesLoader(ctx: GraphQLContext) {
-  const key = 'eventSeries';
-  let found = ctx.cache.get(key) as DataLoader<number, unknown> | undefined;
-  if (!found) {
-    found = new DataLoader<number, unknown>(async (ids) => {
-      const rows = await ctx.prisma.eventSeries.findMany({ where: { id: { in: [...ids] } } });
-      return ids.map((id) => rows.find((row) => row.id === id) ?? null);
-    });
-    ctx.cache.set(key, found);
-  }
-  return found;
+  return loader<number, unknown>(ctx, 'eventSeries', async (ids) => {
+    const rows = await ctx.prisma.eventSeries.findMany({ where: { id: { in: [...ids] } } });
+    return ids.map((id) => rows.find((row) => row.id === id) ?? null);
+  });
 }
 
 builder.prismaObjectFields(Event, (t) => ({
