@@ -54,7 +54,17 @@ export interface Config {
     /** Runs a user may have scheduled or running at once, and start per 24 hours (0: no limit). */
     maxActiveRuns: number;
     maxRunsPerDay: number;
+    /** USD per million input and output tokens, per model name (LLM_PRICES): what runs cost. */
+    llmPrices: Record<string, ModelPrice>;
+    /** Tokens the runs of one API key's tasks may use per UTC day (0: no limit). */
+    dailyTokensPerKey: number;
   };
+}
+
+/** A model's price in USD per million tokens, read (prompt) and written (completion). */
+export interface ModelPrice {
+  input: number;
+  output: number;
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +90,29 @@ function corsOrigins(raw: string | undefined): '*' | string[] {
 }
 
 type Env = Record<string, string | undefined>;
+
+const PRICES_RULE = 'LLM_PRICES must be a JSON object such as {"gpt-4o-mini": {"input": 0.15, "output": 0.6}} (USD per 1M tokens)';
+
+/** LLM_PRICES: {model: {input, output}}, each a non-negative number of USD per million tokens. */
+function llmPrices(raw: string | undefined): Record<string, ModelPrice> {
+  if (raw === undefined || raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`${PRICES_RULE}; it is not JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(PRICES_RULE);
+  const prices: Record<string, ModelPrice> = {};
+  const rate = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined);
+  for (const [model, price] of Object.entries(parsed as Record<string, { input?: unknown; output?: unknown } | null>)) {
+    const input = rate(price?.input);
+    const output = rate(price?.output);
+    if (input === undefined || output === undefined) throw new ConfigError(`${PRICES_RULE}; the entry of "${model}" is not`);
+    prices[model] = { input, output };
+  }
+  return prices;
+}
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -199,6 +232,8 @@ export function loadConfig(env: Env = process.env): Config {
       apiRateLimit: integer(env, 'TASK_API_RATE_LIMIT', 600, 1, 1_000_000),
       maxActiveRuns: integer(env, 'TASK_MAX_ACTIVE_RUNS', 20, 0, 1_000_000),
       maxRunsPerDay: integer(env, 'TASK_MAX_RUNS_PER_DAY', 1000, 0, 10_000_000),
+      llmPrices: llmPrices(env.LLM_PRICES),
+      dailyTokensPerKey: integer(env, 'TASK_DAILY_TOKENS_PER_KEY', 0, 0, Number.MAX_SAFE_INTEGER),
     },
   };
 }

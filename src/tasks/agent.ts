@@ -20,6 +20,7 @@ import type { ClaimedRun } from './queue.js';
 import { taskOptions } from './tasks.js';
 import { compileOutputSchema } from './validation.js';
 import { NO_SECRETS, openSecrets, SecretVault } from './secrets.js';
+import { BudgetExceeded, RunBudget } from './budgets.js';
 
 const MAX_ROWS = 1000;
 const MAX_STORAGE_CHARS = 512 * 1024;
@@ -79,6 +80,7 @@ class AgentRun {
   private session: BrowserSession | undefined;
   private vault = NO_SECRETS;
   private validateOutput: ValidateFunction | undefined;
+  private budget: RunBudget | undefined;
   private state: AgentState;
   private claimedAt = Date.now();
   private activeAtClaim: number;
@@ -154,6 +156,7 @@ class AgentRun {
   private async prepare(): Promise<void> {
     const state = this.state;
     this.openVault();
+    this.budget = await RunBudget.open(this.deps.prisma, this.deps.config.tasks, this.run.task, this.run.id);
     let note: ChatMessage | undefined;
     if (state.waitingFor) {
       const call = await this.deps.prisma.toolCall.findUnique({ where: { id: state.waitingFor.toolCallId } });
@@ -200,6 +203,7 @@ class AgentRun {
     const t = this.deps.config.tasks;
     const state = this.state;
     const session = this.session!;
+    const budget = this.budget!;
     const tools = [...BUILT_IN_ACTIONS, ...this.callerTools];
     const system = systemPrompt(this.callerTools, this.vault.names.length ? this.vault.describe() : undefined, this.options.outputSchema);
     for (;;) {
@@ -213,7 +217,15 @@ class AgentRun {
       await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
       // The page may show a secret (a typed value, an echo): the model sees its placeholder.
       const view: ChatMessage = { role: 'user', content: this.vault.mask(formatObservation(observation, index, this.options.maxSteps)) };
-      const { assistant, call, tokens } = await decide(llm, [system, ...state.messages, view], tools, this.checkArguments, this.signal);
+      budget.startDecision();
+      const { assistant, call, usage } = await decide(
+        llm,
+        [system, ...state.messages, view],
+        tools,
+        this.checkArguments,
+        this.signal,
+        budget,
+      );
       state.messages.push({ role: 'user', content: this.vault.mask(summarizeObservation(observation, index)) }, assistant);
       state.steps = index;
       state.url = observation.url;
@@ -226,9 +238,16 @@ class AgentRun {
         arguments: call.arguments,
         result: '',
         reasoning,
-        tokens,
+        tokens: usage.total,
+        costUsd: budget.costOf(usage),
         screenshot,
       };
+      const overrun = budget.spent();
+      if (overrun) {
+        step.result = `not executed: ${overrun}`;
+        await this.lease.saveStep(step, this.snapshot(), state.dataTable);
+        throw new GuardError('failed', overrun);
+      }
 
       if (!isBuiltInName(call.name)) {
         const toolCallId = randomUUID();
@@ -362,6 +381,8 @@ class AgentRun {
         await this.lease.fail('timed_out', this.timeoutMessage());
       } else if (error instanceof GuardError) {
         await this.lease.fail(error.detailedStatus, error.message);
+      } else if (error instanceof BudgetExceeded) {
+        await this.lease.fail('failed', error.message);
       } else if (error instanceof LlmError) {
         await this.lease.fail(error.kind === 'timeout' ? 'timed_out' : 'failed', `LLM: ${error.message}`);
       } else {

@@ -27,7 +27,7 @@ interface ConsolePage {
 
 describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
   // The stop test keeps an LLM call hanging: give it longer than the tests' default LLM timeout.
-  const fx = useTaskFixtures(() => ({ LLM_TIMEOUT_MS: '60000' }));
+  const fx = useTaskFixtures(() => ({ LLM_TIMEOUT_MS: '60000', LLM_PRICES: JSON.stringify({ 'fake-model': { input: 1, output: 2 } }) }));
   const servers = useConsoleServers(kind, fx);
   let browser: Browser;
 
@@ -314,9 +314,11 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await poll(() => page.locator('#run-badge').textContent(), 90_000).toBe('Completed');
       const result = page.getByRole('region', { name: 'Result' });
       expect(await result.locator('.output').textContent()).toBe('Started at the sign-in page');
-      // What the run cost: its steps and the tokens the LLM reported.
+      // What the run cost: its steps, the tokens the LLM reported (320 prompt, 1 completion) and their
+      // price at LLM_PRICES ($1 and $2 per million).
       expect(await page.locator('#run-steps').textContent()).toBe('1');
       expect(await page.locator('#run-tokens').textContent()).toBe('321');
+      expect(await page.locator('#run-cost').textContent()).toBe('$0.000322');
       const firstRequest = fx.llm.requestsOf(text)[0].body;
       expect(firstRequest.tools.map((tool: any) => tool.function.name)).toContain('form_input');
 

@@ -13,7 +13,7 @@ import {
   stopTask,
   taskOptions,
 } from '../tasks.js';
-import { MAX_TASK_NAME, readableName } from '../validation.js';
+import { BUDGET_DOCS, MAX_TASK_NAME, readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
 import type { Task as TaskRow, TaskRun as RunRow, WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
 import { AppError } from '../../graphql/errors.js';
@@ -97,6 +97,16 @@ Task.implement({
       nullable: true,
       description: 'The page each run opens first, if one was given.',
       resolve: (task) => taskOptions(task).startUrl ?? null,
+    }),
+    maxTokens: t.int({
+      nullable: true,
+      description: 'Tokens each run may use (maxTokens); null: no limit of its own.',
+      resolve: (task) => taskOptions(task).maxTokens ?? null,
+    }),
+    maxCostUsd: t.float({
+      nullable: true,
+      description: "USD each run's tokens may cost at the model's LLM_PRICES (maxCostUsd); null: no limit of its own.",
+      resolve: (task) => taskOptions(task).maxCostUsd ?? null,
     }),
     webhookUrl: t.string({
       nullable: true,
@@ -191,6 +201,8 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
     maxSteps: t.int({ description: 'Step budget of each run (default TASK_MAX_STEPS, 30).' }),
     timeoutSeconds: t.int({ description: 'Time limit of each run in seconds (default and maximum: TASK_RUN_TIMEOUT_MS).' }),
     startUrl: t.string({ description: 'An http(s) page to open before the first step.' }),
+    maxTokens: t.int({ description: BUDGET_DOCS.maxTokens }),
+    maxCostUsd: t.float({ description: BUDGET_DOCS.maxCostUsd }),
     webhookUrl: t.string({
       description:
         "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails (see webhookSecret). Default: the API key's default webhookUrl (setApiKeyWebhookUrl), if it has one.",
