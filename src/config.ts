@@ -1,5 +1,6 @@
 // Environment → one typed, validated configuration object. Every setting is documented in README.md.
 import { databaseKind } from './db/url.js';
+import { VISION_MODELS, visionEnabled } from './tasks/vision.js';
 
 export interface Config {
   port: number;
@@ -58,6 +59,8 @@ export interface Config {
     llmPrices: Record<string, ModelPrice>;
     /** Tokens the runs of one API key's tasks may use per UTC day (0: no limit). */
     dailyTokensPerKey: number;
+    /** Whether observations carry a screenshot for the model (LLM_VISION, resolved for LLM_MODEL). */
+    vision: boolean;
   };
 }
 
@@ -174,6 +177,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (llmBaseUrl !== undefined && !/^https?:\/\/[^/]/.test(llmBaseUrl)) {
     throw new ConfigError(`LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1 (got "${llmBaseUrl}")`);
   }
+  const vision = (env.LLM_VISION || 'auto').toLowerCase();
+  if (vision !== 'auto' && vision !== 'on' && vision !== 'off')
+    throw new ConfigError(`LLM_VISION must be auto, on or off (got "${vision}")`);
+  const visionModels = env.LLM_VISION_MODELS
+    ? env.LLM_VISION_MODELS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : VISION_MODELS;
+  const llmModel = env.LLM_MODEL || 'gpt-4o-mini';
   const heartbeatMs = integer(env, 'TASK_HEARTBEAT_MS', 2000, 10, 600_000);
   const staleAfterMs = integer(env, 'TASK_STALE_AFTER_MS', 30_000, 30, 3_600_000);
   if (staleAfterMs < 3 * heartbeatMs) {
@@ -212,7 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
       chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
       llmBaseUrl,
       llmApiKey: env.LLM_API_KEY || undefined,
-      llmModel: env.LLM_MODEL || 'gpt-4o-mini',
+      llmModel,
       llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000),
       maxSteps: integer(env, 'TASK_MAX_STEPS', 30, 1, 500),
       runTimeoutMs: integer(env, 'TASK_RUN_TIMEOUT_MS', 600_000, 1000, 86_400_000),
@@ -234,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxRunsPerDay: integer(env, 'TASK_MAX_RUNS_PER_DAY', 1000, 0, 10_000_000),
       llmPrices: llmPrices(env.LLM_PRICES),
       dailyTokensPerKey: integer(env, 'TASK_DAILY_TOKENS_PER_KEY', 0, 0, Number.MAX_SAFE_INTEGER),
+      vision: visionEnabled(vision, llmModel, visionModels),
     },
   };
 }

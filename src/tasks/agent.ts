@@ -216,7 +216,18 @@ class AgentRun {
       const screenshot = await session.page.screenshot({ type: 'png', timeout: 10_000 }).catch(() => undefined);
       await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
       // The page may show a secret (a typed value, an echo): the model sees its placeholder.
-      const view: ChatMessage = { role: 'user', content: this.vault.mask(formatObservation(observation, index, this.options.maxSteps)) };
+      const listing = this.vault.mask(formatObservation(observation, index, this.options.maxSteps));
+      // A model that sees gets the picture too, this once: the conversation keeps the summary only.
+      const picture = this.deps.config.tasks.vision ? await session.visionShot() : undefined;
+      const view: ChatMessage = {
+        role: 'user',
+        content: picture
+          ? [
+              { type: 'text', text: listing },
+              { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${picture.jpeg.toString('base64')}` } },
+            ]
+          : listing,
+      };
       budget.startDecision();
       const { assistant, call, usage } = await decide(
         llm,

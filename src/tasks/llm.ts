@@ -8,9 +8,12 @@ export interface ToolCallMessage {
   function: { name: string; arguments: string };
 }
 
+/** A part of a user message: text, or a picture (OpenAI's image_url, here a data: URL). */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string | null;
+  content: string | ContentPart[] | null;
   tool_calls?: ToolCallMessage[];
   tool_call_id?: string;
 }
