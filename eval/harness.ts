@@ -17,7 +17,7 @@ export interface EvalOptions {
   tasks?: EvalTask[];
   /** Use the scripted model even when LLM_BASE_URL is set. */
   scripted?: boolean;
-  /** LLM_*, TASK_*, CHROMIUM_PATH, LLM_PRICE_PER_1M_TOKENS… (default: process.env). */
+  /** LLM_*, LLM_PRICES, TASK_*, CHROMIUM_PATH, LLM_PRICE_PER_1M_TOKENS… (default: process.env). */
   env?: Record<string, string | undefined>;
   /** Almanac's database (default: a temporary SQLite file, removed afterwards). */
   databaseUrl?: string;
@@ -31,7 +31,7 @@ export interface EvalResult {
   detail: string;
   steps: number;
   tokens: number;
-  /** In the price's currency; null when no price is set or no tokens were reported. */
+  /** USD as Almanac priced the run (LLM_PRICES), else at LLM_PRICE_PER_1M_TOKENS; null without either, or no tokens reported. */
   cost: number | null;
   seconds: number;
 }
@@ -46,7 +46,7 @@ export interface EvalReport {
 const RUN_SECONDS = { scripted: 60, real: 300 };
 
 const RUN_QUERY = `query Run($taskId: ID!) { taskRun(taskId: $taskId) {
-  status error output dataTable tokensUsed startedAt finishedAt steps { index } } }`;
+  status error output dataTable tokensUsed costUsd startedAt finishedAt steps { index } } }`;
 
 export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
   const env = options.env ?? process.env;
@@ -84,8 +84,11 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
       `model: ${modelName}`,
       `URL policy: TASK_ALLOWED_HOSTS=${sites.host} (the harness's own sites only; other private addresses stay blocked)`,
     ];
+    const priced = !model && Object.hasOwn(config.tasks.llmPrices, config.tasks.llmModel);
     if (model) notes.push('tokens: the scripted model reports an estimate (characters sent / 4); cost n/a');
-    else if (price === null) notes.push('cost: n/a (set LLM_PRICE_PER_1M_TOKENS to the price of 1M tokens)');
+    else if (priced) notes.push(`cost: at LLM_PRICES for ${config.tasks.llmModel}, prompt and completion tokens apart`);
+    else if (price === null)
+      notes.push('cost: n/a (set LLM_PRICES with the price of the model, or LLM_PRICE_PER_1M_TOKENS to one blended price of 1M tokens)');
 
     server = await startServer(config);
     const api = client(server.url, adminKey);
@@ -94,7 +97,8 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
       sites.reset();
       log(`running ${task.name}…`);
       const result = await runTask(api, task, sites, scripted ? RUN_SECONDS.scripted : RUN_SECONDS.real);
-      result.cost = !model && price !== null && result.tokens > 0 ? (result.tokens * price) / 1e6 : null;
+      if (model) result.cost = null;
+      else if (!priced) result.cost = price !== null && result.tokens > 0 ? (result.tokens * price) / 1e6 : null;
       log(`  ${result.success ? 'success' : 'failure'}: ${result.detail}`);
       results.push(result);
     }
@@ -162,7 +166,7 @@ async function runTask(api: Api, task: EvalTask, sites: EvalSites, defaultSecond
     detail: verdict.detail,
     steps: run.steps.length,
     tokens: run.tokensUsed,
-    cost: null,
+    cost: run.costUsd,
     seconds,
   };
 }
