@@ -31,6 +31,8 @@ export interface EvalResult {
   detail: string;
   steps: number;
   tokens: number;
+  /** Why the task was not run (it needs a model that sees pictures). */
+  skipped?: string;
   /** USD as Almanac priced the run (LLM_PRICES), else at LLM_PRICE_PER_1M_TOKENS; null without either, or no tokens reported. */
   cost: number | null;
   seconds: number;
@@ -77,7 +79,8 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
       TASK_ALLOWED_HOSTS: sites.host,
       TASK_API_RATE_LIMIT: '100000',
       TASK_POLL_MS: '200',
-      ...(model ? { LLM_BASE_URL: model.url, LLM_API_KEY: 'scripted', LLM_MODEL: 'scripted' } : {}),
+      // The scripted model reads the element list only: it is sent no pictures.
+      ...(model ? { LLM_BASE_URL: model.url, LLM_API_KEY: 'scripted', LLM_MODEL: 'scripted', LLM_VISION: 'off' } : {}),
     });
     const modelName = model ? "scripted (the harness's own, on 127.0.0.1)" : `${config.tasks.llmModel} at ${config.tasks.llmBaseUrl}`;
     const notes = [
@@ -94,6 +97,11 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
     const api = client(server.url, adminKey);
     const results: EvalResult[] = [];
     for (const task of tasks) {
+      if (task.needsVision && !config.tasks.vision) {
+        const why = `skipped: ${config.tasks.llmModel} is not sent pictures (LLM_VISION)`;
+        results.push({ task: task.name, success: false, skipped: why, detail: why, steps: 0, tokens: 0, cost: null, seconds: 0 });
+        continue;
+      }
       sites.reset();
       log(`running ${task.name}…`);
       const result = await runTask(api, task, sites, scripted ? RUN_SECONDS.scripted : RUN_SECONDS.real);
@@ -172,14 +180,15 @@ async function runTask(api: Api, task: EvalTask, sites: EvalSites, defaultSecond
 }
 
 /** The command's exit code for a report that came to an end: 1 when a task failed and success is required. */
-export const exitCode = (report: EvalReport, requireSuccess: boolean) => (requireSuccess && report.results.some((r) => !r.success) ? 1 : 0);
+export const exitCode = (report: EvalReport, requireSuccess: boolean) =>
+  requireSuccess && report.results.some((r) => !r.success && !r.skipped) ? 1 : 0;
 
 /** The report as the terminal shows it: a table, then the success rate. */
 export function formatReport(report: EvalReport): string {
   const header = ['task', 'success', 'steps', 'tokens', 'cost', 'time', 'detail'];
   const rows = report.results.map((r) => [
     r.task,
-    r.success ? 'yes' : 'NO',
+    r.skipped ? 'skip' : r.success ? 'yes' : 'NO',
     String(r.steps),
     r.tokens ? String(r.tokens) : 'n/a',
     r.cost === null ? 'n/a' : r.cost.toFixed(4),
@@ -193,6 +202,7 @@ export function formatReport(report: EvalReport): string {
       .join('  ')
       .trimEnd();
   const passed = report.results.filter((r) => r.success).length;
+  const skipped = report.results.filter((r) => r.skipped).length;
   return [
     ...report.notes,
     '',
@@ -200,6 +210,6 @@ export function formatReport(report: EvalReport): string {
     line(widths.map((w) => '-'.repeat(w))),
     ...rows.map(line),
     '',
-    `${passed}/${report.results.length} tasks succeeded`,
+    `${passed}/${report.results.length - skipped} tasks succeeded${skipped ? ` (${skipped} skipped)` : ''}`,
   ].join('\n');
 }
