@@ -224,7 +224,7 @@ class AgentRun {
         content: picture
           ? [
               { type: 'text', text: listing },
-              { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${picture.jpeg.toString('base64')}` } },
+              { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${picture.toString('base64')}` } },
             ]
           : listing,
       };

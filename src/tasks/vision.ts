@@ -49,7 +49,7 @@ export const VISION_MODELS = [
 ];
 
 // Strings, not functions: page.evaluate would ship a transpiled function, helpers and all.
-// Draws a box and the number of each numbered element that is in the viewport; answers the numbers drawn.
+// Draws a box and the number of each numbered element that is in the viewport.
 const DRAW_SOURCE = `(id) => {
   const old = document.getElementById(id);
   if (old) old.remove();
@@ -57,7 +57,6 @@ const DRAW_SOURCE = `(id) => {
   layer.id = id;
   layer.setAttribute('aria-hidden', 'true');
   layer.style.cssText = 'position:fixed;left:0;top:0;width:0;height:0;overflow:visible;pointer-events:none;z-index:2147483647;';
-  const drawn = [];
   for (const el of document.querySelectorAll('[data-almanac-id]')) {
     const r = el.getBoundingClientRect();
     if (r.width <= 0 || r.height <= 0 || r.bottom < 0 || r.right < 0 || r.top > innerHeight || r.left > innerWidth) continue;
@@ -68,20 +67,17 @@ const DRAW_SOURCE = `(id) => {
     label.textContent = number;
     label.style.cssText = 'position:fixed;left:' + Math.max(0, r.left) + 'px;top:' + Math.max(0, r.top - 15) + 'px;background:#d6006e;color:#fff;font:bold 12px/15px monospace;padding:0 3px;';
     layer.append(box, label);
-    drawn.push(Number(number));
   }
   document.documentElement.append(layer);
-  return drawn;
 }`;
 const REMOVE_SOURCE = `(id) => { const layer = document.getElementById(id); if (layer) layer.remove(); }`;
 
-/** The viewport as a JPEG with the element numbers drawn, and the numbers drawn; undefined when no shot could be taken. */
-export async function visionShot(page: Page, frames: Frame[]): Promise<{ jpeg: Buffer; numbers: number[] } | undefined> {
+/** The viewport as a JPEG with the element numbers drawn; undefined when no shot could be taken. */
+export async function visionShot(page: Page, frames: Frame[]): Promise<Buffer | undefined> {
   const call = (frame: Frame, source: string) => frame.evaluate(`(${source})(${JSON.stringify(OVERLAY_ID)})`);
-  const drawn = await Promise.all(frames.map((frame) => call(frame, DRAW_SOURCE).catch(() => [])));
+  await Promise.all(frames.map((frame) => call(frame, DRAW_SOURCE).catch(() => undefined)));
   try {
-    const jpeg = await capture(page);
-    return jpeg && { jpeg, numbers: (drawn as number[][]).flat().sort((a, b) => a - b) };
+    return await capture(page);
   } finally {
     await Promise.all(frames.map((frame) => call(frame, REMOVE_SOURCE).catch(() => undefined)));
   }
