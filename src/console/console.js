@@ -765,7 +765,14 @@ $('rerun-task').addEventListener('click', async () => {
 // ——— a new task ———
 
 /** @type {Record<string, string>} */
-const NEW_TASK_FIELDS = { task: 'new-task-text', name: 'new-task-name', startUrl: 'new-task-url', maxSteps: 'new-task-steps' };
+const NEW_TASK_FIELDS = {
+  task: 'new-task-text',
+  name: 'new-task-name',
+  startUrl: 'new-task-url',
+  maxSteps: 'new-task-steps',
+  maxTokens: 'new-task-tokens',
+  maxCostUsd: 'new-task-cost',
+};
 
 /**
  * The tool definitions to pick from: Almanac's built-in ones (form_input, chosen by default) and the
@@ -900,12 +907,17 @@ $('new-task').addEventListener('submit', async (event) => {
   const name = $input('new-task-name').value.trim();
   const startUrl = $input('new-task-url').value.trim();
   const steps = $input('new-task-steps').value.trim();
+  const tokens = $input('new-task-tokens').value.trim();
+  const cost = $input('new-task-cost').value.trim();
   /** @type {[string, string][]} */
   const problems = [];
   if (!task) problems.push(['task', 'Say what the agent should do.']);
   if (startUrl && !/^https?:\/\/\S+$/i.test(startUrl)) problems.push(['startUrl', 'Give an address that starts with http:// or https://.']);
   if (steps && !(/^\d+$/.test(steps) && Number(steps) >= 1 && Number(steps) <= 500))
     problems.push(['maxSteps', 'Give a whole number from 1 to 500.']);
+  if (tokens && !(/^\d+$/.test(tokens) && Number(tokens) >= 1 && Number(tokens) <= 1e9))
+    problems.push(['maxTokens', 'Give a whole number from 1 to 1,000,000,000.']);
+  if (cost && !(Number(cost) > 0 && Number(cost) <= 1e6)) problems.push(['maxCostUsd', 'Give an amount over 0, at most 1,000,000.']);
   if (problems.length) {
     for (const [name, message] of problems) fieldError(name, message);
     $(NEW_TASK_FIELDS[problems[0][0]]).focus();
@@ -919,11 +931,13 @@ $('new-task').addEventListener('submit', async (event) => {
       $('new-task-error').textContent = 'The tool list could not be loaded, so the task was not created. Try again.';
       return;
     }
-    /** @type {{ task: string, tools: unknown[], name?: string, startUrl?: string, maxSteps?: number }} */
+    /** @type {{ task: string, tools: unknown[], name?: string, startUrl?: string, maxSteps?: number, maxTokens?: number, maxCostUsd?: number }} */
     const input = { task, tools: chosenTools() };
     if (name) input.name = name;
     if (startUrl) input.startUrl = startUrl;
     if (steps) input.maxSteps = Number(steps);
+    if (tokens) input.maxTokens = Number(tokens);
+    if (cost) input.maxCostUsd = Number(cost);
     const created = (await gql(CREATE, { input })).createTask;
     form.reset();
     if (view.tools) renderToolChoices(view.tools, null);
