@@ -17,7 +17,7 @@ export interface EvalOptions {
   tasks?: EvalTask[];
   /** Use the scripted model even when LLM_BASE_URL is set. */
   scripted?: boolean;
-  /** LLM_*, TASK_*, CHROMIUM_PATH, LLM_PRICE_PER_1M_TOKENS… (default: process.env). */
+  /** LLM_*, LLM_PRICES, TASK_*, CHROMIUM_PATH, LLM_PRICE_PER_1M_TOKENS… (default: process.env). */
   env?: Record<string, string | undefined>;
   /** Almanac's database (default: a temporary SQLite file, removed afterwards). */
   databaseUrl?: string;
@@ -31,7 +31,9 @@ export interface EvalResult {
   detail: string;
   steps: number;
   tokens: number;
-  /** In the price's currency; null when no price is set or no tokens were reported. */
+  /** Why the task was not run (it needs a model that sees pictures). */
+  skipped?: string;
+  /** USD as Almanac priced the run (LLM_PRICES), else at LLM_PRICE_PER_1M_TOKENS; null without either, or no tokens reported. */
   cost: number | null;
   seconds: number;
 }
@@ -46,7 +48,7 @@ export interface EvalReport {
 const RUN_SECONDS = { scripted: 60, real: 300 };
 
 const RUN_QUERY = `query Run($taskId: ID!) { taskRun(taskId: $taskId) {
-  status error output dataTable tokensUsed startedAt finishedAt steps { index } } }`;
+  status error output dataTable tokensUsed costUsd startedAt finishedAt steps { index } } }`;
 
 export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
   const env = options.env ?? process.env;
@@ -77,24 +79,34 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
       TASK_ALLOWED_HOSTS: sites.host,
       TASK_API_RATE_LIMIT: '100000',
       TASK_POLL_MS: '200',
-      ...(model ? { LLM_BASE_URL: model.url, LLM_API_KEY: 'scripted', LLM_MODEL: 'scripted' } : {}),
+      // The scripted model reads the element list only: it is sent no pictures.
+      ...(model ? { LLM_BASE_URL: model.url, LLM_API_KEY: 'scripted', LLM_MODEL: 'scripted', LLM_VISION: 'off' } : {}),
     });
     const modelName = model ? "scripted (the harness's own, on 127.0.0.1)" : `${config.tasks.llmModel} at ${config.tasks.llmBaseUrl}`;
     const notes = [
       `model: ${modelName}`,
       `URL policy: TASK_ALLOWED_HOSTS=${sites.host} (the harness's own sites only; other private addresses stay blocked)`,
     ];
+    const priced = !model && Object.hasOwn(config.tasks.llmPrices, config.tasks.llmModel);
     if (model) notes.push('tokens: the scripted model reports an estimate (characters sent / 4); cost n/a');
-    else if (price === null) notes.push('cost: n/a (set LLM_PRICE_PER_1M_TOKENS to the price of 1M tokens)');
+    else if (priced) notes.push(`cost: at LLM_PRICES for ${config.tasks.llmModel}, prompt and completion tokens apart`);
+    else if (price === null)
+      notes.push('cost: n/a (set LLM_PRICES with the price of the model, or LLM_PRICE_PER_1M_TOKENS to one blended price of 1M tokens)');
 
     server = await startServer(config);
     const api = client(server.url, adminKey);
     const results: EvalResult[] = [];
     for (const task of tasks) {
+      if (task.needsVision && !config.tasks.vision) {
+        const why = `skipped: ${config.tasks.llmModel} is not sent pictures (LLM_VISION)`;
+        results.push({ task: task.name, success: false, skipped: why, detail: why, steps: 0, tokens: 0, cost: null, seconds: 0 });
+        continue;
+      }
       sites.reset();
       log(`running ${task.name}…`);
       const result = await runTask(api, task, sites, scripted ? RUN_SECONDS.scripted : RUN_SECONDS.real);
-      result.cost = !model && price !== null && result.tokens > 0 ? (result.tokens * price) / 1e6 : null;
+      if (model) result.cost = null;
+      else if (!priced) result.cost = price !== null && result.tokens > 0 ? (result.tokens * price) / 1e6 : null;
       log(`  ${result.success ? 'success' : 'failure'}: ${result.detail}`);
       results.push(result);
     }
@@ -162,20 +174,21 @@ async function runTask(api: Api, task: EvalTask, sites: EvalSites, defaultSecond
     detail: verdict.detail,
     steps: run.steps.length,
     tokens: run.tokensUsed,
-    cost: null,
+    cost: run.costUsd,
     seconds,
   };
 }
 
 /** The command's exit code for a report that came to an end: 1 when a task failed and success is required. */
-export const exitCode = (report: EvalReport, requireSuccess: boolean) => (requireSuccess && report.results.some((r) => !r.success) ? 1 : 0);
+export const exitCode = (report: EvalReport, requireSuccess: boolean) =>
+  requireSuccess && report.results.some((r) => !r.success && !r.skipped) ? 1 : 0;
 
 /** The report as the terminal shows it: a table, then the success rate. */
 export function formatReport(report: EvalReport): string {
   const header = ['task', 'success', 'steps', 'tokens', 'cost', 'time', 'detail'];
   const rows = report.results.map((r) => [
     r.task,
-    r.success ? 'yes' : 'NO',
+    r.skipped ? 'skip' : r.success ? 'yes' : 'NO',
     String(r.steps),
     r.tokens ? String(r.tokens) : 'n/a',
     r.cost === null ? 'n/a' : r.cost.toFixed(4),
@@ -189,6 +202,7 @@ export function formatReport(report: EvalReport): string {
       .join('  ')
       .trimEnd();
   const passed = report.results.filter((r) => r.success).length;
+  const skipped = report.results.filter((r) => r.skipped).length;
   return [
     ...report.notes,
     '',
@@ -196,6 +210,6 @@ export function formatReport(report: EvalReport): string {
     line(widths.map((w) => '-'.repeat(w))),
     ...rows.map(line),
     '',
-    `${passed}/${report.results.length} tasks succeeded`,
+    `${passed}/${report.results.length - skipped} tasks succeeded${skipped ? ` (${skipped} skipped)` : ''}`,
   ].join('\n');
 }

@@ -2,6 +2,7 @@
 // POST /api/v1/task/create: outputSchema, secrets, maxSteps…) and a checker that judges the run by
 // the site's own state or against the site's known data, never by the model's word alone.
 import { BRANCHES } from './sites/branches.js';
+import { VISITS } from './sites/chart.js';
 import type { EvalSites } from './sites/server.js';
 import { searchCatalogue } from './sites/shop.js';
 
@@ -25,6 +26,8 @@ export interface EvalTask {
   prompt: string;
   /** More fields of the create request. */
   options?: Record<string, unknown>;
+  /** Only a model that sees pictures can do it (LLM_VISION): skipped for one that does not. */
+  needsVision?: boolean;
   /** Judges a completed run (a run that ended in error has failed already). */
   check(run: RunOutcome, sites: EvalSites): Verdict;
 }
@@ -110,4 +113,20 @@ const tableExtract: EvalTask = {
   },
 };
 
-export const EVAL_TASKS: EvalTask[] = [shopSearch, multiPageForm, tableExtract];
+const chartRead: EvalTask = {
+  name: 'chart-read',
+  start: '/chart/',
+  prompt: 'Look at the bar chart on this page. In which month were there the most visitors? Answer with the name of the month only.',
+  needsVision: true,
+  check(run) {
+    const said = text(run.output).toLowerCase();
+    const best = VISITS.reduce((a, b) => (b.visitors > a.visitors ? b : a)).month;
+    // A month named in full or by its three letters, as a word ("may" in "maybe" is not May).
+    const named = VISITS.filter((v) => new RegExp(`\\b(${v.month}|${v.month.slice(0, 3)})\\b`, 'i').test(said));
+    if (!named.some((v) => v.month === best)) return { ok: false, detail: `the answer does not name ${best}` };
+    if (named.length > 1) return { ok: false, detail: `the answer names ${named.length} months` };
+    return { ok: true, detail: best };
+  },
+};
+
+export const EVAL_TASKS: EvalTask[] = [shopSearch, multiPageForm, tableExtract, chartRead];

@@ -1,5 +1,6 @@
 // Environment → one typed, validated configuration object. Every setting is documented in README.md.
 import { databaseKind } from './db/url.js';
+import { VISION_MODELS, visionEnabled } from './tasks/vision.js';
 
 export interface Config {
   port: number;
@@ -54,7 +55,19 @@ export interface Config {
     /** Runs a user may have scheduled or running at once, and start per 24 hours (0: no limit). */
     maxActiveRuns: number;
     maxRunsPerDay: number;
+    /** USD per million input and output tokens, per model name (LLM_PRICES): what runs cost. */
+    llmPrices: Record<string, ModelPrice>;
+    /** Tokens the runs of one API key's tasks may use per UTC day (0: no limit). */
+    dailyTokensPerKey: number;
+    /** Whether observations carry a screenshot for the model (LLM_VISION, resolved for LLM_MODEL). */
+    vision: boolean;
   };
+}
+
+/** A model's price in USD per million tokens, read (prompt) and written (completion). */
+export interface ModelPrice {
+  input: number;
+  output: number;
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +93,29 @@ function corsOrigins(raw: string | undefined): '*' | string[] {
 }
 
 type Env = Record<string, string | undefined>;
+
+const PRICES_RULE = 'LLM_PRICES must be a JSON object such as {"gpt-4o-mini": {"input": 0.15, "output": 0.6}} (USD per 1M tokens)';
+
+/** LLM_PRICES: {model: {input, output}}, each a non-negative number of USD per million tokens. */
+function llmPrices(raw: string | undefined): Record<string, ModelPrice> {
+  if (raw === undefined || raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`${PRICES_RULE}; it is not JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(PRICES_RULE);
+  const prices: Record<string, ModelPrice> = {};
+  const rate = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined);
+  for (const [model, price] of Object.entries(parsed as Record<string, { input?: unknown; output?: unknown } | null>)) {
+    const input = rate(price?.input);
+    const output = rate(price?.output);
+    if (input === undefined || output === undefined) throw new ConfigError(`${PRICES_RULE}; the entry of "${model}" is not`);
+    prices[model] = { input, output };
+  }
+  return prices;
+}
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -141,6 +177,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (llmBaseUrl !== undefined && !/^https?:\/\/[^/]/.test(llmBaseUrl)) {
     throw new ConfigError(`LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1 (got "${llmBaseUrl}")`);
   }
+  const vision = (env.LLM_VISION || 'auto').toLowerCase();
+  if (vision !== 'auto' && vision !== 'on' && vision !== 'off')
+    throw new ConfigError(`LLM_VISION must be auto, on or off (got "${vision}")`);
+  const visionModels = env.LLM_VISION_MODELS
+    ? env.LLM_VISION_MODELS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : VISION_MODELS;
+  const llmModel = env.LLM_MODEL || 'gpt-4o-mini';
   const heartbeatMs = integer(env, 'TASK_HEARTBEAT_MS', 2000, 10, 600_000);
   const staleAfterMs = integer(env, 'TASK_STALE_AFTER_MS', 30_000, 30, 3_600_000);
   if (staleAfterMs < 3 * heartbeatMs) {
@@ -179,7 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
       chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
       llmBaseUrl,
       llmApiKey: env.LLM_API_KEY || undefined,
-      llmModel: env.LLM_MODEL || 'gpt-4o-mini',
+      llmModel,
       llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000),
       maxSteps: integer(env, 'TASK_MAX_STEPS', 30, 1, 500),
       runTimeoutMs: integer(env, 'TASK_RUN_TIMEOUT_MS', 600_000, 1000, 86_400_000),
@@ -199,6 +244,9 @@ export function loadConfig(env: Env = process.env): Config {
       apiRateLimit: integer(env, 'TASK_API_RATE_LIMIT', 600, 1, 1_000_000),
       maxActiveRuns: integer(env, 'TASK_MAX_ACTIVE_RUNS', 20, 0, 1_000_000),
       maxRunsPerDay: integer(env, 'TASK_MAX_RUNS_PER_DAY', 1000, 0, 10_000_000),
+      llmPrices: llmPrices(env.LLM_PRICES),
+      dailyTokensPerKey: integer(env, 'TASK_DAILY_TOKENS_PER_KEY', 0, 0, Number.MAX_SAFE_INTEGER),
+      vision: visionEnabled(vision, llmModel, visionModels),
     },
   };
 }

@@ -1,9 +1,10 @@
-// The eval sites on one HTTP server on 127.0.0.1: /shop/, /signup/, /branches/. Each start has fresh
+// The eval sites on one HTTP server on 127.0.0.1: /shop/, /signup/, /branches/, /chart/. Each start has fresh
 // state (searches, submissions), which the checkers read.
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBranches } from './branches.js';
+import { createChart } from './chart.js';
 import { html, notFound, page, type SiteRequest } from './html.js';
 import { createShop } from './shop.js';
 import { createSignup } from './signup.js';
@@ -15,6 +16,7 @@ export interface EvalSites {
   shop: ReturnType<typeof createShop>;
   signup: ReturnType<typeof createSignup>;
   branches: ReturnType<typeof createBranches>;
+  chart: ReturnType<typeof createChart>;
   /** Starts every site afresh (no searches, drafts or submissions): before each task. */
   reset(): void;
   close(): Promise<void>;
@@ -23,7 +25,7 @@ export interface EvalSites {
 const MAX_BODY = 64 * 1024;
 
 export async function startEvalSites(): Promise<EvalSites> {
-  const fresh = () => ({ shop: createShop(), signup: createSignup(), branches: createBranches() });
+  const fresh = () => ({ shop: createShop(), signup: createSignup(), branches: createBranches(), chart: createChart() });
   let sites = fresh();
   const server = http.createServer(async (req, res) => {
     let text = '';
@@ -47,7 +49,12 @@ export async function startEvalSites(): Promise<EvalSites> {
     const site = url.pathname.split('/')[1] as keyof typeof sites;
     const response =
       url.pathname === '/'
-        ? html(page('Eval sites', '<a href="/shop/">Shop</a> <a href="/signup/">Sign up</a> <a href="/branches/">Branches</a>'))
+        ? html(
+            page(
+              'Eval sites',
+              '<a href="/shop/">Shop</a> <a href="/signup/">Sign up</a> <a href="/branches/">Branches</a> <a href="/chart/">Chart</a>',
+            ),
+          )
         : Object.hasOwn(sites, site)
           ? sites[site].handle(request)
           : notFound();
@@ -68,6 +75,9 @@ export async function startEvalSites(): Promise<EvalSites> {
     },
     get branches() {
       return sites.branches;
+    },
+    get chart() {
+      return sites.chart;
     },
     reset() {
       sites = fresh();

@@ -17,7 +17,7 @@ import { toolCallForm } from './tool-form.js';
 /**
  * @typedef {{
  *   id: string, name: string | null, readableName: string, task: string, status: string, createdAt: string,
- *   runs: { total: number, items: RunSummary[] },
+ *   maxTokens: number | null, maxCostUsd: number | null, runs: { total: number, items: RunSummary[] },
  * }} Task
  */
 /**
@@ -30,7 +30,7 @@ import { toolCallForm } from './tool-form.js';
 /**
  * @typedef {RunStatus & {
  *   id: string, taskId: string, error: string | null, output: unknown, dataTable: unknown[] | null,
- *   createdAt: string, startedAt: string | null, finishedAt: string | null, tokensUsed: number,
+ *   createdAt: string, startedAt: string | null, finishedAt: string | null, tokensUsed: number, costUsd: number | null,
  *   toolCall: import('./tool-form.js').ToolCall | null, toolCalls: AnsweredToolCall[] | null, steps: Step[],
  *   recording: { status: string, url: string } | null,
  * }} Run
@@ -44,11 +44,11 @@ const TASKS = `subscription ConsoleTasks {
   tasks(limit: 30) { id readableName status createdAt latestRun { id status detailedStatus liveStatus } }
 }`;
 const TASK = `query ConsoleTask($id: ID!) {
-  task(id: $id) { id name readableName task status createdAt runs(limit: 30) { total items { id status detailedStatus createdAt } } }
+  task(id: $id) { id name readableName task status createdAt maxTokens maxCostUsd runs(limit: 30) { total items { id status detailedStatus createdAt } } }
 }`;
 const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
   taskRun(taskId: $taskId, runId: $runId) {
-    id taskId status detailedStatus liveStatus error output dataTable createdAt startedAt finishedAt tokensUsed
+    id taskId status detailedStatus liveStatus error output dataTable createdAt startedAt finishedAt tokensUsed costUsd
     toolCall { id name parameters }
     toolCalls { id name input }
     steps { index url title action callsCallerTool arguments reasoning result screenshotUrl }
@@ -481,7 +481,7 @@ function closeRun() {
   $('run-connection').textContent = '';
   $('stop-run').hidden = true;
   $('rerun-task').hidden = true;
-  for (const id of ['run-id', 'run-created', 'run-started', 'run-finished', 'run-steps', 'run-tokens']) $(id).replaceChildren();
+  for (const id of ['run-id', 'run-created', 'run-started', 'run-finished', 'run-steps', 'run-tokens', 'run-cost']) $(id).replaceChildren();
 }
 
 function openRun(/** @type {string | null} */ runId) {
@@ -507,6 +507,10 @@ function openRun(/** @type {string | null} */ runId) {
   );
 }
 
+/** An amount of US dollars to 4 significant digits (LLM calls cost fractions of a cent). */
+const usd = (/** @type {number} */ amount) =>
+  amount.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumSignificantDigits: 4 });
+
 function renderRun(/** @type {Run} */ run) {
   const before = view.run;
   view.run = run;
@@ -519,9 +523,14 @@ function renderRun(/** @type {Run} */ run) {
   if (!before) $('run-created').replaceChildren(time(run.createdAt));
   if (before?.startedAt !== run.startedAt) $('run-started').replaceChildren(time(run.startedAt));
   if (before?.finishedAt !== run.finishedAt) $('run-finished').replaceChildren(time(run.finishedAt));
-  // What the run has cost so far: steps taken and the LLM's tokens (as its `usage` reports them).
+  // What the run has cost so far: steps taken, the LLM's tokens (as its `usage` reports them) and
+  // their price, each against the task's budget when it has one.
   $('run-steps').textContent = String(run.steps.length);
-  $('run-tokens').textContent = run.tokensUsed.toLocaleString();
+  const budget = view.task?.id === run.taskId ? view.task : null;
+  const of = (/** @type {string} */ used, /** @type {string | null} */ limit) => (limit ? `${used} of ${limit}` : used);
+  $('run-tokens').textContent = of(run.tokensUsed.toLocaleString(), budget?.maxTokens?.toLocaleString() ?? null);
+  $('run-cost').textContent =
+    run.costUsd === null ? 'unknown (the model has no price)' : of(usd(run.costUsd), budget?.maxCostUsd ? usd(budget.maxCostUsd) : null);
   const link = $('run-list').querySelector(`a[data-run-id="${CSS.escape(run.id)}"] .badge`);
   if (link) setBadge(link, run);
 
@@ -767,6 +776,8 @@ const NEW_TASK_FIELDS = {
   startUrl: 'new-task-url',
   maxSteps: 'new-task-steps',
   profile: 'new-task-profile',
+  maxTokens: 'new-task-tokens',
+  maxCostUsd: 'new-task-cost',
 };
 
 /**
@@ -903,6 +914,8 @@ $('new-task').addEventListener('submit', async (event) => {
   const startUrl = $input('new-task-url').value.trim();
   const steps = $input('new-task-steps').value.trim();
   const profile = $input('new-task-profile').value.trim();
+  const tokens = $input('new-task-tokens').value.trim();
+  const cost = $input('new-task-cost').value.trim();
   /** @type {[string, string][]} */
   const problems = [];
   if (!task) problems.push(['task', 'Say what the agent should do.']);
@@ -911,6 +924,9 @@ $('new-task').addEventListener('submit', async (event) => {
     problems.push(['maxSteps', 'Give a whole number from 1 to 500.']);
   if (profile && !/^[A-Za-z0-9_.-]{1,64}$/.test(profile))
     problems.push(['profile', 'Use letters, digits, "_", "." or "-" (at most 64), without spaces.']);
+  if (tokens && !(/^\d+$/.test(tokens) && Number(tokens) >= 1 && Number(tokens) <= 1e9))
+    problems.push(['maxTokens', 'Give a whole number from 1 to 1,000,000,000.']);
+  if (cost && !(Number(cost) > 0 && Number(cost) <= 1e6)) problems.push(['maxCostUsd', 'Give an amount over 0, at most 1,000,000.']);
   if (problems.length) {
     for (const [name, message] of problems) fieldError(name, message);
     $(NEW_TASK_FIELDS[problems[0][0]]).focus();
@@ -924,12 +940,14 @@ $('new-task').addEventListener('submit', async (event) => {
       $('new-task-error').textContent = 'The tool list could not be loaded, so the task was not created. Try again.';
       return;
     }
-    /** @type {{ task: string, tools: unknown[], name?: string, startUrl?: string, maxSteps?: number, profile?: string }} */
+    /** @type {{ task: string, tools: unknown[], name?: string, startUrl?: string, maxSteps?: number, profile?: string, maxTokens?: number, maxCostUsd?: number }} */
     const input = { task, tools: chosenTools() };
     if (profile) input.profile = profile;
     if (name) input.name = name;
     if (startUrl) input.startUrl = startUrl;
     if (steps) input.maxSteps = Number(steps);
+    if (tokens) input.maxTokens = Number(tokens);
+    if (cost) input.maxCostUsd = Number(cost);
     const created = (await gql(CREATE, { input })).createTask;
     form.reset();
     if (view.tools) renderToolChoices(view.tools, null);

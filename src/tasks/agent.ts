@@ -19,6 +19,7 @@ import type { PolicyProxy } from './proxy.js';
 import type { ClaimedRun } from './queue.js';
 import { taskOptions } from './tasks.js';
 import { compileOutputSchema } from './validation.js';
+import { BudgetExceeded, RunBudget } from './budgets.js';
 import { loadProfile, saveProfile } from './profiles.js';
 import { NO_SECRETS, openSecrets, openText, SecretVault, sealText } from './secrets.js';
 
@@ -82,6 +83,7 @@ class AgentRun {
   private session: BrowserSession | undefined;
   private vault = NO_SECRETS;
   private validateOutput: ValidateFunction | undefined;
+  private budget: RunBudget | undefined;
   private state: AgentState;
   private claimedAt = Date.now();
   private activeAtClaim: number;
@@ -157,6 +159,7 @@ class AgentRun {
   private async prepare(): Promise<void> {
     const state = this.state;
     this.openVault();
+    this.budget = await RunBudget.open(this.deps.prisma, this.deps.config.tasks, this.run.task, this.run.id);
     let note: ChatMessage | undefined;
     if (state.waitingFor) {
       const call = await this.deps.prisma.toolCall.findUnique({ where: { id: state.waitingFor.toolCallId } });
@@ -207,6 +210,7 @@ class AgentRun {
     const t = this.deps.config.tasks;
     const state = this.state;
     const session = this.session!;
+    const budget = this.budget!;
     const tools = [...BUILT_IN_ACTIONS, ...this.callerTools];
     const system = systemPrompt(this.callerTools, this.vault.names.length ? this.vault.describe() : undefined, this.options.outputSchema);
     for (;;) {
@@ -219,8 +223,27 @@ class AgentRun {
       const screenshot = await session.page.screenshot({ type: 'png', timeout: 10_000 }).catch(() => undefined);
       await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
       // The page may show a secret (a typed value, an echo): the model sees its placeholder.
-      const view: ChatMessage = { role: 'user', content: this.vault.mask(formatObservation(observation, index, this.options.maxSteps)) };
-      const { assistant, call, tokens } = await decide(llm, [system, ...state.messages, view], tools, this.checkArguments, this.signal);
+      const listing = this.vault.mask(formatObservation(observation, index, this.options.maxSteps));
+      // A model that sees gets the picture too, this once: the conversation keeps the summary only.
+      const picture = this.deps.config.tasks.vision ? await session.visionShot() : undefined;
+      const view: ChatMessage = {
+        role: 'user',
+        content: picture
+          ? [
+              { type: 'text', text: listing },
+              { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${picture.toString('base64')}` } },
+            ]
+          : listing,
+      };
+      budget.startDecision();
+      const { assistant, call, usage } = await decide(
+        llm,
+        [system, ...state.messages, view],
+        tools,
+        this.checkArguments,
+        this.signal,
+        budget,
+      );
       state.messages.push({ role: 'user', content: this.vault.mask(summarizeObservation(observation, index)) }, assistant);
       state.steps = index;
       state.url = observation.url;
@@ -233,9 +256,16 @@ class AgentRun {
         arguments: call.arguments,
         result: '',
         reasoning,
-        tokens,
+        tokens: usage.total,
+        costUsd: budget.costOf(usage),
         screenshot,
       };
+      const overrun = budget.spent();
+      if (overrun) {
+        step.result = `not executed: ${overrun}`;
+        await this.lease.saveStep(step, this.snapshot(), state.dataTable);
+        throw new GuardError('failed', overrun);
+      }
 
       if (!isBuiltInName(call.name)) {
         const toolCallId = randomUUID();
@@ -416,6 +446,8 @@ class AgentRun {
         await this.lease.fail('timed_out', this.timeoutMessage());
       } else if (error instanceof GuardError) {
         await this.lease.fail(error.detailedStatus, error.message);
+      } else if (error instanceof BudgetExceeded) {
+        await this.lease.fail('failed', error.message);
       } else if (error instanceof LlmError) {
         await this.lease.fail(error.kind === 'timeout' ? 'timed_out' : 'failed', `LLM: ${error.message}`);
       } else {

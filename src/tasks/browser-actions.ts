@@ -3,6 +3,7 @@
 import type { BrowserContext, Frame, Locator, Page, Request } from 'playwright-core';
 import type { UrlPolicy } from '../http/url-policy.js';
 import { observe, type Observation, type TabView } from './observe.js';
+import { visionShot } from './vision.js';
 import { BLOCKED_HEADER, type PolicyProxy } from './proxy.js';
 
 export type Row = Record<string, unknown>;
@@ -24,6 +25,8 @@ export class BrowserSession {
   /** Frames refused since the latest action began, and the frame that action works in. */
   private framesRefusedNow = new Map<Frame, string>();
   target: Frame | undefined;
+  /** The frames the latest observation read (0: the page's own). */
+  private observedFrames: Frame[] = [];
   /** The frame of each element number of the latest observation (the page's own are not listed). */
   private elementFrames = new Map<number, { frame: Frame; number: number }>();
 
@@ -71,10 +74,16 @@ export class BrowserSession {
       // The frame shows the proxy's refusal (at the refused URL) or, for a refused tunnel, an error page.
       return refused && (refused.url === frame.url() || frame.url().startsWith('chrome-error:')) ? refused : undefined;
     });
+    this.observedFrames = frames;
     this.elementFrames.clear();
     for (const e of observation.elements) if (e.frame) this.elementFrames.set(e.id, { frame: frames[e.frame], number: e.frame });
     observation.tabs = await this.tabs(page);
     return observation;
+  }
+
+  /** The latest observation's viewport with its element numbers drawn, for a model that sees (vision.ts). */
+  visionShot() {
+    return visionShot(this.page, this.observedFrames);
   }
 
   /** The open tabs, numbered from 1 in the order they were opened. */

@@ -20,6 +20,8 @@ export interface StepRecord {
   /** The model's text before its call, bounded. */
   reasoning: string;
   tokens: number;
+  /** USD of those tokens; null when the model has no price. */
+  costUsd: number | null;
   screenshot?: Uint8Array;
 }
 
@@ -40,7 +42,9 @@ export class RunLease {
 
   private stepData(step: StepRecord) {
     const screenshot = step.screenshot ? new Uint8Array(step.screenshot) : null;
-    return { ...masked({ runId: this.runId, ...step, arguments: JSON.stringify(step.arguments) }, this.mask), screenshot };
+    // Stamped by this clock, the one a key's daily token budget counts days by.
+    const createdAt = new Date();
+    return { ...masked({ runId: this.runId, ...step, arguments: JSON.stringify(step.arguments) }, this.mask), screenshot, createdAt };
   }
 
   private get where() {

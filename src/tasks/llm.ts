@@ -8,9 +8,12 @@ export interface ToolCallMessage {
   function: { name: string; arguments: string };
 }
 
+/** A part of a user message: text, or a picture (OpenAI's image_url, here a data: URL). */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string | null;
+  content: string | ContentPart[] | null;
   tool_calls?: ToolCallMessage[];
   tool_call_id?: string;
 }
@@ -27,6 +30,31 @@ export class LlmError extends Error {
   }
 }
 
+/** Tokens a call used, as the endpoint's `usage` reports them (0 for what it does not report). */
+export interface Usage {
+  input: number;
+  output: number;
+  total: number;
+}
+
+export const NO_USAGE: Usage = { input: 0, output: 0, total: 0 };
+
+const addUsage = (a: Usage, b: Usage): Usage => ({ input: a.input + b.input, output: a.output + b.output, total: a.total + b.total });
+
+function readUsage(usage: unknown): Usage {
+  const reported = (typeof usage === 'object' && usage !== null ? usage : {}) as Record<string, unknown>;
+  const count = (n: unknown) => (typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0);
+  const input = count(reported.prompt_tokens);
+  const output = count(reported.completion_tokens);
+  return { input, output, total: Math.max(count(reported.total_tokens), input + output) };
+}
+
+/** Told of every LLM call a decision makes: `before` may refuse it (by throwing), `after` gets its usage. */
+export interface CallMeter {
+  before(): Promise<void>;
+  after(usage: Usage): void;
+}
+
 export interface LlmSettings {
   baseUrl: string;
   apiKey?: string;
@@ -38,7 +66,7 @@ export class LlmClient {
   constructor(readonly settings: LlmSettings) {}
 
   /** One chat-completions call: the assistant message of the first choice, and the tokens it cost (its `usage`). */
-  async chat(messages: ChatMessage[], tools: FunctionTool[], signal: AbortSignal): Promise<{ message: any; tokens: number }> {
+  async chat(messages: ChatMessage[], tools: FunctionTool[], signal: AbortSignal): Promise<{ message: any; usage: Usage }> {
     const { baseUrl, apiKey, model, timeoutMs } = this.settings;
     const timeout = AbortSignal.timeout(timeoutMs);
     const both = AbortSignal.any([signal, timeout]);
@@ -70,8 +98,7 @@ export class LlmClient {
     }
     const message = body?.choices?.[0]?.message;
     if (!message || typeof message !== 'object') throw new LlmError('malformed', 'the reply has no choices[0].message');
-    const total = Number(body?.usage?.total_tokens);
-    return { message, tokens: Number.isSafeInteger(total) && total > 0 ? total : 0 };
+    return { message, usage: readUsage(body?.usage) };
   }
 }
 
@@ -80,7 +107,7 @@ export interface Decision {
   assistant: ChatMessage;
   call: { id: string; name: string; arguments: Record<string, unknown> };
   /** Tokens the LLM reported for the calls this decision took (0 when it reports none). */
-  tokens: number;
+  usage: Usage;
 }
 
 /** Returns a reason when the named function's arguments are unusable, null when they are fine. */
@@ -92,16 +119,19 @@ export async function decide(
   tools: FunctionTool[],
   check: ArgumentCheck,
   signal: AbortSignal,
+  meter?: CallMeter,
 ): Promise<Decision> {
   let problem = '';
-  let tokens = 0;
+  let usage = NO_USAGE;
   for (let attempt = 0; attempt < 2; attempt++) {
     const asked = attempt === 0 ? messages : [...messages, correction(problem)];
     let reply: any;
+    await meter?.before();
     try {
       const answer = await llm.chat(asked, tools, signal);
       reply = answer.message;
-      tokens += answer.tokens;
+      usage = addUsage(usage, answer.usage);
+      meter?.after(answer.usage);
     } catch (error) {
       const e = error as LlmError;
       const transient =
@@ -114,7 +144,7 @@ export async function decide(
       throw e;
     }
     const parsed = parseReply(reply, tools, check);
-    if (typeof parsed !== 'string') return { ...parsed, tokens };
+    if (typeof parsed !== 'string') return { ...parsed, usage };
     problem = parsed;
   }
   throw new LlmError('malformed', `the LLM gave no usable function call twice in a row; last problem: ${problem}`);
@@ -127,7 +157,7 @@ function correction(problem: string): ChatMessage {
   };
 }
 
-function parseReply(reply: any, tools: FunctionTool[], check: ArgumentCheck): Omit<Decision, 'tokens'> | string {
+function parseReply(reply: any, tools: FunctionTool[], check: ArgumentCheck): Omit<Decision, 'usage'> | string {
   const calls = Array.isArray(reply.tool_calls) ? reply.tool_calls : [];
   const first = calls[0];
   if (!first?.function?.name) {

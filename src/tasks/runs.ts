@@ -108,6 +108,7 @@ export async function listSteps(prisma: Prisma, runId: string) {
         result: true,
         reasoning: true,
         tokens: true,
+        costUsd: true,
         createdAt: true,
       },
     }),

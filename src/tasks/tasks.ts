@@ -10,6 +10,7 @@ import { validateCreateTask, validateTaskName, type CreateTaskInput, type TaskOp
 import { ensureWebhookSecret } from './webhooks.js';
 import { needSecretKey } from './profiles.js';
 import { sealSecrets } from './secrets.js';
+import { checkBudgetOptions, checkKeyTokens } from './budgets.js';
 
 export interface Owner {
   userId: number;
@@ -25,6 +26,7 @@ export function newRunData() {
 
 export async function createTask(prisma: Prisma, config: Config, owner: Owner, input: CreateTaskInput) {
   const valid = validateCreateTask(input, config.tasks);
+  checkBudgetOptions(config.tasks, valid.options);
   await checkRunLimits(prisma, config, owner);
   if (valid.secrets && !config.secretKey)
     throw new TaskError('invalid', 'secrets need the server to have ALMANAC_SECRET_KEY set (they are stored encrypted with it)', 'secrets');
@@ -47,6 +49,7 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
       webhookUrl: webhookUrl ?? null,
       webhookKeyId: webhookUrl ? owner.keyId : null,
       secrets: valid.secrets ? sealSecrets(valid.secrets, config.secretKey!) : null,
+      keyId: owner.keyId ?? null,
       runs: { create: run },
     },
   });
@@ -84,8 +87,8 @@ export async function renameTask(prisma: Prisma, owner: Owner, id: string, name:
  * (under the same run limits as a new task); a stopped task becomes active again.
  */
 export async function rerunTask(prisma: Prisma, config: Config, owner: Owner, id: string) {
-  await requireTask(prisma, owner, id);
-  await checkRunLimits(prisma, config, owner);
+  const task = await requireTask(prisma, owner, id);
+  await checkRunLimits(prisma, config, owner, task.keyId ?? undefined);
   const [run] = await prisma.$transaction([
     prisma.taskRun.create({ data: { ...newRunRow(config), taskId: id } }),
     prisma.task.update({ where: { id }, data: { status: 'active' } }),
@@ -94,8 +97,11 @@ export async function rerunTask(prisma: Prisma, config: Config, owner: Owner, id
   return run;
 }
 
-/** A user's runs in progress and runs started in the last 24 hours stay under the configured limits (0: none). */
-export async function checkRunLimits(prisma: Prisma, config: Config, owner: Owner): Promise<void> {
+/**
+ * A user's runs in progress and runs started in the last 24 hours stay under the configured limits
+ * (0: none), and the tokens of the day of the API key the run counts toward (its task's) are not spent.
+ */
+export async function checkRunLimits(prisma: Prisma, config: Config, owner: Owner, keyId = owner.keyId): Promise<void> {
   const { maxActiveRuns, maxRunsPerDay } = config.tasks;
   if (maxActiveRuns > 0) {
     const active = await prisma.taskRun.count({ where: { status: { in: UNFINISHED }, task: { ownerId: owner.userId } } });
@@ -114,6 +120,7 @@ export async function checkRunLimits(prisma: Prisma, config: Config, owner: Owne
         `${started} runs were started for this user in the last 24 hours, the most allowed (TASK_MAX_RUNS_PER_DAY=${maxRunsPerDay})`,
       );
   }
+  await checkKeyTokens(prisma, config.tasks, keyId);
 }
 
 export function taskOptions(task: { options: string }): TaskOptions {

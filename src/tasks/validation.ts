@@ -12,6 +12,14 @@ export const AGENTS = ['BROWSER_AGENT'] as const;
 export const MAX_TASK_LENGTH = 10_000;
 export const MAX_TOOLS = 32;
 export const MAX_TASK_NAME = 120;
+export const MAX_TOKENS_LIMIT = 1_000_000_000;
+export const MAX_COST_LIMIT = 1_000_000;
+
+/** The budget arguments of create, described once for both APIs. */
+export const BUDGET_DOCS = {
+  maxTokens: `Tokens each run may use (1 to ${MAX_TOKENS_LIMIT}), as the LLM reports them: checked before and after each LLM call; a run that reaches it ends failed, naming it.`,
+  maxCostUsd: `USD each run's tokens may cost (over 0, at most ${MAX_COST_LIMIT}) at the model's price in LLM_PRICES (a model without one: 400): checked before and after each LLM call; a run that reaches it ends failed, naming it.`,
+};
 const NAME_RULE = /^[A-Za-z0-9_-]{1,64}$/;
 const ARGUMENT_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'];
 const MAX_SCHEMA_DEPTH = 8;
@@ -28,6 +36,8 @@ export interface CreateTaskInput {
   secrets?: unknown;
   outputSchema?: unknown;
   profile?: unknown;
+  maxTokens?: unknown;
+  maxCostUsd?: unknown;
 }
 
 export interface TaskOptions {
@@ -38,6 +48,9 @@ export interface TaskOptions {
   outputSchema?: Record<string, unknown>;
   /** The caller's browser profile its runs start with and save back to (profiles.ts). */
   profile?: string;
+  /** Budgets of each run: LLM tokens, and their cost in USD at the model's LLM_PRICES. */
+  maxTokens?: number;
+  maxCostUsd?: number;
 }
 
 export interface ValidTask {
@@ -80,6 +93,10 @@ export function validateCreateTask(input: CreateTaskInput, limits: TaskLimits): 
   if (input.outputSchema !== undefined && input.outputSchema !== null) options.outputSchema = validateOutputSchema(input.outputSchema);
   const profile = validateProfileName(input.profile);
   if (profile) options.profile = profile;
+  const maxTokens = optionalInteger(input.maxTokens, 'maxTokens', 1, MAX_TOKENS_LIMIT);
+  if (maxTokens !== undefined) options.maxTokens = maxTokens;
+  const maxCostUsd = optionalAmount(input.maxCostUsd, 'maxCostUsd', MAX_COST_LIMIT);
+  if (maxCostUsd !== undefined) options.maxCostUsd = maxCostUsd;
   const webhookUrl =
     input.webhookUrl !== undefined && input.webhookUrl !== null ? validateHttpUrl(input.webhookUrl, 'webhookUrl') : undefined;
   const name = validateTaskName(input.name) ?? undefined;
@@ -108,6 +125,15 @@ function optionalInteger(value: unknown, field: string, min: number, max: number
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw invalid(field, `must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** A positive number of at most `max` (an amount of money). */
+function optionalAmount(value: unknown, field: string, max: number): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
+    throw invalid(field, `must be a number greater than 0 and at most ${max}`);
   }
   return value;
 }

@@ -27,7 +27,7 @@ interface ConsolePage {
 
 describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
   // The stop test keeps an LLM call hanging: give it longer than the tests' default LLM timeout.
-  const fx = useTaskFixtures(() => ({ LLM_TIMEOUT_MS: '60000' }));
+  const fx = useTaskFixtures(() => ({ LLM_TIMEOUT_MS: '60000', LLM_PRICES: JSON.stringify({ 'fake-model': { input: 1, output: 2 } }) }));
   const servers = useConsoleServers(kind, fx);
   let browser: Browser;
 
@@ -296,13 +296,17 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await form.getByLabel('What should the agent do?').fill(text);
       await form.getByLabel(/Start page/).fill('not a url');
       await form.getByLabel(/Step budget/).fill('0');
+      await form.getByLabel(/Token budget/).fill('-3');
       await form.getByRole('button', { name: 'Create and run' }).click();
       await poll(() => page.locator('#new-task-url-error').textContent()).toMatch(/http:\/\/ or https:\/\//);
       expect(await page.locator('#new-task-steps-error').textContent()).toMatch(/1 to 500/);
+      expect(await page.locator('#new-task-tokens-error').textContent()).toBe('Give a whole number from 1 to 1,000,000,000.');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-task-url');
       await shot(page, 'new-task-errors');
       await form.getByLabel(/Start page/).fill(`${fx.pages.url}/signin`);
       await form.getByLabel(/Step budget/).fill('5');
+      await form.getByLabel(/Token budget/).fill('5000');
+      await form.getByLabel(/Cost budget/).fill('0.01');
       // The keyboard is enough: Enter on the button submits.
       await form.getByRole('button', { name: 'Create and run' }).focus();
       await page.keyboard.press('Enter');
@@ -314,9 +318,11 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await poll(() => page.locator('#run-badge').textContent(), 90_000).toBe('Completed');
       const result = page.getByRole('region', { name: 'Result' });
       expect(await result.locator('.output').textContent()).toBe('Started at the sign-in page');
-      // What the run cost: its steps and the tokens the LLM reported.
+      // What the run cost: its steps, the tokens the LLM reported (320 prompt, 1 completion) and their
+      // price at LLM_PRICES ($1 and $2 per million).
       expect(await page.locator('#run-steps').textContent()).toBe('1');
-      expect(await page.locator('#run-tokens').textContent()).toBe('321');
+      expect(await page.locator('#run-tokens').textContent()).toBe('321 of 5,000');
+      expect(await page.locator('#run-cost').textContent()).toBe('$0.000322 of $0.01');
       const firstRequest = fx.llm.requestsOf(text)[0].body;
       expect(firstRequest.tools.map((tool: any) => tool.function.name)).toContain('form_input');
 

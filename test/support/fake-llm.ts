@@ -50,8 +50,18 @@ export interface FakeLlm {
   close(): Promise<void>;
 }
 
+/** A message's text: its content, or the text parts of a content array (an observation with a picture). */
+export function textOf(content: unknown): string {
+  if (Array.isArray(content))
+    return content
+      .filter((part) => part?.type === 'text')
+      .map((part) => part.text)
+      .join('\n');
+  return typeof content === 'string' ? content : '';
+}
+
 function lastContent(messages: any[], role: string): string | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === role) return messages[i].content ?? '';
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === role) return textOf(messages[i].content);
   return undefined;
 }
 
@@ -103,7 +113,7 @@ export async function startFakeLlm({ scenarioOf = taggedScenario, tokensOf }: Fa
       hanging.delete(res);
     });
 
-    const page = [...messages].reverse().find((m) => m.role === 'user' && String(m.content).startsWith('Step '))?.content ?? '';
+    const page = textOf([...messages].reverse().find((m) => m.role === 'user' && textOf(m.content).startsWith('Step '))?.content);
     const context: StepContext = {
       step,
       attempt,

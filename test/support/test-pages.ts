@@ -1,11 +1,13 @@
 // A tiny web site on 127.0.0.1 for the browser agent: a search form whose results are a table, a
-// sign-in form, a page where nothing happens, a redirect, pages holding iframes and a payment form
+// sign-in form, account pages that keep a session in a cookie and local storage, a page where nothing
+// happens, a canvas that logs the vision overlay, a redirect, pages holding iframes and a payment form
 // to put in them, and a log of every path requested and every form posted. Start two to have two
 // origins: the second one reached as http://localhost:<port> (secondOrigin).
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OVERLAY_ID } from '../../src/tasks/vision.js';
 
 /** How the account pages' session tokens start (a test can look for them in stored bytes). */
 export const SESSION_PREFIX = 'sess-';
@@ -108,6 +110,33 @@ function respond(url: URL, form?: URLSearchParams, cookie = ''): { status: numbe
         body: page(
           'Sign in',
           `<h1>Sign in</h1><form action="/welcome"><label for="name">Your name</label> <input id="name" name="name"><button>Continue</button></form>`,
+        ),
+      };
+    case '/canvas':
+      // A number only a picture shows, and a log of the vision overlay: the numbers drawn on it, and
+      // whether it was taken away again (the page watches its root for the overlay coming and going).
+      return {
+        status: 200,
+        body: page(
+          'Canvas',
+          `<h1>What number is drawn?</h1><canvas id="c" width="200" height="100"></canvas>
+          <button type="button">Reveal</button> <a href="/signin">Sign in</a> <input aria-label="Answer">
+          <p id="log">overlay drawn: none; removed: no</p>
+          <script>
+            const g = document.getElementById('c').getContext('2d');
+            g.font = 'bold 64px sans-serif'; g.fillText('47', 40, 75);
+            let drawn = 'none', removed = 'no';
+            new MutationObserver((changes) => {
+              for (const change of changes) {
+                for (const node of change.addedNodes) if (node.id === ${JSON.stringify(OVERLAY_ID)}) {
+                  drawn = [...node.children].map((c) => c.textContent).filter((t) => /^\\d+$/.test(t)).join(',');
+                  removed = 'no';
+                }
+                for (const node of change.removedNodes) if (node.id === ${JSON.stringify(OVERLAY_ID)}) removed = 'yes';
+              }
+              document.getElementById('log').textContent = 'overlay drawn: ' + drawn + '; removed: ' + removed;
+            }).observe(document.documentElement, { childList: true });
+          </script>`,
         ),
       };
     case '/welcome':

@@ -28,9 +28,13 @@ describe.each(DATABASE_KINDS)('eval harness on %s', (kind) => {
     await database?.drop();
   });
 
-  it('solves every task of the suite with the scripted model', () => {
+  it('solves every task of the suite with the scripted model, and skips those that need pictures', () => {
     expect(report.model).toMatch(/^scripted/);
-    for (const task of EVAL_TASKS) {
+    expect(report.results.find((r) => r.task === 'chart-read')).toMatchObject({
+      success: false,
+      skipped: 'skipped: scripted is not sent pictures (LLM_VISION)',
+    });
+    for (const task of EVAL_TASKS.filter((t) => !t.needsVision)) {
       const result = report.results.find((r) => r.task === task.name)!;
       expect(result.success, `${task.name}: ${result.detail}`).toBe(true);
       expect(result.steps).toBeGreaterThan(0);
@@ -54,7 +58,19 @@ describe.each(DATABASE_KINDS)('eval harness on %s', (kind) => {
     expect(printed).toMatch(/^task +success +steps +tokens +cost +time +detail$/m);
     expect(printed).toMatch(/^shop-search-wrong-expectation +NO +\d+ +\d+ +n\/a +[\d.]+ s +expected the price 41\.90$/m);
     expect(printed).toMatch(/^multi-page-form +yes +\d+ +\d+ +n\/a +[\d.]+ s +the site recorded the sign-up$/m);
-    expect(printed).toContain(`${EVAL_TASKS.length}/${EVAL_TASKS.length + 1} tasks succeeded`);
+    expect(printed).toMatch(/^chart-read +skip +0 +n\/a +n\/a +0\.0 s +skipped: scripted is not sent pictures \(LLM_VISION\)$/m);
+    expect(printed).toContain(`${EVAL_TASKS.length - 1}/${EVAL_TASKS.length} tasks succeeded (1 skipped)`);
     expect(printed).toMatch(/TASK_ALLOWED_HOSTS=127\.0\.0\.1:\d+ \(the harness's own sites only/);
+  });
+});
+
+describe('the chart-read checker', () => {
+  const chart = EVAL_TASKS.find((t) => t.name === 'chart-read')!;
+  const judge = (output: string) => chart.check({ status: 'completed', error: null, output, dataTable: [] }, undefined as never);
+  it('wants the month of the tallest bar, and only it', () => {
+    expect(judge('April')).toEqual({ ok: true, detail: 'April' });
+    expect(judge('Apr, maybe')).toEqual({ ok: true, detail: 'April' });
+    expect(judge('March')).toEqual({ ok: false, detail: 'the answer does not name April' });
+    expect(judge('April or May')).toEqual({ ok: false, detail: 'the answer names 2 months' });
   });
 });

@@ -48,15 +48,22 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   return value as Record<string, unknown>;
 }
 
-const typeNames: Record<string, string> = { string: 'a string', integer: 'an integer', array: 'an array', object: 'an object' };
+const typeNames: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  array: 'an array',
+  object: 'an object',
+};
+const CHECKABLE = Object.keys(typeNames);
 const INT32 = 2 ** 31 - 1;
 
 /** Refuses, at start-up, args the task API's checks do not read (they take JSON-schema keywords only). */
 export function assertCheckable(path: string, args: Args): void {
   for (const [name, spec] of Object.entries(args)) {
     const type = spec.type;
-    if (spec.validate || spec.sanitize || (type !== 'string' && type !== 'integer' && type !== 'array' && type !== 'object')) {
-      throw new Error(`task route ${path}: arg ${name} must be a string, integer, array or object without callbacks`);
+    if (spec.validate || spec.sanitize || !CHECKABLE.includes(type as string)) {
+      throw new Error(`task route ${path}: arg ${name} must be a string, integer, number, array or object without callbacks`);
     }
   }
 }
@@ -78,7 +85,9 @@ export function checkBody(body: Record<string, unknown>, specs: Args): Record<st
           ? Array.isArray(value)
           : spec.type === 'object'
             ? isPlainObject(value)
-            : Number.isSafeInteger(value);
+            : spec.type === 'number'
+              ? typeof value === 'number' && Number.isFinite(value)
+              : Number.isSafeInteger(value);
     if (!fits) throw new HttpError(400, `${name} must be ${typeNames[spec.type as string]}`);
     if (spec.type === 'integer' && Math.abs(value as number) > INT32) throw new HttpError(400, `${name} is out of range`);
     out[name] = value;

@@ -7,7 +7,7 @@ import { PROFILE_DOC } from '../../tasks/profiles.js';
 import { parse, validate } from 'graphql';
 import { enumValues } from '../../graphql/enum-values.js';
 import { schema } from '../../graphql/schema.js';
-import { AGENTS } from '../../tasks/validation.js';
+import { AGENTS, BUDGET_DOCS } from '../../tasks/validation.js';
 import { escapeRegex, ok, type ArgSpec, type Args, type HttpMethod, type RestResult } from '../route-table.js';
 import { HttpError } from './http.js';
 import type { TaskEndpoint, TaskRequest, TaskRoute } from './endpoint.js';
@@ -126,6 +126,8 @@ export const TASK_ROUTES: TaskRoute[] = [
       maxSteps: { type: 'integer', description: 'Step budget of each run (default 30).' },
       timeoutSeconds: { type: 'integer', description: 'Time limit of each run, in seconds.' },
       startUrl: { type: 'string', description: 'An http(s) page to open before the first step.' },
+      maxTokens: { type: 'integer', description: BUDGET_DOCS.maxTokens },
+      maxCostUsd: { type: 'number', description: BUDGET_DOCS.maxCostUsd },
       webhookUrl: {
         type: 'string',
         description:
@@ -210,15 +212,16 @@ export const TASK_ROUTES: TaskRoute[] = [
       }),
     },
   }),
-  route('GET', '/task/:taskId/run/result', 'The outcome: status, error, output, dataTable.', {
+  route('GET', '/task/:taskId/run/result', "The outcome: status, error, output, dataTable, and the run's LLM usage.", {
     auth: 'key',
     args: { runId },
     ...runs(
-      `query RunResult($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status error output dataTable } }`,
+      `query RunResult($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status error output dataTable tokensUsed costUsd } }`,
       runVariables,
       (data, req) => {
         const run = foundRun(data, req);
-        return envelope({ status: run.status, error: run.error, output: run.output, dataTable: run.dataTable });
+        const usage = { tokens: run.tokensUsed, costUsd: run.costUsd };
+        return envelope({ status: run.status, error: run.error, output: run.output, dataTable: run.dataTable, usage });
       },
     ),
     answer: {
@@ -227,6 +230,10 @@ export const TASK_ROUTES: TaskRoute[] = [
         error: nullableString,
         output: nullableString,
         dataTable: { type: 'array', items: { type: 'object' } },
+        usage: object({
+          tokens: { type: 'integer', description: 'Tokens the LLM reported for the run.' },
+          costUsd: { type: ['number', 'null'], description: 'What they cost in USD at LLM_PRICES; null: the model has no price.' },
+        }),
       }),
     },
   }),

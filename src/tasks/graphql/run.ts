@@ -6,10 +6,16 @@ import { NodeInterface, nodeIdField, nodeSource, stringId } from '../../graphql/
 import { buildRunGif, countScreenshots, recordingUrl, runByToken, screenshotUrl, stepScreenshot } from '../recording.js';
 import { findRun, findRuns, listSteps, pendingToolCall, stopRun, submitToolInput } from '../runs.js';
 import { UNFINISHED, type DetailedStatus, type RunStatus } from '../statuses.js';
-import { ownerOf, runArgs, runNamed } from './resolve.js';
+import { batchLoader, ownerOf, runArgs, runNamed } from './resolve.js';
+import { runUsages } from '../budgets.js';
+import type { GraphQLContext } from '../../graphql/context.js';
 import { DetailedStatusEnum, RecordingStatusEnum, RunStatusEnum, TaskRecording, TaskRun, TaskStep, ToolCall } from './refs.js';
 
 const parse = (text: string | null) => (text == null ? null : JSON.parse(text));
+
+/** A run's LLM use, loaded for all the runs of a request at once. */
+const usageOf = async (ctx: GraphQLContext, runId: string) =>
+  (await batchLoader(ctx, 'usage', (ids: string[]) => runUsages(ctx.prisma, ids))(runId))!;
 
 ToolCall.implement({
   description: "A call the agent made to one of the caller's tools; the run waits in tool_call until its input arrives.",
@@ -42,6 +48,10 @@ TaskStep.implement({
     arguments: t.field({ type: 'JSON', description: "The action's arguments.", resolve: (s) => JSON.parse(s.arguments) }),
     result: t.exposeString('result', { description: 'What happened, as the agent was told.' }),
     tokens: t.exposeInt('tokens', { description: 'Tokens the LLM reported for deciding this step (0 when it reports none).' }),
+    costUsd: t.exposeFloat('costUsd', {
+      nullable: true,
+      description: "What those tokens cost in USD at the model's price in LLM_PRICES; null when it had none.",
+    }),
     reasoning: t.exposeString('reasoning', {
       description: 'What the model said before choosing the action (its reasoning, at most 4,000 characters); "" when it said nothing.',
     }),
@@ -102,8 +112,12 @@ TaskRun.implement({
     tokensUsed: t.int({
       description:
         "Tokens the LLM reported for the run so far (the sum of its steps'): with steps and startedAt/finishedAt, what the run cost.",
-      resolve: async (run, _args, ctx) =>
-        (await ctx.prisma.taskStep.aggregate({ where: { runId: run.id }, _sum: { tokens: true } }))._sum.tokens ?? 0,
+      resolve: async (run, _args, ctx) => (await usageOf(ctx, run.id)).tokens,
+    }),
+    costUsd: t.float({
+      nullable: true,
+      description: "What the run's tokens cost so far in USD, at the model's price in LLM_PRICES; null when it has none.",
+      resolve: async (run, _args, ctx) => (await usageOf(ctx, run.id)).costUsd,
     }),
     steps: t.field({
       type: [TaskStep],

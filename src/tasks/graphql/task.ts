@@ -14,7 +14,7 @@ import {
   taskOptions,
 } from '../tasks.js';
 import { PROFILE_DOC } from '../profiles.js';
-import { MAX_TASK_NAME, readableName } from '../validation.js';
+import { BUDGET_DOCS, MAX_TASK_NAME, readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
 import type { Task as TaskRow, TaskRun as RunRow, WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
 import { AppError } from '../../graphql/errors.js';
@@ -104,6 +104,16 @@ Task.implement({
       description:
         'The browser profile (browserProfiles) its runs start with and save back to; null: each run starts with a fresh browser.',
       resolve: (task) => taskOptions(task).profile ?? null,
+    }),
+    maxTokens: t.int({
+      nullable: true,
+      description: 'Tokens each run may use (maxTokens); null: no limit of its own.',
+      resolve: (task) => taskOptions(task).maxTokens ?? null,
+    }),
+    maxCostUsd: t.float({
+      nullable: true,
+      description: "USD each run's tokens may cost at the model's LLM_PRICES (maxCostUsd); null: no limit of its own.",
+      resolve: (task) => taskOptions(task).maxCostUsd ?? null,
     }),
     webhookUrl: t.string({
       nullable: true,
@@ -198,6 +208,8 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
     maxSteps: t.int({ description: 'Step budget of each run (default TASK_MAX_STEPS, 30).' }),
     timeoutSeconds: t.int({ description: 'Time limit of each run in seconds (default and maximum: TASK_RUN_TIMEOUT_MS).' }),
     startUrl: t.string({ description: 'An http(s) page to open before the first step.' }),
+    maxTokens: t.int({ description: BUDGET_DOCS.maxTokens }),
+    maxCostUsd: t.float({ description: BUDGET_DOCS.maxCostUsd }),
     webhookUrl: t.string({
       description:
         "An http(s) URL that receives a signed POST when a run waits for a tool's input, completes or fails (see webhookSecret). Default: the API key's default webhookUrl (setApiKeyWebhookUrl), if it has one.",
