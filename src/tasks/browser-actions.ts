@@ -199,10 +199,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-/** Lets a navigation the action started begin, then waits (briefly) for the page to load. */
 /** How long a submit waits for the navigation it may start (a page that handles it in script has none). */
 const SUBMIT_NAVIGATION_MS = 2000;
 
+/** Lets a navigation the action started begin, then waits (briefly) for the page to load. */
 async function settle(page: Page, timeoutMs: number, frame?: Frame): Promise<void> {
   await sleep(150);
   await page.waitForLoadState('load', { timeout: Math.min(timeoutMs, 5000) }).catch(() => undefined);
@@ -212,12 +212,24 @@ async function settle(page: Page, timeoutMs: number, frame?: Frame): Promise<voi
   }
 }
 
-export async function executeAction(
-  session: BrowserSession,
-  name: string,
-  args: Record<string, any>,
-  env: ActionEnv,
-): Promise<ActionOutcome> {
+/**
+ * The arguments of the built-in actions, as checkActionArguments has checked them against the
+ * action's parameters: each action reads its own, present when its parameters require it (hence `!`).
+ */
+export interface ActionArgs {
+  url?: string;
+  element?: number;
+  text?: string;
+  submit?: boolean;
+  option?: string;
+  direction?: 'up' | 'down';
+  pages?: number;
+  tab?: number;
+  seconds?: number;
+  selector?: string;
+}
+
+export async function executeAction(session: BrowserSession, name: string, args: ActionArgs, env: ActionEnv): Promise<ActionOutcome> {
   session.resetSignals();
   const page = session.page;
   try {
@@ -233,24 +245,18 @@ export async function executeAction(
   }
 }
 
-async function perform(
-  session: BrowserSession,
-  page: Page,
-  name: string,
-  args: Record<string, any>,
-  env: ActionEnv,
-): Promise<ActionOutcome> {
+async function perform(session: BrowserSession, page: Page, name: string, args: ActionArgs, env: ActionEnv): Promise<ActionOutcome> {
   const timeout = env.timeoutMs;
   switch (name) {
     case 'navigate': {
-      const verdict = await env.policy.check(args.url);
+      const verdict = await env.policy.check(args.url!);
       if (!verdict.allowed) return { ok: false, result: `blocked by policy: ${verdict.reason}` };
-      const response = await page.goto(args.url, { waitUntil: 'domcontentloaded', timeout });
+      const response = await page.goto(args.url!, { waitUntil: 'domcontentloaded', timeout });
       await settle(page, timeout);
       return { ok: true, result: `opened ${page.url()}${response ? ` (HTTP ${response.status()})` : ''}` };
     }
     case 'click': {
-      const target = await element(session, page, args.element);
+      const target = await element(session, page, args.element!);
       if (typeof target === 'string') return { ok: false, result: target };
       await target.frame.evaluate(`window.${OPENED_FLAG} = false`).catch(() => undefined);
       await target.locator.click({ timeout });
@@ -261,10 +267,10 @@ async function perform(
       return { ok: true, result: `clicked [${args.element}]${target.where}; now at ${session.page.url()}${opened}` };
     }
     case 'type': {
-      const target = await element(session, page, args.element);
+      const target = await element(session, page, args.element!);
       if (typeof target === 'string') return { ok: false, result: target };
       // The value goes into the page only; the result names the text as the model wrote it.
-      await target.locator.fill(env.reveal ? env.reveal(args.text) : args.text, { timeout });
+      await target.locator.fill(env.reveal ? env.reveal(args.text!) : args.text!, { timeout });
       if (args.submit) {
         // Enter in a form field usually submits it: wait (briefly) for that navigation (of the tab or
         // of the field's frame) to begin, so a slow machine does not observe the old page as the
@@ -285,11 +291,11 @@ async function perform(
       };
     }
     case 'select': {
-      const target = await element(session, page, args.element);
+      const target = await element(session, page, args.element!);
       if (typeof target === 'string') return { ok: false, result: target };
       const chosen = await target.locator
         .selectOption({ label: args.option }, { timeout })
-        .catch(() => target.locator.selectOption(args.option, { timeout }));
+        .catch(() => target.locator.selectOption(args.option!, { timeout }));
       await settle(page, timeout, target.frame);
       return {
         ok: true,
@@ -307,7 +313,7 @@ async function perform(
       return { ok: true, result: `went back to ${page.url()}` };
     }
     case 'switch_tab': {
-      const tab = session.tab(args.tab);
+      const tab = session.tab(args.tab!);
       if (typeof tab === 'string') return { ok: false, result: tab };
       session.page = tab;
       await tab.bringToFront().catch(() => undefined);
@@ -323,7 +329,7 @@ async function perform(
       return { ok: true, result: `closed the tab at ${url}; the current tab is at ${session.page.url()}` };
     }
     case 'wait': {
-      await sleep(Math.min(10, Math.max(0, args.seconds)) * 1000, env.signal);
+      await sleep(Math.min(10, Math.max(0, args.seconds!)) * 1000, env.signal);
       return { ok: true, result: `waited ${args.seconds} s` };
     }
     case 'extract': {

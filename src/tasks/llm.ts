@@ -62,11 +62,32 @@ export interface LlmSettings {
   timeoutMs: number;
 }
 
+/**
+ * What is read of a chat-completions answer: an OpenAI-compatible server's JSON, any part of which may
+ * be missing or of another type, so each is checked where it is read.
+ */
+interface ChatCompletion {
+  choices?: { message?: AssistantReply }[];
+  usage?: unknown;
+}
+
+/** The assistant message of a reply, unchecked. */
+interface AssistantReply {
+  content?: unknown;
+  tool_calls?: unknown;
+}
+
+/** A tool call as a reply may hold it, unchecked. */
+interface ReplyToolCall {
+  id?: unknown;
+  function?: { name?: unknown; arguments?: unknown };
+}
+
 export class LlmClient {
   constructor(readonly settings: LlmSettings) {}
 
   /** One chat-completions call: the assistant message of the first choice, and the tokens it cost (its `usage`). */
-  async chat(messages: ChatMessage[], tools: FunctionTool[], signal: AbortSignal): Promise<{ message: any; usage: Usage }> {
+  async chat(messages: ChatMessage[], tools: FunctionTool[], signal: AbortSignal): Promise<{ message: AssistantReply; usage: Usage }> {
     const { baseUrl, apiKey, model, timeoutMs } = this.settings;
     const timeout = AbortSignal.timeout(timeoutMs);
     const both = AbortSignal.any([signal, timeout]);
@@ -84,15 +105,15 @@ export class LlmClient {
     } catch (error) {
       if (signal.aborted) throw new LlmError('aborted', 'the LLM call was cancelled');
       if (timeout.aborted) throw new LlmError('timeout', `the LLM did not answer within ${timeoutMs / 1000} s (LLM_TIMEOUT_MS)`);
-      const cause = (error as any)?.cause?.message ?? (error as Error).message;
+      const cause = (error as { cause?: { message?: string } })?.cause?.message ?? (error as Error).message;
       throw new LlmError('network', `could not reach the LLM at ${baseUrl}/chat/completions: ${cause}`);
     }
     if (status < 200 || status >= 300) {
       throw new LlmError('http', `the LLM server answered HTTP ${status}: ${text.slice(0, 300)}`, status);
     }
-    let body: any;
+    let body: ChatCompletion | null;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(text) as ChatCompletion | null;
     } catch {
       throw new LlmError('malformed', 'the LLM server answered with something that is not JSON');
     }
@@ -125,7 +146,7 @@ export async function decide(
   let usage = NO_USAGE;
   for (let attempt = 0; attempt < 2; attempt++) {
     const asked = attempt === 0 ? messages : [...messages, correction(problem)];
-    let reply: any;
+    let reply: AssistantReply;
     await meter?.before();
     try {
       const answer = await llm.chat(asked, tools, signal);
@@ -157,8 +178,8 @@ function correction(problem: string): ChatMessage {
   };
 }
 
-function parseReply(reply: any, tools: FunctionTool[], check: ArgumentCheck): Omit<Decision, 'usage'> | string {
-  const calls = Array.isArray(reply.tool_calls) ? reply.tool_calls : [];
+function parseReply(reply: AssistantReply, tools: FunctionTool[], check: ArgumentCheck): Omit<Decision, 'usage'> | string {
+  const calls: ReplyToolCall[] = Array.isArray(reply.tool_calls) ? reply.tool_calls : [];
   const first = calls[0];
   if (!first?.function?.name) {
     const said = typeof reply.content === 'string' && reply.content.trim() ? ` (it said: "${reply.content.trim().slice(0, 200)}")` : '';

@@ -1,6 +1,7 @@
 // What a task API route is: the handler's request, the endpoint's extra declarations (who may call
 // it, what a success answers) and where its arguments come from. The rows are in routes.ts; the
 // router and the OpenAPI document read them through these types.
+import type { GraphQLData } from '../../graphql/execute.js';
 import type { Args, Endpoint, Route } from '../route-table.js';
 
 type Schema = Record<string, unknown>;
@@ -9,12 +10,12 @@ type Schema = Record<string, unknown>;
 export interface TaskRequest {
   /** Path parameters, decoded. */
   params: Record<string, string>;
-  query: Record<string, any>;
-  body: Record<string, any>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
   /** The caller sent an API key (a valid one: an unknown key was refused). */
   hasKey: boolean;
   /** Runs a GraphQL operation as the caller: the `data` of a successful result. */
-  graphql(source: string, variables: Record<string, unknown>): Promise<any>;
+  graphql(source: string, variables: Record<string, unknown>): Promise<GraphQLData>;
 }
 
 export interface TaskEndpoint extends Endpoint<TaskRequest> {

@@ -9,7 +9,7 @@ import type { Config } from '../../config.js';
 import { databaseFault } from '../../db/faults.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { errorCode } from '../../graphql/errors.js';
-import { createOperationRunner } from '../../graphql/execute.js';
+import { createOperationRunner, type GraphQLData } from '../../graphql/execute.js';
 import { schema } from '../../graphql/schema.js';
 import type { Logger } from '../../http/logger.js';
 import { noteFault, retryAfter } from '../../http/unavailable.js';
@@ -31,7 +31,7 @@ const STATUS_OF_CODE: Record<string, number> = {
 };
 
 /** The data of a GraphQL result, or the HttpError its first error stands for. */
-function unwrap(result: ExecutionResult, logger: Logger): any {
+function unwrap(result: ExecutionResult, logger: Logger): GraphQLData {
   const error = result.errors?.[0];
   if (!error) return result.data;
   const code = errorCode(error);

@@ -6,6 +6,7 @@
 import { PROFILE_DOC } from '../../tasks/profiles.js';
 import { parse, validate } from 'graphql';
 import { enumValues } from '../../graphql/enum-values.js';
+import type { GraphQLData } from '../../graphql/execute.js';
 import { schema } from '../../graphql/schema.js';
 import { AGENTS, BUDGET_DOCS } from '../../tasks/validation.js';
 import { escapeRegex, ok, type ArgSpec, type Args, type HttpMethod, type RestResult } from '../route-table.js';
@@ -28,7 +29,7 @@ const bytes = (buffer: Buffer, contentType: string): RestResult => ({
 function runs(
   operation: string,
   variables: (req: TaskRequest) => Record<string, unknown>,
-  reply: (data: any, req: TaskRequest) => RestResult,
+  reply: (data: GraphQLData, req: TaskRequest) => RestResult,
 ) {
   const errors = validate(schema, parse(operation));
   if (errors.length) throw new Error(`task API: invalid operation: ${errors.map((e) => e.message).join('; ')}\n${operation}`);
@@ -67,7 +68,7 @@ const pageArgs: Args = {
 const runVariables = ({ params, query }: TaskRequest) => ({ taskId: params.taskId, runId: query.runId ?? null });
 
 /** The run of a `{task {id} taskRun {…}}` result, or a 404 naming what is missing. */
-function foundRun(data: any, { params, query }: TaskRequest): any {
+function foundRun(data: GraphQLData, { params, query }: TaskRequest): GraphQLData {
   if (!data.task) throw new HttpError(404, `No task with id "${params.taskId}".`);
   if (!data.taskRun)
     throw new HttpError(404, query.runId ? `No run "${query.runId}" in task "${params.taskId}".` : 'The task has no runs.');
@@ -160,7 +161,7 @@ export const TASK_ROUTES: TaskRoute[] = [
       ({ query }) => ({ page: query.page, limit: query.limit }),
       ({ tasks }) =>
         envelope(
-          tasks.items.map((t: any) => ({ id: t.id, status: t.status, readable_name: t.readableName })),
+          tasks.items.map((t: GraphQLData) => ({ id: t.id, status: t.status, readable_name: t.readableName })),
           { total: tasks.total, page: tasks.page, limit: tasks.limit },
         ),
     ),
@@ -176,7 +177,7 @@ export const TASK_ROUTES: TaskRoute[] = [
         if (!task) throw new HttpError(404, `No task with id "${params.taskId}".`);
         const { runs } = task;
         return envelope(
-          runs.items.map((r: any) => ({ id: r.id, created_at: r.createdAt })),
+          runs.items.map((r: GraphQLData) => ({ id: r.id, created_at: r.createdAt })),
           { total: runs.total, page: runs.page, limit: runs.limit },
         );
       },
