@@ -1,5 +1,6 @@
 // npm run bench -- [--events 300] [--database sqlite|postgresql] [--seconds 10] [--connections 4] [--cache both|off|on]
 // (or BENCH_EVENTS, BENCH_DATABASE, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_CACHE)
+// npm run bench -- --writes [--clients 8] [--events …] [--database …] [--seconds …]
 //
 // Seeds a calendar of --events events with the bulk loader (bench/seed.ts), then measures the main
 // read routes with autocannon (1 s on every route first, then per route 2 s of warm-up and --seconds
@@ -8,7 +9,10 @@
 // answers (the default), as --cache says. Reports req/s, p50/p99 latency, SQL statements per
 // request (counted on one request of each route by a separate server run with ALMANAC_TRACE_SQL=1,
 // which prints a line per statement) and the server's peak RSS during the load
-// (/proc/<pid>/status), and writes the table to bench/results/<database>-<events>.md. PostgreSQL runs in a fresh database almanac_bench_<pid>
+// (/proc/<pid>/status), and writes the table to bench/results/<database>-<events>.md. With --writes
+// it measures writes instead (bench/writes.ts): --clients clients over two server processes, each
+// kind of write for --seconds; the table goes to bench/results/writes-<database>-<events>.md.
+// PostgreSQL runs in a fresh database almanac_bench_<pid>
 // on 127.0.0.1:5432, dropped at the end. Every process it starts leads its own process group and
 // is stopped by that group's id, whatever happens (end, error, SIGINT/SIGTERM/SIGHUP).
 import autocannon from 'autocannon';
@@ -19,9 +23,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { seedCalendar } from './seed.js';
+import { measureWrites } from './writes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const usage = 'usage: npm run bench -- [--events N] [--database sqlite|postgresql] [--seconds S] [--connections C] [--cache both|off|on]';
+const usage =
+  'usage: npm run bench -- [--events N] [--database sqlite|postgresql] [--seconds S] [--connections C] [--cache both|off|on] [--writes [--clients N]]';
 
 const { values: options } = parseArgs({
   options: {
@@ -30,6 +36,8 @@ const { values: options } = parseArgs({
     seconds: { type: 'string', default: process.env.BENCH_SECONDS || '10' },
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS || '4' },
     cache: { type: 'string', default: process.env.BENCH_CACHE || 'both' },
+    writes: { type: 'boolean' },
+    clients: { type: 'string', default: '8' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -37,6 +45,7 @@ const events = Number(options.events);
 const seconds = Number(options.seconds);
 const connections = Number(options.connections);
 const database = options.database as 'sqlite' | 'postgresql';
+const clients = Number(options.clients);
 if (
   options.help ||
   !Number.isInteger(events) ||
@@ -44,6 +53,8 @@ if (
   !(seconds > 0) ||
   !Number.isInteger(connections) ||
   connections < 1 ||
+  !Number.isInteger(clients) ||
+  clients < 1 ||
   !['sqlite', 'postgresql'].includes(database) ||
   !['both', 'off', 'on'].includes(options.cache!)
 ) {
@@ -259,6 +270,56 @@ async function request(base: string, target: Target): Promise<number> {
   return response.status;
 }
 
+// ------------------------------------------------------------------------------------------ writes
+
+const nproc = (() => {
+  try {
+    return execFileSync('nproc', { encoding: 'utf8' }).trim();
+  } catch {
+    return String(cpus().length);
+  }
+})();
+const cpu = cpus()[0]?.model?.trim() || 'unknown CPU';
+
+if (options.writes) {
+  const adminKey = `bench-admin-key-${process.pid}-0123456789`;
+  // Two processes on one database, as a scaled-out deployment runs (kept answers on, the default).
+  const servers = [
+    await start('writes-a', SERVER, { ...serverEnv, ALMANAC_ADMIN_KEY: adminKey }),
+    await start('writes-b', SERVER, { ...serverEnv, ALMANAC_ADMIN_KEY: adminKey }),
+  ];
+  try {
+    const written = await measureWrites(
+      {
+        bases: servers.map((server) => `http://127.0.0.1:${server.port}`),
+        clients,
+        seconds,
+        adminKey,
+        venueIds: seeded.venueIds,
+        categoryIds: seeded.categoryIds,
+      },
+      console.log,
+    );
+    const lines = [
+      `### writes, ${database}, ${events.toLocaleString('en')} events, ${clients} clients over 2 server processes, ${seconds} s per kind — ${new Date().toISOString().slice(0, 10)}, nproc ${nproc}, ${cpu}`,
+      '',
+      `Node ${process.version}; each client sends its next write when the last is answered, 1 s of each kind first not counted; ${seedNote}. Venues and categories: the seeded ones, in turn.`,
+      '',
+      '| write | writes/s | p50 ms | p99 ms | writes |',
+      '|---|---:|---:|---:|---:|',
+      ...written.map((r) => `| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.writes} |`),
+    ];
+    console.log('\n' + lines.join('\n'));
+    const resultsDir = join(root, 'bench', 'results');
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(join(resultsDir, `writes-${database}-${events}.md`), lines.join('\n') + '\n');
+    console.log(`\nwritten to bench/results/writes-${database}-${events}.md`);
+  } finally {
+    for (const server of servers) await stop(server);
+  }
+  process.exit(0);
+}
+
 // -------------------------------------------------------------------------- SQL statements per request
 
 // One traced server per mode. Each route: a first request (one-time work such as the first query
@@ -368,14 +429,6 @@ for (const mode of MODES) {
 // ----------------------------------------------------------------------------------------- report
 
 const floorRps = rows[0].rps;
-const nproc = (() => {
-  try {
-    return execFileSync('nproc', { encoding: 'utf8' }).trim();
-  } catch {
-    return String(cpus().length);
-  }
-})();
-const cpu = cpus()[0]?.model?.trim() || 'unknown CPU';
 const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 const lines = [
   `### ${database}, ${events.toLocaleString('en')} events, ${connections} connections, ${seconds} s per route — ${new Date().toISOString().slice(0, 10)}, nproc ${nproc}, ${cpu}`,

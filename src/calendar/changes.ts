@@ -2,8 +2,13 @@
 // to follow the calendar without reading it all again. Database triggers write the log in the
 // transaction of every write (the calendar_changes migration), so nothing here is called by writes.
 //
-// A cursor names a place in the log: (seq, id) of the last change read. Rows come in commit order
-// (seq), so a client that reads on from its cursor never misses a change that commits later. Each
+// A cursor names a place in the log: (place, id) of the last change read. A client that reads on
+// from its cursor never misses a change that commits later: no change can appear behind a place
+// once it was read. SQLite's place is seq, the data version when the row was written (one writer at
+// a time: the order of commits). PostgreSQL's is the writing transaction's id, raised to follow the
+// record's earlier changes (so one record's changes keep their order), and a read returns only rows
+// placed below every transaction still running in the database (as PgQ does): those have all ended,
+// and a running transaction places its rows at its id or above. No write waits for another. Each
 // caller sees the log through its own rights: a change to a record it cannot list is left out, and
 // a record leaving its view (unpublished, trashed, deleted) reaches it as a removal.
 import type { Prisma } from '../db/client.js';
@@ -20,10 +25,11 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export const MAX_CHANGES_PER_PAGE = 500;
 
-type Db = Pick<Prisma, 'calendarChange' | 'dataVersion'>;
+type Db = Pick<Prisma, 'calendarChange' | 'dataVersion' | '$queryRawUnsafe'>;
 
 export interface ChangeCursor {
-  seq: number;
+  /** seq on SQLite, xid on PostgreSQL (see the top of this file). */
+  place: number;
   id: number;
 }
 
@@ -47,40 +53,96 @@ export interface ChangePage {
   hasMore: boolean;
 }
 
-// Where pruning got to: every change at or before this place is gone (DataVersion rows).
+// Where pruning got to: every change at or before this place is gone (DataVersion rows; the
+// place's xid in `place` on PostgreSQL, the seq in `version` on SQLite).
 const PRUNED_SEQ = 'calendar-changes-pruned-seq';
 const PRUNED_ID = 'calendar-changes-pruned-id';
 
-const CURSOR_PREFIX = 'c1.';
+// PostgreSQL keeps the rows from before the version_shards migration below every transaction id,
+// at seq - 2^32, so that cursors given out then ("c1.<seq>.<id>") read on where they were.
+const OLD_PLACES = 2 ** 32;
 
-export function encodeCursor({ seq, id }: ChangeCursor): string {
-  return Buffer.from(`${CURSOR_PREFIX}${seq}.${id}`).toString('base64url');
+/** "c1.<seq>.<id>": a seq place (SQLite, or PostgreSQL before xids); "c2.<xid>.<id>": PostgreSQL's. */
+export function encodeCursor({ place, id }: ChangeCursor, onPostgres: boolean): string {
+  const text = onPostgres && place >= 0 ? `c2.${place}.${id}` : `c1.${onPostgres ? place + OLD_PLACES : place}.${id}`;
+  return Buffer.from(text).toString('base64url');
 }
 
 /** The cursor's place, or INVALID_INPUT naming `param`. */
-export function decodeCursor(cursor: string, param = 'after'): ChangeCursor {
+export function decodeCursor(cursor: string, onPostgres: boolean, param = 'after'): ChangeCursor {
   const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
-  const match = /^c1\.(\d{1,15})\.(\d{1,15})$/.exec(text);
-  if (!match) throw invalidInput({ [param]: 'is not a cursor this server gave out' });
-  return { seq: Number(match[1]), id: Number(match[2]) };
+  const match = /^c([12])\.(\d{1,15})\.(\d{1,15})$/.exec(text);
+  if (!match || (match[1] === '2' && !onPostgres)) throw invalidInput({ [param]: 'is not a cursor this server gave out' });
+  const place = Number(match[2]);
+  return { place: onPostgres && match[1] === '1' ? place - OLD_PLACES : place, id: Number(match[3]) };
 }
 
-const after = (a: ChangeCursor, b: ChangeCursor) => a.seq > b.seq || (a.seq === b.seq && a.id > b.id);
+const after = (a: ChangeCursor, b: ChangeCursor) => a.place > b.place || (a.place === b.place && a.id > b.id);
 
-async function prunedThrough(db: Db): Promise<ChangeCursor> {
+type PlacedRow = { seq: number | null; place: bigint | null; id: number };
+const placeOf = (row: PlacedRow, onPostgres: boolean): ChangeCursor => ({ place: onPostgres ? Number(row.place) : row.seq!, id: row.id });
+
+// PostgreSQL: the place below which every change row is final. A transaction places its rows at
+// its id or above, so this is the oldest id still running in this database (the server's others
+// write no change rows, and a long one there must not hold this log back), or, when none is, the
+// next id to be given out. The running ids are read after the statement's snapshot: one that ended
+// in between has ended, so a read after this one sees its rows; one given out in between is at
+// least the next. pg_stat_activity gives 32-bit ids: each is taken back `behind` the next 64-bit
+// id, its low bits' distance below (wrapping); ids given out after the snapshot wrap to more than
+// 2^31 behind (no running id is that old), and are left out.
+const HORIZON_SQL = `SELECT LEAST(x."next", min(x."next" - a."behind") FILTER (WHERE a."behind" < 2147483648))::text AS "horizon"
+  FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS "next") x
+  LEFT JOIN LATERAL (
+    SELECT (x."next" % 4294967296 - "backend_xid"::text::bigint + 4294967296) % 4294967296 AS "behind"
+    FROM pg_stat_activity WHERE "datname" = current_database() AND "backend_xid" IS NOT NULL
+  ) a ON true
+  GROUP BY x."next"`;
+
+async function horizon(db: Pick<Prisma, '$queryRawUnsafe'>): Promise<bigint> {
+  const [row] = await db.$queryRawUnsafe<{ horizon: string }[]>(HORIZON_SQL);
+  return BigInt(row!.horizon);
+}
+
+type Direction = 'asc' | 'desc';
+
+/**
+ * The log as a read may see it now: the rows it may return (on PostgreSQL those of ended
+ * transactions only), those after a cursor, and their order.
+ */
+async function logNow(db: Db, onPostgres: boolean) {
+  if (!onPostgres)
+    return {
+      ended: { seq: { not: null } },
+      // (seq, id) > cursor, written as a range on seq the (seq, id) index reads from its start.
+      after: ({ place, id }: ChangeCursor) => ({ seq: { gte: place }, NOT: { seq: place, id: { lte: id } } }),
+      orderBy: (direction: Direction) => [{ seq: direction }, { id: direction }],
+    };
+  const below = await horizon(db);
+  return {
+    ended: { place: { lt: below } },
+    after: ({ place, id }: ChangeCursor) => ({ place: { gte: place, lt: below }, NOT: { place, id: { lte: id } } }),
+    orderBy: (direction: Direction) => [{ place: direction }, { id: direction }],
+  };
+}
+
+async function prunedThrough(db: Db, onPostgres: boolean): Promise<ChangeCursor> {
   const rows = await db.dataVersion.findMany({ where: { scope: { in: [PRUNED_SEQ, PRUNED_ID] } } });
-  const of = (scope: string) => rows.find((row) => row.scope === scope)?.version ?? 0;
-  return { seq: of(PRUNED_SEQ), id: of(PRUNED_ID) };
+  const seqRow = rows.find((row) => row.scope === PRUNED_SEQ);
+  const id = rows.find((row) => row.scope === PRUNED_ID)?.version ?? 0;
+  if (!onPostgres) return { place: seqRow?.version ?? 0, id };
+  return { place: seqRow?.place != null ? Number(seqRow.place) : -OLD_PLACES, id };
 }
 
 /** The end of the log now: read it before a full read, then follow the changes after it. */
 export async function changeLogHead(db: Db): Promise<string> {
+  const onPostgres = isPostgres(db);
+  const log = await logNow(db, onPostgres);
   const last = await db.calendarChange.findFirst({
-    where: { seq: { not: null } },
-    orderBy: [{ seq: 'desc' }, { id: 'desc' }],
-    select: { seq: true, id: true },
+    where: log.ended,
+    orderBy: log.orderBy('desc'),
+    select: { seq: true, place: true, id: true },
   });
-  return encodeCursor(last ? { seq: last.seq!, id: last.id } : await prunedThrough(db));
+  return encodeCursor(last ? placeOf(last, onPostgres) : await prunedThrough(db, onPostgres), onPostgres);
 }
 
 // Stored column → the API field it shows as (columns not named here keep their names).
@@ -148,7 +210,7 @@ function parseFields(json: string): string[] {
 }
 
 /** The change as `viewer` sees it, or null when it saw the record neither before nor after. */
-function viewOf(row: ChangeRow, viewer: Viewer): CalendarChangeView | null {
+function viewOf(row: ChangeRow, viewer: Viewer, onPostgres: boolean): CalendarChangeView | null {
   const before = inView(viewer, row.type, row.statusBefore, row.authorId, row.op !== 'insert');
   const now = inView(viewer, row.type, row.statusAfter, row.authorId, row.op !== 'delete');
   if (!before && !now) return null;
@@ -167,7 +229,7 @@ function viewOf(row: ChangeRow, viewer: Viewer): CalendarChangeView | null {
                 ? 'REMOVED'
                 : 'UPDATED';
   return {
-    cursor: encodeCursor({ seq: row.seq!, id: row.id }),
+    cursor: encodeCursor(placeOf(row, onPostgres), onPostgres),
     type: row.type as ChangeType,
     id: row.recordId,
     kind,
@@ -189,29 +251,26 @@ export async function readChanges(
   const { first, types, viewer } = options;
   if (!Number.isInteger(first) || first < 1 || first > MAX_CHANGES_PER_PAGE)
     throw invalidInput({ first: `must be an integer from 1 to ${MAX_CHANGES_PER_PAGE}` });
-  const pruned = await prunedThrough(db);
-  const from = options.after === null ? pruned : decodeCursor(options.after);
+  const onPostgres = isPostgres(db);
+  const pruned = await prunedThrough(db, onPostgres);
+  const from = options.after === null ? pruned : decodeCursor(options.after, onPostgres);
   if (after(pruned, from))
     throw new CalendarError(
       'CURSOR_EXPIRED',
       'Changes after this cursor are no longer kept: read everything again, taking a new cursor (calendarChangeCursor) before you start.',
     );
+  const log = await logNow(db, onPostgres);
   const rows = await db.calendarChange.findMany({
-    where: {
-      // (seq, id) > from, written as a range on seq the (seq, id) index reads from its start.
-      seq: { gte: from.seq },
-      NOT: { seq: from.seq, id: { lte: from.id } },
-      ...(types ? { type: { in: [...types] } } : {}),
-    },
-    orderBy: [{ seq: 'asc' }, { id: 'asc' }],
+    where: { ...log.after(from), ...(types ? { type: { in: [...types] } } : {}) },
+    orderBy: log.orderBy('asc'),
     take: first + 1,
   });
   const page = rows.slice(0, first);
   const last = page.at(-1);
   const changes = mergeByRecord(page)
-    .map((row) => viewOf(row, viewer))
+    .map((row) => viewOf(row, viewer, onPostgres))
     .filter((change): change is CalendarChangeView => change !== null);
-  return { changes, cursor: last ? encodeCursor({ seq: last.seq!, id: last.id }) : encodeCursor(from), hasMore: rows.length > first };
+  return { changes, cursor: encodeCursor(last ? placeOf(last, onPostgres) : from, onPostgres), hasMore: rows.length > first };
 }
 
 /**
@@ -220,21 +279,25 @@ export async function readChanges(
  * Safe to run from several processes.
  */
 export async function pruneChanges(prisma: Prisma, keepFromUtc: string, batch = 5000): Promise<number> {
+  const onPostgres = isPostgres(prisma);
   let removed = 0;
   for (;;) {
+    // Only rows a read may return: pruning past a running transaction would let its rows appear behind the pruned place.
+    const log = await logNow(prisma, onPostgres);
     const old = await prisma.calendarChange.findMany({
-      where: { seq: { not: null }, atUtc: { lt: keepFromUtc } },
-      orderBy: [{ seq: 'asc' }, { id: 'asc' }],
+      where: { ...log.ended, atUtc: { lt: keepFromUtc } },
+      orderBy: log.orderBy('asc'),
       take: batch,
-      select: { seq: true, id: true },
+      select: { seq: true, place: true, id: true },
     });
     const last = old.at(-1);
     if (!last) return removed;
-    const place = (scope: string, version: number) =>
-      prisma.dataVersion.upsert({ where: { scope }, create: { scope, version }, update: { version } });
+    const place = (scope: string, values: { version: number; place?: bigint }) =>
+      prisma.dataVersion.upsert({ where: { scope }, create: { scope, ...values }, update: values });
+    const lastPlace = placeOf(last, onPostgres).place;
     const [, , gone] = await prisma.$transaction([
-      place(PRUNED_SEQ, last.seq!),
-      place(PRUNED_ID, last.id),
+      place(PRUNED_SEQ, onPostgres ? { version: 0, place: BigInt(lastPlace) } : { version: lastPlace }),
+      place(PRUNED_ID, { version: last.id }),
       prisma.calendarChange.deleteMany({ where: { id: { in: old.map((row) => row.id) } } }),
     ]);
     removed += gone.count;
@@ -296,7 +359,7 @@ type RemovedRow = Omit<Awaited<ReturnType<typeof removedColumnsOf>>[number], 'st
  */
 export async function recentlyRemovedEvents(db: RemovedDb, viewer: Viewer, sinceUtc: string, limit: number): Promise<RemovedEvent[]> {
   const rows = await db.calendarChange.findMany({
-    where: { type: 'event', seq: { not: null }, atUtc: { gte: sinceUtc }, OR: [{ op: 'delete' }, { statusAfter: 'trash' }] },
+    where: { type: 'event', atUtc: { gte: sinceUtc }, OR: [{ op: 'delete' }, { statusAfter: 'trash' }] },
     // By time (an index the window reads backwards, or the op/statusAfter indexes when removals are rare).
     orderBy: [{ atUtc: 'desc' }, { id: 'desc' }],
     take: limit * 4,

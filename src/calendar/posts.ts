@@ -73,22 +73,24 @@ export async function allocatePostId(db: Db, type: PostType): Promise<number> {
 type SlugModel = 'event' | 'venue' | 'organizer';
 
 const SLUG_LOCK_SPACE = 7_302; // advisory-lock namespace of post slugs (terms use 7_301)
-const SLUG_LOCK_KEYS: Record<SlugModel, number> = { event: 1, venue: 2, organizer: 3 };
 
 /**
  * The first free WordPress-style slug (`base`, `base-2`, …) for a post of `model`. One query finds
  * the taken candidates; the unique index still guards concurrent writers (callers retry on conflict).
- * On PostgreSQL the calling transaction first takes the type's slug lock, held to its commit, so
- * that concurrent writers choose one after the other: 50 creates of one title all picked the same
- * free slug and, one winner a round, ran out of retries (500s; hostile/concurrency.test.ts). SQLite
- * runs one write transaction at a time.
+ * On PostgreSQL the calling transaction first takes the lock of this model and base, held to its
+ * commit, so that concurrent writers of one base choose one after the other: 50 creates of one
+ * title all picked the same free slug and, one winner a round, ran out of retries (500s;
+ * hostile/concurrency.test.ts). Per base, not per model: one lock for every event made every
+ * create wait for the commit of the one before (issue 33). A base that only looks like another's
+ * candidate ("a-2") can still collide with it: the retry covers that rare case. SQLite runs one
+ * write transaction at a time.
  */
 export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exceptId?: number): Promise<string> {
   if ((db as { _activeProvider?: string })._activeProvider === 'postgresql') {
     await (db as unknown as Prisma).$executeRawUnsafe(
-      'SELECT pg_advisory_xact_lock($1::int, $2::int)',
+      'SELECT pg_advisory_xact_lock($1::int, hashtext($2))',
       SLUG_LOCK_SPACE,
-      SLUG_LOCK_KEYS[model],
+      `${model}/${base}`,
     );
   }
   const where = { OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }], ...(exceptId ? { NOT: { id: exceptId } } : {}) };

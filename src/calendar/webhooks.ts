@@ -19,6 +19,7 @@ import { everyInterval, type Rounds } from '../rounds.js';
 import type { Viewer } from './capabilities.js';
 import { changeLogHead, CHANGE_TYPES, decodeCursor, readChanges, type ChangeType } from './changes.js';
 import { CalendarError, invalidInput } from './errors.js';
+import { isPostgres } from './term-lookup.js';
 
 /** Changes per delivery at most. */
 export const CHANGES_PER_DELIVERY = 100;
@@ -82,7 +83,7 @@ export async function createWebhook(db: Db, config: Config, viewer: Viewer, inpu
   const admin = requireAdministrator(viewer);
   const url = await checkedUrl(config, input.url ?? '');
   const types = typesJson(input.types);
-  if (input.after) decodeCursor(input.after); // INVALID_INPUT when it is not one of ours
+  if (input.after) decodeCursor(input.after, isPostgres(db)); // INVALID_INPUT when it is not one of ours
   const cursor = input.after || (await changeLogHead(db));
   const created = await db.calendarWebhook.create({
     data: {

@@ -2,10 +2,11 @@
 // databases: every write through GraphQL and REST shows up once, in order, with what changed; each
 // caller sees it through its own rights; a mirror that follows the cursor and a webhook receiver,
 // after random writes from two server processes, end in exactly the state of a full read; expired
-// and malformed cursors.
+// and malformed cursors; on PostgreSQL, transactions that overlap and commit out of order.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneChanges } from '../../src/calendar/changes.js';
 import { loadConfig } from '../../src/config.js';
@@ -199,6 +200,75 @@ describe.each(DATABASE_KINDS)('the calendar change log on %s', (kind) => {
     const { calendarChangeCursor: fresh } = await ok(api, CURSOR);
     await ok(api, CREATE, { input: { title: 'After the cut', startDate: '2031-10-02 08:00:00', endDate: '2031-10-02 09:00:00' } });
     expect(summary((await follow(api, fresh)).changes)).toEqual(['event:CREATED']);
+  });
+});
+
+// PostgreSQL orders the log by transaction id, not under a lock: a transaction that started first
+// may commit last. One is held open here by a client of its own, as a slow writer would.
+describe('the change log on postgresql while transactions overlap', () => {
+  const api = useTestServer('postgresql');
+  const event = async (title: string) =>
+    (await ok(api, CREATE, { input: { title, startDate: '2031-11-01 08:00:00', endDate: '2031-11-01 09:00:00' } })).createEvent
+      .id as number;
+
+  async function holding<T>(work: (held: pg.Client) => Promise<T>): Promise<T> {
+    const held = new pg.Client({ connectionString: api.databaseUrl });
+    await held.connect();
+    try {
+      await held.query('BEGIN');
+      return await work(held);
+    } finally {
+      await held.end();
+    }
+  }
+
+  it('gives a cursor reader both of two transactions that commit in the opposite order of their start, each once', async () => {
+    const { calendarChangeCursor: start } = await ok(api, CURSOR);
+    const [first, second] = [await event('Started first'), await event('Started second')];
+    const created = await follow(api, start);
+    expect(created.changes.map((c) => [c.id, c.kind])).toEqual([
+      [first, 'CREATED'],
+      [second, 'CREATED'],
+    ]);
+    await holding(async (held) => {
+      await held.query(`UPDATE "Event" SET "title" = 'Committed last' WHERE "id" = $1`, [first]);
+      await ok(api, UPDATE, { id: second, input: { title: 'Committed first' } });
+      // The second is committed, but the first could still write before it in the log: not yet.
+      const during = await follow(api, created.cursor);
+      expect(during).toEqual({ changes: [], cursor: created.cursor });
+      await held.query('COMMIT');
+    });
+    const both = await follow(api, created.cursor, undefined, 1);
+    expect(both.changes.map((c) => [c.id, c.kind, c.fields, c.record.title])).toEqual([
+      [first, 'UPDATED', ['title'], 'Committed last'],
+      [second, 'UPDATED', ['title'], 'Committed first'],
+    ]);
+    expect((await follow(api, both.cursor)).changes).toEqual([]);
+  });
+
+  it("keeps one record's changes in the order they were made when the later one comes from the older transaction", async () => {
+    const [other, target] = [await event('Elsewhere'), await event('Target')];
+    const { calendarChangeCursor: start } = await ok(api, CURSOR);
+    await holding(async (held) => {
+      // The held transaction takes its id first, writing another record…
+      await held.query(`UPDATE "Event" SET "title" = 'Elsewhere, renamed' WHERE "id" = $1`, [other]);
+      await ok(api, UPDATE, { id: target, input: { title: 'Target, renamed' } });
+      // …and trashes the target after the newer transaction renamed it.
+      await held.query(`UPDATE "Event" SET "status" = 'trash' WHERE "id" = $1`, [target]);
+      await held.query('COMMIT');
+    });
+    const oneByOne = await follow(api, start, undefined, 1);
+    expect(oneByOne.changes.map((c) => [c.id, c.kind])).toEqual([
+      [other, 'UPDATED'],
+      [target, 'UPDATED'],
+      [target, 'TRASHED'],
+    ]);
+    // Read in one page, the target's changes merge into its last state: trashed.
+    const merged = await follow(api, start, undefined, 100);
+    expect(merged.changes.map((c) => [c.id, c.kind, c.removed])).toEqual([
+      [other, 'UPDATED', false],
+      [target, 'TRASHED', true],
+    ]);
   });
 });
 
