@@ -43,11 +43,13 @@ export async function measureWrites(target: WriteTarget, log: (line: string) => 
   const title = (kind: string, n: number) => `Bench ${kind} ${process.pid} ${n}`;
   const day = (n: number) => `2031-${String((n % 12) + 1).padStart(2, '0')}-${String((n % 28) + 1).padStart(2, '0')}`;
 
-  async function send(client: Client, path: string, body: unknown): Promise<any> {
+  /** The parts of the answers read here: a REST event's id, a GraphQL create's id. */
+  type Answer = { id: number; data: { createEvent: { id: number } } };
+  async function send(client: Client, path: string, body: unknown): Promise<Answer> {
     const response = await fetch(client.base + path, { method: 'POST', headers, body: JSON.stringify(body) });
     const text = await response.text();
     if (response.status >= 300) throw new Error(`${path}: HTTP ${response.status}: ${text.slice(0, 300)}`);
-    const json = JSON.parse(text);
+    const json = JSON.parse(text) as Answer & { errors?: unknown };
     if (json.errors) throw new Error(`${path}: ${text.slice(0, 300)}`);
     return json;
   }
