@@ -1,6 +1,10 @@
-// npm run bench -- [--events 300] [--database sqlite|postgresql] [--seconds 10] [--connections 4] [--cache both|off|on]
-// (or BENCH_EVENTS, BENCH_DATABASE, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_CACHE)
+// npm run bench -- [--events 300] [--database sqlite|postgresql] [--seconds 10] [--connections 4] [--cache both|off|on] [--import N]
+// (or BENCH_EVENTS, BENCH_DATABASE, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_CACHE, BENCH_IMPORT)
 // npm run bench -- --writes [--clients 8] [--events …] [--database …] [--seconds …]
+//
+// --import N first imports a generated site running The Events Calendar and an iCalendar file of N
+// events each into an empty calendar (bench/import.ts) and reports records/s; --events 0 then skips
+// the read routes.
 //
 // Seeds a calendar of --events events with the bulk loader (bench/seed.ts), then measures the main
 // read routes with autocannon (1 s on every route first, then per route 2 s of warm-up and --seconds
@@ -22,12 +26,13 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchImport, type ImportRow } from './import.js';
 import { seedCalendar } from './seed.js';
 import { measureWrites } from './writes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const usage =
-  'usage: npm run bench -- [--events N] [--database sqlite|postgresql] [--seconds S] [--connections C] [--cache both|off|on] [--writes [--clients N]]';
+  'usage: npm run bench -- [--events N] [--database sqlite|postgresql] [--seconds S] [--connections C] [--cache both|off|on] [--import N] [--writes [--clients N]]';
 
 const { values: options } = parseArgs({
   options: {
@@ -38,6 +43,7 @@ const { values: options } = parseArgs({
     cache: { type: 'string', default: process.env.BENCH_CACHE || 'both' },
     writes: { type: 'boolean' },
     clients: { type: 'string', default: '8' },
+    import: { type: 'string', default: process.env.BENCH_IMPORT || '0' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -46,10 +52,14 @@ const seconds = Number(options.seconds);
 const connections = Number(options.connections);
 const database = options.database as 'sqlite' | 'postgresql';
 const clients = Number(options.clients);
+const imported = Number(options.import);
 if (
   options.help ||
   !Number.isInteger(events) ||
-  events < 1 ||
+  events < 0 ||
+  !Number.isInteger(imported) ||
+  imported < 0 ||
+  events + imported < 1 ||
   !(seconds > 0) ||
   !Number.isInteger(connections) ||
   connections < 1 ||
@@ -83,6 +93,8 @@ const signalGroup = (pid: number, signal: NodeJS.Signals) => {
   }
 };
 
+/** PostgreSQL databases of the import measurement, dropped at the end. */
+const importDatabases: string[] = [];
 let cleaned = false;
 function cleanUp() {
   if (cleaned) return;
@@ -91,10 +103,12 @@ function cleanUp() {
   groups.clear();
   rmSync(dir, { recursive: true, force: true });
   if (database === 'postgresql') {
-    try {
-      psql(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
-    } catch (error) {
-      console.error(`bench: could not drop database ${pgName}: ${(error as Error).message}`);
+    for (const name of [pgName, ...importDatabases]) {
+      try {
+        psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } catch (error) {
+        console.error(`bench: could not drop database ${name}: ${(error as Error).message}`);
+      }
     }
   }
 }
@@ -174,6 +188,50 @@ const rssMb = (pid: number) => {
     return 0;
   }
 };
+
+// ---------------------------------------------------------------------------------------- import
+
+const nproc = (() => {
+  try {
+    return execFileSync('nproc', { encoding: 'utf8' }).trim();
+  } catch {
+    return String(cpus().length);
+  }
+})();
+const cpu = cpus()[0]?.model?.trim() || 'unknown CPU';
+const loadAverage = () => readText('/proc/loadavg').split(' ').slice(0, 3).join(' ');
+
+let importLines: string[] = [];
+if (imported > 0) {
+  const loadBefore = loadAverage();
+  const importRows: ImportRow[] = await benchImport(imported, dir, (name) => {
+    if (database === 'sqlite') return `file:${join(dir, `import-${name}.db`)}`;
+    const pgImport = `${pgName}_import_${name}`;
+    importDatabases.push(pgImport);
+    psql(`DROP DATABASE IF EXISTS ${pgImport} WITH (FORCE)`);
+    psql(`CREATE DATABASE ${pgImport}`);
+    return `postgresql://${PG.user}@${PG.host}:${PG.port}/${pgImport}`;
+  });
+  importLines = [
+    `### import into an empty calendar, ${database}, ${imported.toLocaleString('en')} events — ${new Date().toISOString().slice(0, 10)}, nproc ${nproc}, ${cpu}`,
+    '',
+    `Node ${process.version}; load average ${loadBefore} before, ${loadAverage()} after. Records: those the job handled (a TEC site lists its venues, organizers, categories and tags too).`,
+    '',
+    '| source | events | records | seconds | records/s |',
+    '|---|---:|---:|---:|---:|',
+    ...importRows.map(
+      (r) => `| ${r.source} | ${r.events} | ${r.records} | ${r.seconds.toFixed(1)} | ${(r.records / r.seconds).toFixed(0)} |`,
+    ),
+  ];
+  console.log('\n' + importLines.join('\n') + '\n');
+}
+if (events === 0) {
+  const resultsDir = join(root, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(join(resultsDir, `${database}-import-${imported}.md`), importLines.join('\n') + '\n');
+  console.log(`written to bench/results/${database}-import-${imported}.md`);
+  process.exit(0);
+}
 
 // ------------------------------------------------------------------------------------------ seed
 
@@ -271,15 +329,6 @@ async function request(base: string, target: Target): Promise<number> {
 }
 
 // ------------------------------------------------------------------------------------------ writes
-
-const nproc = (() => {
-  try {
-    return execFileSync('nproc', { encoding: 'utf8' }).trim();
-  } catch {
-    return String(cpus().length);
-  }
-})();
-const cpu = cpus()[0]?.model?.trim() || 'unknown CPU';
 
 if (options.writes) {
   const adminKey = `bench-admin-key-${process.pid}-0123456789`;
@@ -445,6 +494,7 @@ const lines = [
     (r) =>
       `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.sql} | ${r.rss.toFixed(0)} | ${(r.rps / floorRps).toFixed(2)} |`,
   ),
+  ...(importLines.length ? ['', ...importLines] : []),
 ];
 console.log('\n' + lines.join('\n'));
 const resultsDir = join(root, 'bench', 'results');

@@ -153,26 +153,43 @@ async function eventSlug(tx: Db, given: string | undefined, title: string, id: n
   return uniquePostSlug(tx, 'event', sanitizeSlug(title) || String(id), id);
 }
 
-async function replaceLinks(tx: Db, eventId: number, plans: Plans, fields: EventFields, context: WriteContext) {
+/**
+ * Links the event to what `fields` name, replacing what it had. `created`: the event was inserted by
+ * this write, so it has no links to remove yet, and its terms go in with one statement (an import
+ * writes thousands). Resolves with the ids of the terms it now has (for a created event).
+ */
+async function replaceLinks(
+  tx: Db,
+  eventId: number,
+  plans: Plans,
+  fields: EventFields,
+  context: WriteContext,
+  created = false,
+): Promise<number[]> {
   if (plans.venue) {
     const [venueId] = await applyLinks(tx, 'venue', plans.venue, context);
-    await tx.eventVenue.deleteMany({ where: { eventId } });
+    if (!created) await tx.eventVenue.deleteMany({ where: { eventId } });
     if (venueId) await tx.eventVenue.create({ data: { eventId, venueId } });
   }
   if (plans.organizer) {
     const ids = await applyLinks(tx, 'organizer', plans.organizer, context);
-    await tx.eventOrganizer.deleteMany({ where: { eventId } });
+    if (!created) await tx.eventOrganizer.deleteMany({ where: { eventId } });
     if (ids.length) await tx.eventOrganizer.createMany({ data: ids.map((organizerId, position) => ({ eventId, organizerId, position })) });
   }
+  const linked: number[] = [];
   for (const [field, taxonomy] of [
     ['categories', CATEGORY_TAXONOMY],
     ['tags', TAG_TAXONOMY],
   ] as const) {
     if (fields[field] === undefined) continue;
     const termIds = await resolveEventTerms(tx, taxonomy, fields[field], { wpTagQuirk: fields.wpTagQuirk === true });
+    linked.push(...termIds);
+    if (created) continue;
     await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
     if (termIds.length) await tx.eventTerm.createMany({ data: termIds.map((termId) => ({ eventId, termId })) });
   }
+  if (created && linked.length) await tx.eventTerm.createMany({ data: linked.map((termId) => ({ eventId, termId })) });
+  return linked;
 }
 
 export async function createEvent(context: WriteContext, asGiven: EventFields): Promise<number> {
@@ -225,8 +242,8 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
           listed: hasOccurrence(schedule),
         },
       });
-      await replaceLinks(tx, id, plans, fields, context);
-      if (fields.categories !== undefined || fields.tags !== undefined) await refreshTermCounts(tx, await termIdsOf(tx, [id]));
+      const termIds = await replaceLinks(tx, id, plans, fields, context, true);
+      await refreshTermCounts(tx, termIds);
       if (recurrence) await startSeries(tx, id, recurrence, config, instant);
       return id;
     }),

@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import type { Prisma } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { PostAccess } from './capabilities.js';
-import { nextUniqueSlug } from './slugs.js';
+import { firstFreeSlug } from './slugs.js';
 
 export type PostType = 'event' | 'venue' | 'organizer' | 'attachment';
 export type LinkedType = 'venue' | 'organizer';
@@ -93,13 +93,17 @@ export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exc
       `${model}/${base}`,
     );
   }
-  const where = { OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }], ...(exceptId ? { NOT: { id: exceptId } } : {}) };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a delegate picked by model name: the generated client types each model's apart
-  const rows: { slug: string }[] = await (db[model] as any).findMany({ where, select: { slug: true } });
-  // A series names its occurrences' pages (/event/<series slug>/<date>/): an event may not take its name.
-  if (model === 'event') rows.push(...(await db.eventSeries.findMany({ where: { OR: where.OR }, select: { slug: true } })));
-  const taken = new Set(rows.map((r) => r.slug));
-  return nextUniqueSlug(base, (candidate) => taken.has(candidate));
+  return firstFreeSlug(base, async (candidates) => {
+    const where = { slug: { in: candidates } };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a delegate picked by model name: the generated client types each model's apart
+    const rows: { slug: string }[] = await (db[model] as any).findMany({
+      where: { ...where, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+      select: { slug: true },
+    });
+    // A series names its occurrences' pages (/event/<series slug>/<date>/): an event may not take its name.
+    if (model === 'event') rows.push(...(await db.eventSeries.findMany({ where, select: { slug: true } })));
+    return new Set(rows.map((r) => r.slug));
+  });
 }
 
 /**

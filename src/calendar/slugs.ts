@@ -215,6 +215,28 @@ export function* uniqueSlugCandidates(base: string, n = Infinity): Generator<str
   }
 }
 
+/** Candidates looked up at once by firstFreeSlug: more are needed only for a name used that often. */
+const CANDIDATES_PER_LOOKUP = 20;
+
+/**
+ * nextUniqueSlug, asking `takenAmong` which of the next candidates are taken, a batch at a time:
+ * a lookup of exact slugs, which the unique index answers, where a prefix match (`base-%`) read
+ * every row (SQLite's LIKE is Almanac's own function, which no index serves).
+ */
+export async function firstFreeSlug(base: string, takenAmong: (candidates: string[]) => Promise<Set<string>>): Promise<string> {
+  const taken = new Map<string, boolean>();
+  let asked = 0;
+  return nextUniqueSlug(base, async (candidate) => {
+    if (!taken.has(candidate)) {
+      const batch = [...uniqueSlugCandidates(base, asked + CANDIDATES_PER_LOOKUP)].slice(asked);
+      asked += CANDIDATES_PER_LOOKUP;
+      const found = await takenAmong(batch);
+      for (const slug of batch) taken.set(slug, found.has(slug));
+    }
+    return taken.get(candidate) === true;
+  });
+}
+
 /** wp_unique_post_slug(): the first candidate not `taken` (and not reserved). */
 export async function nextUniqueSlug(base: string, taken: (candidate: string) => boolean | Promise<boolean>): Promise<string> {
   for (const candidate of uniqueSlugCandidates(base)) {

@@ -18,7 +18,7 @@
  * takes the later occurrence).
  */
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
-import { toZone, UTC } from './zones.js';
+import { isIanaZone, toZone, UTC } from './zones.js';
 import { normalizeWall, wallAsUtcMillis, wallToDateTime, type Wall } from './wall-times.js';
 import { PHP_NUMERIC } from '../../php/casts.js';
 
@@ -271,7 +271,7 @@ function zoneFromName(id: string | undefined, abbr: string | undefined): Zone | 
     const minutes = TZ_ABBR_OFFSET[abbr.toLowerCase()];
     return minutes === undefined ? null : offsetZone(minutes);
   }
-  return id !== undefined && IANAZone.isValidZone(id) ? IANAZone.create(id) : null;
+  return id !== undefined && isIanaZone(id) ? IANAZone.create(id) : null;
 }
 
 function hour12(h: string, meridian: string): number {

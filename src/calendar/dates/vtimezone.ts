@@ -9,7 +9,7 @@
 // Pure domain code: no HTTP, no GraphQL, no storage.
 import { DateTime, IANAZone } from 'luxon';
 import { daysInMonth } from '../recurrence/rule.js';
-import { isValidTimezone, timezoneAbbr, toZone } from './zones.js';
+import { isIanaZone, isValidTimezone, timezoneAbbr, toZone } from './zones.js';
 
 /** Transitions are looked for a week at a time (no zone changes its offset twice within a week), then to the second. */
 const STEP_MS = 7 * 86_400_000;
@@ -53,7 +53,7 @@ function localBasic(at: number, offsetMinutes: number): string {
 
 /** Is `zone` a fixed offset (WordPress's "UTC+2", "+05:30")? Those have no transitions. */
 function isFixed(zone: string): boolean {
-  return !IANAZone.isValidZone(zone) && isValidTimezone(zone);
+  return !isIanaZone(zone) && isValidTimezone(zone);
 }
 
 /** The zone's offset transitions in [from, to) (ms). */

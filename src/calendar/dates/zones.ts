@@ -44,7 +44,24 @@ function isUtcOffsetString(tz: string): boolean {
 export function isValidTimezone(tz: string): boolean {
   if (typeof tz !== 'string') return false;
   if (tz === '') return true;
-  return isUtcOffsetString(tz) || IANAZone.isValidZone(tz);
+  return isUtcOffsetString(tz) || isIanaZone(tz);
+}
+
+const ianaZones = new Map<string, boolean>();
+const IANA_ZONES_KEPT = 1000;
+
+/**
+ * Luxon's IANAZone.isValidZone, remembered per name: Luxon builds an Intl.DateTimeFormat for each
+ * call, a tenth of an import's time (three calls per event written). Any name can come in, so
+ * only the first IANA_ZONES_KEPT are kept.
+ */
+export function isIanaZone(tz: string): boolean {
+  let valid = ianaZones.get(tz);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(tz);
+    if (ianaZones.size < IANA_ZONES_KEPT) ianaZones.set(tz, valid);
+  }
+  return valid;
 }
 
 /** Luxon zone for a stored timezone string ("" → the given fallback; unknown → fallback, then UTC). */
@@ -57,7 +74,7 @@ function zoneOrNull(tz: string | undefined): Zone | null {
   const offset = offsetMinutes(tz);
   if (offset !== null) return offset === 0 ? UTC : FixedOffsetZone.instance(offset);
   if (/^(utc|gmt|z)$/i.test(tz.trim())) return UTC;
-  return IANAZone.isValidZone(tz) ? IANAZone.create(tz) : null;
+  return isIanaZone(tz) ? IANAZone.create(tz) : null;
 }
 
 /**

@@ -41,6 +41,11 @@ const KIND_OF: Record<TecCollection, RecordKind> = {
 const TAXONOMY = { category: CATEGORY_TAXONOMY, tag: TAG_TAXONOMY } as const;
 /** Parents of parents… deeper than this is a cycle at the source. */
 const MAX_TERM_DEPTH = 20;
+/**
+ * How long one batch's transaction may run: a page of records, with a parent category fetched from
+ * the source now and then (its retries included).
+ */
+const BATCH_TIMEOUT_MS = 300_000;
 
 interface Write<F> {
   create(fields: F): Promise<number>;
@@ -55,6 +60,10 @@ export class Importer {
   private listingJob = 0;
   /** Records events link to, already marked seen in this run. */
   private seenLinks = new Set<string>();
+  /** Records of the running batch known to have no ImportedRecord ("kind:remoteId"), found with one query. */
+  private unlinked = new Set<string>();
+  /** In a batch's transaction: a create commits with its ImportedRecord, so it cannot be orphaned. */
+  private batched = false;
 
   constructor(
     private deps: Deps,
@@ -64,6 +73,60 @@ export class Importer {
     readonly warnings: string[],
     private maxWarnings: number,
   ) {}
+
+  /**
+   * Runs `work` (the records of one page) in one transaction: one commit for the page instead of one
+   * per write, which was most of an import's time. Each write inside still runs the calendar's own
+   * rules in its own transaction, nested here as a savepoint, so a record the writes refuse leaves
+   * nothing behind and the page goes on. Anything else rolls the whole page back, and what this run
+   * counted and remembered of it is forgotten too: the job resumes at that page.
+   */
+  async inOneTransaction(work: () => Promise<void>, records: { kind: RecordKind; remoteId: string }[] = []): Promise<void> {
+    const outside = this.deps;
+    const before = {
+      counts: structuredClone(this.counts),
+      warnings: [...this.warnings],
+      done: new Map(this.done),
+      seenLinks: new Set(this.seenLinks),
+    };
+    try {
+      await outside.prisma.$transaction(
+        async (tx) => {
+          // Prisma's transaction client nests a write's own $transaction as a savepoint.
+          this.deps = { ...outside, prisma: tx as unknown as Prisma };
+          this.batched = true;
+          await this.findUnlinked(records);
+          await work();
+        },
+        { timeout: BATCH_TIMEOUT_MS },
+      );
+    } catch (error) {
+      for (const kind of Object.keys(this.counts) as RecordKind[]) delete this.counts[kind];
+      Object.assign(this.counts, before.counts);
+      this.warnings.splice(0, this.warnings.length, ...before.warnings);
+      this.done = before.done;
+      this.seenLinks = before.seenLinks;
+      throw error;
+    } finally {
+      this.deps = outside;
+      this.batched = false;
+      this.unlinked.clear();
+    }
+  }
+
+  /** Which of `records` this source never gave before: one query per kind instead of one per record. */
+  private async findUnlinked(records: { kind: RecordKind; remoteId: string }[]) {
+    const byKind = new Map<RecordKind, string[]>();
+    for (const { kind, remoteId } of records) byKind.set(kind, [...(byKind.get(kind) ?? []), remoteId]);
+    for (const [kind, remoteIds] of byKind) {
+      const rows = await this.deps.prisma.importedRecord.findMany({
+        where: { source: this.sourceKey, kind, remoteId: { in: remoteIds } },
+        select: { remoteId: true },
+      });
+      const linked = new Set(rows.map((row) => row.remoteId));
+      for (const remoteId of remoteIds) if (!linked.has(remoteId)) this.unlinked.add(`${kind}:${remoteId}`);
+    }
+  }
 
   useSource(source: TecSource) {
     this.source = source;
@@ -86,6 +149,7 @@ export class Importer {
 
   /** The local id a remote record became, when that record is still here and not trashed; 0: a create was under way. */
   private async linked(kind: RecordKind, remoteId: string): Promise<{ id: number | null; trashed: boolean; fingerprint: string } | null> {
+    if (this.unlinked.has(`${kind}:${remoteId}`)) return null;
     const link = await this.deps.prisma.importedRecord.findUnique({
       where: { source_kind_remoteId: { source: this.sourceKey, kind, remoteId } },
     });
@@ -104,6 +168,7 @@ export class Importer {
   /** `fingerprint`: of the fields written ("" when a write is under way or was not from fields). */
   private async remember(kind: RecordKind, remoteId: string, localId: number, fingerprint = '') {
     const key = { source: this.sourceKey, kind, remoteId };
+    this.unlinked.delete(`${kind}:${remoteId}`);
     const seen = this.listingJob ? { seenBy: this.listingJob } : {};
     await this.deps.prisma.importedRecord.upsert({
       where: { source_kind_remoteId: key },
@@ -158,7 +223,7 @@ export class Importer {
     try {
       id = await this.withImageFallback(fields, label, async (given) => {
         if (link?.id) return write.update(link.id, given);
-        if (orphan) await this.remember(kind, remoteId, 0);
+        if (orphan && !this.batched) await this.remember(kind, remoteId, 0);
         return write.create(given);
       });
       await this.remember(kind, remoteId, id, print);

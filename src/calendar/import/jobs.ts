@@ -23,6 +23,8 @@ export type ImportStatus = 'queued' | 'running' | 'interrupted' | 'failed' | 'co
 export const STALE_AFTER_MS = 60_000;
 const HEARTBEAT_MS = 10_000;
 const MAX_WARNINGS = 100;
+/** iCalendar items written in one transaction (a The Events Calendar site's are its pages). */
+const ICAL_BATCH = 50;
 const EXPIRED =
   "The source's change log no longer holds the changes since the last import (its cursor expired): every record is read again.";
 const KIND_OF_COLLECTION: Record<TecCollection, RecordKind> = {
@@ -311,10 +313,18 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
           for (;;) {
             const page = await source.page(phase, cursor.page ?? 1);
             cursor.totals = { ...cursor.totals, [phase]: page.total };
-            for (const record of page.items) {
-              if (stopped()) return await interrupted();
-              await importer.tecRecord(phase, record);
-            }
+            let stoppedAt = -1;
+            await importer.inOneTransaction(
+              async () => {
+                for (const [index, record] of page.items.entries()) {
+                  if (stopped()) return void (stoppedAt = index);
+                  await importer.tecRecord(phase, record);
+                }
+              },
+              page.items.map((record) => ({ kind: KIND_OF_COLLECTION[phase], remoteId: String(record.id) })),
+            );
+            // The records before the stop are written; the page is read again on resume (they are then unchanged).
+            if (stoppedAt >= 0) return await interrupted();
             cursor.page = (cursor.page ?? 1) + 1;
             cursor.read = (cursor.read ?? 0) + page.items.length;
             await save();
@@ -327,11 +337,22 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
       const text = await readIcal(row.source, policy, { allowFiles: options.allowFiles === true, headers: settings.headers });
       const items = icalItems(text, settings.window ?? defaultWindow());
       Object.assign(cursor, { phase: 'events', totals: { events: items.length } });
-      for (let index = cursor.index ?? 0; index < items.length; index++) {
-        if (stopped()) return await interrupted();
-        await importer.icalItem(items[index]);
-        cursor.index = cursor.read = index + 1;
-        if (cursor.index % 25 === 0) await save();
+      for (let next = cursor.index ?? 0; next < items.length;) {
+        const end = Math.min(next + ICAL_BATCH, items.length);
+        let stoppedAt = -1;
+        await importer.inOneTransaction(
+          async () => {
+            for (let index = next; index < end; index++) {
+              if (stopped()) return void (stoppedAt = index);
+              await importer.icalItem(items[index]);
+            }
+          },
+          items.slice(next, end).map((item) => ({ kind: 'event' as const, remoteId: item.remoteId })),
+        );
+        next = stoppedAt >= 0 ? stoppedAt : end;
+        cursor.index = cursor.read = next;
+        if (stoppedAt >= 0) return await interrupted();
+        await save();
       }
     }
     const now = new Date();
