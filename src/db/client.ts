@@ -261,7 +261,7 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
     );
     prisma = new PrismaClient({
       adapter,
-      log: process.env.NOLOG ? [] : [{ emit: 'event', level: 'query' }],
+      log: [{ emit: 'event', level: 'query' }],
       transactionOptions: TRANSACTION_OPTIONS,
     }) as Prisma;
   } else if (kind === 'postgresql') {
