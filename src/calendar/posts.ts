@@ -2,7 +2,7 @@
 // publication dates in site-local and UTC wall time, permalinks and global ids.
 import { DateTime } from 'luxon';
 import type { Prisma } from '../db/client.js';
-import { isUniqueViolation } from '../db/errors.js';
+import { isRetryableConflict, isUniqueViolation } from '../db/errors.js';
 import type { PostAccess } from './capabilities.js';
 import { firstFreeSlug } from './slugs.js';
 
@@ -118,13 +118,16 @@ export async function lockEventRow(db: Db, id: number): Promise<void> {
   await (db as unknown as Prisma).$queryRawUnsafe('SELECT "id" FROM "Event" WHERE "id" = $1 FOR UPDATE', id);
 }
 
-/** Runs `attempt` again when a concurrent writer took the same unique value first. */
+/**
+ * Runs `attempt` (a whole transaction) again when a concurrent writer took the same unique value
+ * first, or when PostgreSQL ended it to break a deadlock: either way nothing of it was written.
+ */
 export async function retryOnConflict<T>(attempt: () => Promise<T>, tries = 8): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await attempt();
     } catch (error) {
-      if (i >= tries || !isUniqueViolation(error)) throw error;
+      if (i >= tries || !(isUniqueViolation(error) || isRetryableConflict(error))) throw error;
     }
   }
 }

@@ -117,14 +117,17 @@ export async function termIdsOf(db: TermDb, eventIds: number[]): Promise<number[
  * Recounts the published events of `termIds` (WordPress's _update_post_term_count), inside the
  * transaction of the write that changed an event's status or terms, so that no read ever counts.
  * On PostgreSQL the terms' rows are locked first and counted in a later statement: under READ
- * COMMITTED that statement sees what a concurrent writer of the same terms committed.
+ * COMMITTED that statement sees what a concurrent writer of the same terms committed. The lock is
+ * FOR NO KEY UPDATE (what the count's UPDATE takes anyway), not FOR UPDATE: the writer's own new
+ * links hold KEY SHARE locks on these rows through their foreign key, and FOR UPDATE waits on the
+ * other writer's, which waits on ours (a deadlock once event creates stopped sharing one slug lock).
  */
 export async function refreshTermCounts(tx: unknown, termIds: number[]): Promise<void> {
   const ids = [...new Set(termIds)].filter((id) => Number.isSafeInteger(id)).sort((a, b) => a - b);
   if (!ids.length) return;
   const client = tx as { $executeRawUnsafe(sql: string): Promise<number>; $queryRawUnsafe(sql: string): Promise<unknown> };
   const list = ids.join(','); // integers only: safe to inline
-  if (isPostgres(tx)) await client.$queryRawUnsafe(`SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR UPDATE`);
+  if (isPostgres(tx)) await client.$queryRawUnsafe(`SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE`);
   await client.$executeRawUnsafe(
     `UPDATE "Term" SET "count" = (SELECT COUNT(*) FROM "EventTerm" JOIN "Event" ON "Event"."id" = "EventTerm"."eventId"
        WHERE "EventTerm"."termId" = "Term"."id" AND "Event"."status" = 'publish') WHERE "id" IN (${list})`,
