@@ -159,7 +159,7 @@ class AgentRun {
   private async prepare(): Promise<void> {
     const state = this.state;
     this.openVault();
-    this.budget = await RunBudget.open(this.deps.prisma, this.deps.config.tasks, this.run.task, this.run.id);
+    this.budget = await RunBudget.open(this.deps.prisma, this.deps.config.tasks, this.options, this.run.task.keyId, this.run.id);
     let note: ChatMessage | undefined;
     if (state.waitingFor) {
       const call = await this.deps.prisma.toolCall.findUnique({ where: { id: state.waitingFor.toolCallId } });
@@ -174,7 +174,7 @@ class AgentRun {
     // A first start opens the task's profile; a resumed run has the session it left.
     const profile = this.options.profile;
     if (profile && !state.messages.length)
-      state.storage = await loadProfile(this.deps.prisma, this.secretKey(), this.run.task.ownerId, profile);
+      state.storage = await loadProfile(this.deps.prisma, this.profileKey(), this.run.task.ownerId, profile);
     const context = await this.deps.browser.newContext(state.storage);
     this.session = await BrowserSession.open(context, this.deps.proxy);
     if (this.signal.aborted) throw new Error('aborted');
@@ -192,8 +192,7 @@ class AgentRun {
   private openVault(): void {
     const sealed = this.run.task.secrets;
     if (!sealed) return;
-    const key = this.deps.config.secretKey;
-    if (!key) throw new GuardError('failed', 'the task has secrets but the server has no ALMANAC_SECRET_KEY to read them with');
+    const key = this.secretKey('the task has secrets but the server has no ALMANAC_SECRET_KEY to read them with');
     this.vault = new SecretVault(openSecrets(sealed, key));
     this.lease.mask = (text) => this.vault.mask(text);
   }
@@ -387,10 +386,15 @@ class AgentRun {
     return state;
   }
 
-  private secretKey(): string {
+  /** The server's ALMANAC_SECRET_KEY, or the run fails with `missing` (the key was unset after the task was made). */
+  private secretKey(missing: string): string {
     const key = this.deps.config.secretKey;
-    if (!key) throw new GuardError('failed', 'the task uses a browser profile but the server has no ALMANAC_SECRET_KEY to read it with');
+    if (!key) throw new GuardError('failed', missing);
     return key;
+  }
+
+  private profileKey(): string {
+    return this.secretKey('the task uses a browser profile but the server has no ALMANAC_SECRET_KEY to read it with');
   }
 
   /**
@@ -404,7 +408,7 @@ class AgentRun {
     try {
       const storage = this.session ? await this.storage() : this.state.storage;
       if (!storage) return;
-      const saved = await saveProfile(this.deps.prisma, this.secretKey(), this.run.task.ownerId, profile, storage);
+      const saved = await saveProfile(this.deps.prisma, this.profileKey(), this.run.task.ownerId, profile, storage);
       if (!saved) this.deps.logger.warn({ runId: this.run.id, profile }, 'browser profile not saved: the user has too many');
     } catch (error) {
       this.deps.logger.error({ runId: this.run.id, profile, err: error }, 'browser profile not saved');

@@ -92,13 +92,12 @@ export class RunBudget implements CallMeter {
     private used: { tokens: number; costUsd: number },
   ) {}
 
-  /** The run's budget, with what its steps so far (before a resume) used. */
-  static async open(prisma: Prisma, config: Config['tasks'], task: { options: string; keyId: number | null }, runId: string) {
-    const options = JSON.parse(task.options) as TaskOptions;
+  /** The run's budget (its task's options and key), with what its steps so far (before a resume) used. */
+  static async open(prisma: Prisma, config: Config['tasks'], options: TaskOptions, keyId: number | null, runId: string) {
     const price = priceOf(config);
     if (options.maxCostUsd !== undefined && !price) throw new BudgetExceeded(`maxCostUsd ${costRule(config)}`);
     const usage = (await runUsages(prisma, [runId])).get(runId)!;
-    return new RunBudget(prisma, config, options, task.keyId, price, { tokens: usage.tokens, costUsd: usage.costUsd ?? 0 });
+    return new RunBudget(prisma, config, options, keyId, price, { tokens: usage.tokens, costUsd: usage.costUsd ?? 0 });
   }
 
   /** What a call's usage cost (null: no price), as a step records it. */

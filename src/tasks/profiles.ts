@@ -38,16 +38,6 @@ export function validateProfileName(value: unknown, field = 'profile'): string |
   return value;
 }
 
-export function needSecretKey(secretKey: string | undefined): string {
-  if (!secretKey)
-    throw new TaskError(
-      'invalid',
-      'browser profiles need the server to have ALMANAC_SECRET_KEY set (they are stored encrypted with it)',
-      'profile',
-    );
-  return secretKey;
-}
-
 /** The state a run starts with: the profile's, or undefined when the profile is new. */
 export async function loadProfile(prisma: Prisma, secretKey: string, ownerId: number, name: string): Promise<StorageState | undefined> {
   const row = await prisma.browserProfile.findUnique({ where: { ownerId_name: { ownerId, name } }, select: { state: true } });

@@ -4,7 +4,7 @@
 // code produced) is masked back into its placeholder in whatever the run records or shows.
 // Stored encrypted (AES-256-GCM, key from ALMANAC_SECRET_KEY), never returned by an API.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { invalid } from './errors.js';
+import { invalid, TaskError } from './errors.js';
 import { isPlainObject } from '../values.js';
 
 export const MAX_SECRETS = 20;
@@ -43,6 +43,15 @@ export function validateSecrets(input: unknown): TaskSecrets | null {
     }
   }
   return entries.length ? secrets : null;
+}
+
+/**
+ * Create's check for what is stored sealed (`secrets`, a browser `profile`): refused (400, naming the
+ * field) on a server without ALMANAC_SECRET_KEY, rather than stored readable.
+ */
+export function requireSecretKey(secretKey: string | undefined, field: string, what: string): void {
+  if (!secretKey)
+    throw new TaskError('invalid', `${what} need the server to have ALMANAC_SECRET_KEY set (they are stored encrypted with it)`, field);
 }
 
 /** RFC 4648 base32 without padding; null when a character is not in its alphabet. */

@@ -8,8 +8,7 @@ import { taskSignals } from './events.js';
 import { ending, NO_LLM_ERROR, UNFINISHED } from './statuses.js';
 import { validateCreateTask, validateTaskName, type CreateTaskInput, type TaskOptions } from './validation.js';
 import { ensureWebhookSecret } from './webhooks.js';
-import { needSecretKey } from './profiles.js';
-import { sealSecrets } from './secrets.js';
+import { requireSecretKey, sealSecrets } from './secrets.js';
 import { checkBudgetOptions, checkKeyTokens } from './budgets.js';
 
 export interface Owner {
@@ -28,9 +27,8 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
   const valid = validateCreateTask(input, config.tasks);
   checkBudgetOptions(config.tasks, valid.options);
   await checkRunLimits(prisma, config, owner);
-  if (valid.secrets && !config.secretKey)
-    throw new TaskError('invalid', 'secrets need the server to have ALMANAC_SECRET_KEY set (they are stored encrypted with it)', 'secrets');
-  if (valid.options.profile) needSecretKey(config.secretKey);
+  if (valid.secrets) requireSecretKey(config.secretKey, 'secrets', 'secrets');
+  if (valid.options.profile) requireSecretKey(config.secretKey, 'profile', 'browser profiles');
   if (valid.webhookUrl && owner.keyId === undefined)
     throw new TaskError('invalid', 'webhookUrl needs a request made with an API key (it signs the deliveries)', 'webhookUrl');
   // Without a webhookUrl of its own, the task's events go to its key's default one (if the key has one).
