@@ -311,6 +311,8 @@ async function formView(section, id) {
     const state = formState(form);
     sessionStorage.setItem(draftKey, JSON.stringify(state));
     submit.setAttribute('disabled', '');
+    // Said until the saved record is back in the form, so nobody (nor a test) reads the form half-refreshed.
+    $('form-message').textContent = 'Saving…';
     try {
       const variables = section.toInput(state, loaded);
       const saved = section.saved(await call(id ? section.update : section.create, variables));
@@ -336,6 +338,7 @@ async function formView(section, id) {
       }
       $('form-message').textContent = `Saved (${saved.status ? saved.status.toLowerCase() : 'done'}).`;
     } catch (error) {
+      $('form-message').textContent = '';
       showErrors(form, error);
     } finally {
       if (!readOnly) submit.removeAttribute('disabled');

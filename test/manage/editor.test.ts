@@ -348,7 +348,8 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toMatch(/^Saved/);
     await page.getByLabel('Frequency').selectOption('');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(series, WAIT).toBeNull();
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toMatch(/^Saved/);
+    expect(await series()).toBeNull();
     await expect.poll(async () => page.getByLabel('Frequency').inputValue(), WAIT).toBe('');
     expect(await page.getByLabel('Dates added').inputValue()).toBe('');
     expect(problems).toEqual([]);
