@@ -31,6 +31,13 @@ export interface Config {
   tasks: {
     workers: number;
     chromiumPath: string;
+    /** A Chromium to drive over CDP instead of launching one here (BROWSER_CDP_URL): Browserless, Steel, a grid. */
+    cdpUrl: string | undefined;
+    /** Where the URL policy's proxy listens (BROWSER_PROXY_HOST/PORT), and the address a remote browser
+     *  reaches it by (BROWSER_PROXY_URL, by default the one it listens on). */
+    proxyHost: string;
+    proxyPort: number;
+    proxyUrl: string | undefined;
     llmBaseUrl: string | undefined;
     llmApiKey: string | undefined;
     llmModel: string;
@@ -125,6 +132,19 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+function optionalUrl(env: Env, name: string, protocols: string[], example: string): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !protocols.includes(url.protocol)) throw new ConfigError(`${name} must be a URL such as ${example} (got "${raw}")`);
+  return raw.replace(/\/+$/, '');
 }
 
 function flag(env: Env, name: string, fallback: boolean): boolean {
@@ -222,6 +242,10 @@ export function loadConfig(env: Env = process.env): Config {
     tasks: {
       workers: integer(env, 'TASK_WORKERS', 2, 0, 64),
       chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+      cdpUrl: optionalUrl(env, 'BROWSER_CDP_URL', ['http:', 'https:', 'ws:', 'wss:'], 'http://browser.internal:9222 or ws://…'),
+      proxyHost: env.BROWSER_PROXY_HOST || '127.0.0.1',
+      proxyPort: integer(env, 'BROWSER_PROXY_PORT', 0, 0, 65535),
+      proxyUrl: optionalUrl(env, 'BROWSER_PROXY_URL', ['http:'], 'http://10.0.0.5:8899'),
       llmBaseUrl,
       llmApiKey: env.LLM_API_KEY || undefined,
       llmModel,

@@ -241,7 +241,11 @@ export async function executeAction(session: BrowserSession, name: string, args:
     const refusal = session.refusal();
     if (refusal) return { ok: false, result: `blocked by policy: ${refusal}` };
     const message = (error as Error).message.split('\n')[0].replace(/^\w+\.\w+: /, '');
-    return { ok: false, result: `${name} failed: ${message}` };
+    // A remote browser (BROWSER_CDP_URL) that cannot reach the proxy opens nothing: say where to look.
+    const proxyDown = message.includes('ERR_PROXY_CONNECTION_FAILED')
+      ? " (the browser cannot reach Almanac's URL-policy proxy: see BROWSER_PROXY_URL)"
+      : '';
+    return { ok: false, result: `${name} failed: ${message}${proxyDown}` };
   }
 }
 

@@ -1,5 +1,7 @@
-// One Chromium per worker pool (Debian's, never a downloaded one), launched on first use and again
-// if it dies; each run gets its own browser context. All traffic goes through the policy proxy.
+// One Chromium per worker pool, launched on first use and again if it dies (Debian's, never a
+// downloaded one), or, with BROWSER_CDP_URL, an existing one driven over CDP (Browserless, Steel, a
+// grid), connected again when the connection drops. Each run gets its own browser context, and all of
+// its traffic goes through the policy proxy, whichever browser it is in.
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { PolicyProxy } from './proxy.js';
 
@@ -17,13 +19,18 @@ export const VIEWPORT = { width: 1280, height: 800 };
 
 export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
+/** The browser runs use: one launched here, or a remote one reached over CDP. */
+export type BrowserSource = { executablePath: string } | { cdpUrl: string };
+
 export class BrowserHost {
   private launching: Promise<Browser> | undefined;
   private closed = false;
 
+  /** `proxyUrl`: where the browser reaches the policy proxy (a remote browser may need another address). */
   constructor(
-    private executablePath: string,
+    private source: BrowserSource,
     private proxy: PolicyProxy,
+    private proxyUrl = proxy.url,
   ) {}
 
   private browser(): Promise<Browser> {
@@ -31,18 +38,18 @@ export class BrowserHost {
     // Playwright is loaded with the first browser (~15 MB of code a server without runs never needs).
     this.launching ??= import('playwright-core')
       .then(({ chromium }) =>
-        chromium.launch({
-          executablePath: this.executablePath,
-          args: CHROMIUM_FLAGS,
-          // `<-loopback>` removes Chromium's implicit bypass, so loopback requests meet the policy too.
-          proxy: { server: this.proxy.url, bypass: '<-loopback>' },
-          timeout: 30_000,
-          // The server's own shutdown closes the browser after handing runs back; Playwright's signal
-          // handlers would close it (or exit on SIGINT) first. Its exit hook still kills Chromium.
-          handleSIGINT: false,
-          handleSIGTERM: false,
-          handleSIGHUP: false,
-        }),
+        'cdpUrl' in this.source
+          ? chromium.connectOverCDP(this.source.cdpUrl, { timeout: 30_000 })
+          : chromium.launch({
+              executablePath: this.source.executablePath,
+              args: CHROMIUM_FLAGS,
+              timeout: 30_000,
+              // The server's own shutdown closes the browser after handing runs back; Playwright's signal
+              // handlers would close it (or exit on SIGINT) first. Its exit hook still kills Chromium.
+              handleSIGINT: false,
+              handleSIGTERM: false,
+              handleSIGHUP: false,
+            }),
       )
       .then(
         (browser) => {
@@ -51,10 +58,17 @@ export class BrowserHost {
         },
         (error) => {
           this.launching = undefined;
-          throw new Error(`could not start Chromium at ${this.executablePath} (CHROMIUM_PATH): ${(error as Error).message.split('\n')[0]}`);
+          throw new Error(`${this.describe()}: ${(error as Error).message.split('\n')[0]}`);
         },
       );
     return this.launching;
+  }
+
+  /** What failed, without the CDP address's credentials (Browserless and Steel take a token in it). */
+  private describe(): string {
+    if (!('cdpUrl' in this.source)) return `could not start Chromium at ${this.source.executablePath} (CHROMIUM_PATH)`;
+    const url = new URL(this.source.cdpUrl);
+    return `could not connect to the browser at ${url.protocol}//${url.host} (BROWSER_CDP_URL)`;
   }
 
   async newContext(storageState?: StorageState): Promise<BrowserContext> {
@@ -64,6 +78,9 @@ export class BrowserHost {
       acceptDownloads: false,
       serviceWorkers: 'block',
       storageState,
+      // Per context, so a remote browser's other users are not proxied. `<-loopback>` removes
+      // Chromium's implicit bypass, so loopback requests meet the policy too.
+      proxy: { server: this.proxyUrl, bypass: '<-loopback>', ...this.proxy.credentials },
     });
   }
 

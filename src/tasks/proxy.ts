@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { UrlPolicy } from '../http/url-policy.js';
 
@@ -12,14 +13,28 @@ export const BLOCKED_HEADER = 'x-almanac-blocked';
 
 export interface PolicyProxy {
   url: string;
+  /** Asked of every request: a proxy a remote browser reaches may listen where others can reach it too. */
+  credentials: { username: string; password: string };
   /** The reason the latest request to `host` was refused, if it was (for clearer agent messages). */
   denialFor(host: string): string | undefined;
   close(): Promise<void>;
 }
 
+const REALM = 'Basic realm="Almanac"';
 const HOP_BY_HOP = ['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade'];
 
-export async function startPolicyProxy(policy: UrlPolicy): Promise<PolicyProxy> {
+export interface ProxyListen {
+  host?: string;
+  port?: number;
+}
+
+export async function startPolicyProxy(policy: UrlPolicy, listen: ProxyListen = {}): Promise<PolicyProxy> {
+  const credentials = { username: 'almanac', password: randomBytes(18).toString('base64url') };
+  const expected = Buffer.from(`Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`);
+  const authorized = (req: http.IncomingMessage) => {
+    const given = Buffer.from(req.headers['proxy-authorization'] ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
   const denials = new Map<string, string>();
   const remember = (host: string, reason: string) => {
     if (denials.size > 200) denials.clear();
@@ -29,6 +44,10 @@ export async function startPolicyProxy(policy: UrlPolicy): Promise<PolicyProxy> 
   const sockets = new Set<net.Socket | Duplex>();
 
   const server = http.createServer(async (req, res) => {
+    if (!authorized(req)) {
+      res.writeHead(407, { 'proxy-authenticate': REALM }).end();
+      return;
+    }
     let target: URL;
     try {
       target = new URL(req.url ?? '');
@@ -94,6 +113,7 @@ export async function startPolicyProxy(policy: UrlPolicy): Promise<PolicyProxy> 
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
+    if (!authorized(req)) return void client.end(`HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: ${REALM}\r\n\r\n`);
     const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
     if (!match) return void client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
     const [, host, port] = match;
@@ -122,11 +142,14 @@ export async function startPolicyProxy(policy: UrlPolicy): Promise<PolicyProxy> 
     socket.on('close', () => sockets.delete(socket));
   });
 
-  server.listen(0, '127.0.0.1');
+  server.listen(listen.port ?? 0, listen.host ?? '127.0.0.1');
   await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const { address, port } = server.address() as AddressInfo;
+  // Listening on every interface, the browser on this machine still reaches it at loopback.
+  const host = address === '0.0.0.0' || address === '::' ? '127.0.0.1' : net.isIPv6(address) ? `[${address}]` : address;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
+    credentials,
     denialFor: (host) => denials.get(host.toLowerCase()),
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -50,9 +50,10 @@ export class TaskWorkers {
     // Without an LLM this process claims nothing (a process that has one will); it still sweeps.
     if (t.llmBaseUrl) {
       const policy = outboundPolicy(config);
-      this.proxy = await startPolicyProxy(policy);
+      this.proxy = await startPolicyProxy(policy, { host: t.proxyHost, port: t.proxyPort });
       const llm = new LlmClient({ baseUrl: t.llmBaseUrl, apiKey: t.llmApiKey, model: t.llmModel, timeoutMs: t.llmTimeoutMs });
-      const browser = new BrowserHost(t.chromiumPath, this.proxy);
+      const source = t.cdpUrl ? { cdpUrl: t.cdpUrl } : { executablePath: t.chromiumPath };
+      const browser = new BrowserHost(source, this.proxy, t.proxyUrl);
       this.agentDeps = { prisma: this.prisma, config, logger, policy, llm, proxy: this.proxy, browser, workerId: this.workerId };
       taskSignals.on('queued', this.kick);
       this.timers.push(setInterval(this.kick, t.pollMs));

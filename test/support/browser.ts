@@ -1,8 +1,66 @@
 // Debian's Chromium for the tests that use a real browser (the test command installs it when missing),
 // with the flags the task workers launch it with.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '../../src/tasks/browser.js';
+import { freePort } from './ports.js';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_FLAGS });
+}
+
+export interface CdpChromium {
+  /** The address to give BROWSER_CDP_URL. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A Chromium of its own, started with --remote-debugging-port, as a remote browser service would run it. */
+export async function startCdpChromium(): Promise<CdpChromium> {
+  const port = await freePort();
+  const profile = await mkdtemp(join(tmpdir(), 'almanac-cdp-'));
+  const child = spawn(
+    '/usr/bin/chromium',
+    [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
+    {
+      detached: true,
+      stdio: 'ignore',
+    },
+  );
+  const exited = once(child, 'exit');
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const ready = await fetch(`${url}/json/version`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      stopGroup(child);
+      throw new Error(`Chromium did not open its DevTools port ${port}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    async close() {
+      stopGroup(child);
+      await exited;
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Chromium's helpers (zygote, renderers) are in its process group: all of them go, by its id. */
+function stopGroup(child: ChildProcess) {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }

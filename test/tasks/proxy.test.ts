@@ -41,11 +41,20 @@ describe('policy proxy', () => {
   });
   afterEach(() => proxy.close());
 
-  const viaProxy = (method: string, path: string, body?: string) =>
+  const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  const signed = () => basic(proxy.credentials.username, proxy.credentials.password);
+  const viaProxy = (method: string, path: string, body?: string, authorization = signed()) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const { port } = new URL(proxy.url);
       const request = http.request(
-        { host: '127.0.0.1', port, method, path: `http://127.0.0.1:${sitePort}${path}`, agent: false },
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path: `http://127.0.0.1:${sitePort}${path}`,
+          agent: false,
+          headers: { 'proxy-authorization': authorization },
+        },
         (response) => {
           let text = '';
           response.setEncoding('utf8');
@@ -69,5 +78,31 @@ describe('policy proxy', () => {
     expect(answer.status).toBe(502);
     expect(answer.text).toMatch(/^Almanac proxy: /);
     expect(seen).toEqual(['GET /a', 'POST /form (reused: reset)']);
+  });
+
+  it('serves only whoever holds its credentials, for requests and tunnels alike', async () => {
+    const refused = await viaProxy('GET', '/a', undefined, basic('almanac', 'guess'));
+    expect(refused.status).toBe(407);
+    expect((await viaProxy('GET', '/a', undefined, '')).status).toBe(407);
+    const tunnel = (authorization: string) =>
+      new Promise<number>((resolve, reject) => {
+        const { port } = new URL(proxy.url);
+        const request = http.request({
+          host: '127.0.0.1',
+          port,
+          method: 'CONNECT',
+          path: `127.0.0.1:${sitePort}`,
+          headers: { 'proxy-authorization': authorization },
+        });
+        request.on('connect', (response, socket) => {
+          socket.destroy();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    expect(await tunnel(basic('almanac', 'guess'))).toBe(407);
+    expect(seen).toEqual([]);
+    expect(await tunnel(signed())).toBe(200);
   });
 });
