@@ -92,7 +92,7 @@ class AgentRun {
     private run: ClaimedRun,
     private deps: AgentDeps,
   ) {
-    this.lease = new RunLease(deps.prisma, run.id, deps.workerId);
+    this.lease = new RunLease(deps.prisma, run.id, deps.workerId, run.task.keyId);
     this.options = taskOptions(run.task);
     this.callerTools = JSON.parse(run.task.tools) as FunctionTool[];
     const ajv = new Ajv({ strict: false });

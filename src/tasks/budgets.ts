@@ -6,6 +6,7 @@
 import type { Config, ModelPrice } from '../config.js';
 import type { Prisma } from '../db/client.js';
 import { invalid, TaskError } from './errors.js';
+import { utcDay } from './lease.js';
 import type { CallMeter, Usage } from './llm.js';
 import type { TaskOptions } from './validation.js';
 
@@ -39,15 +40,10 @@ export function checkBudgetOptions(config: Config['tasks'], options: TaskOptions
   if (options.maxCostUsd !== undefined && !priceOf(config)) throw invalid('maxCostUsd', costRule(config));
 }
 
-const utcDayStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-
-/** Tokens the runs of the key's tasks used since the UTC day began. */
+/** Tokens the runs of the key's tasks used since the UTC day began (counted as steps are saved). */
 async function keyTokensToday(prisma: Prisma, keyId: number): Promise<number> {
-  const { _sum } = await prisma.taskStep.aggregate({
-    where: { createdAt: { gte: utcDayStart(new Date()) }, run: { task: { keyId } } },
-    _sum: { tokens: true },
-  });
-  return _sum.tokens ?? 0;
+  const row = await prisma.keyTokenDay.findUnique({ where: { keyId_day: { keyId, day: utcDay(new Date()) } } });
+  return row?.tokens ?? 0;
 }
 
 const dailyMessage = (used: number, limit: number) =>

@@ -30,21 +30,35 @@ function masked<T extends Record<string, unknown>>(data: T, mask: (text: string)
   return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v === 'string' ? mask(v) : v])) as T;
 }
 
+/** The UTC day a key's token budget counts in, YYYY-MM-DD. */
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/** One statement on both engines, so concurrent runs of one key add up rather than race on the row. */
+function addKeyTokens(tx: Pick<Prisma, '$executeRaw'>, keyId: number, day: string, tokens: number) {
+  return tx.$executeRaw`INSERT INTO "KeyTokenDay" ("keyId", "day", "tokens") VALUES (${keyId}, ${day}, ${tokens})
+    ON CONFLICT ("keyId", "day") DO UPDATE SET "tokens" = "KeyTokenDay"."tokens" + excluded."tokens"`;
+}
+
 export class RunLease {
   /** Applied to every string the lease writes: the run's secrets never reach the database. */
   mask: (text: string) => string = (text) => text;
 
+  /** `keyId`: the API key whose daily token count the run's steps add to (null: none). */
   constructor(
     private prisma: Prisma,
     readonly runId: string,
     readonly workerId: string,
+    private keyId: number | null = null,
   ) {}
 
-  private stepData(step: StepRecord) {
+  /** Writes the step and adds its tokens to its key's count of the day, in the caller's transaction. */
+  private async createStep(tx: Pick<Prisma, 'taskStep' | '$executeRaw'>, step: StepRecord): Promise<void> {
     const screenshot = step.screenshot ? new Uint8Array(step.screenshot) : null;
     // Stamped by this clock, the one a key's daily token budget counts days by.
     const createdAt = new Date();
-    return { ...masked({ runId: this.runId, ...step, arguments: JSON.stringify(step.arguments) }, this.mask), screenshot, createdAt };
+    const data = masked({ runId: this.runId, ...step, arguments: JSON.stringify(step.arguments) }, this.mask);
+    await tx.taskStep.create({ data: { ...data, screenshot, createdAt } });
+    if (this.keyId !== null && step.tokens > 0) await addKeyTokens(tx, this.keyId, utcDay(createdAt), step.tokens);
   }
 
   private get where() {
@@ -71,7 +85,7 @@ export class RunLease {
   async saveStep(step: StepRecord, state: string, dataTable: unknown[]): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       await this.update({ state, dataTable: JSON.stringify(dataTable), heartbeatAt: new Date() }, tx);
-      await tx.taskStep.create({ data: this.stepData(step) });
+      await this.createStep(tx, step);
     });
   }
 
@@ -97,7 +111,7 @@ export class RunLease {
       await tx.toolCall.create({
         data: { id: toolCall.id, runId: this.runId, name: toolCall.name, arguments: this.mask(JSON.stringify(toolCall.arguments)) },
       });
-      await tx.taskStep.create({ data: this.stepData(step) });
+      await this.createStep(tx, step);
     });
   }
 
