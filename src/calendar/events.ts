@@ -40,7 +40,7 @@ import {
   type RecurrenceScope,
   type SeriesPlan,
 } from './series.js';
-import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms, termIdsOf } from './terms.js';
+import { CATEGORY_TAXONOMY, TAG_TAXONOMY, addPublishedToTermCounts, refreshTermCounts, resolveEventTerms, termIdsOf } from './terms.js';
 import { tecSanitizeString } from './text.js';
 import { isNonBlankString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
@@ -243,7 +243,7 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
         },
       });
       const termIds = await replaceLinks(tx, id, plans, fields, context, true);
-      await refreshTermCounts(tx, termIds);
+      if (status === 'publish') await addPublishedToTermCounts(tx, termIds);
       if (recurrence) await startSeries(tx, id, recurrence, config, instant);
       return id;
     }),

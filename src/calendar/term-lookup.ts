@@ -123,15 +123,30 @@ export async function termIdsOf(db: TermDb, eventIds: number[]): Promise<number[
  * other writer's, which waits on ours (a deadlock once event creates stopped sharing one slug lock).
  */
 export async function refreshTermCounts(tx: unknown, termIds: number[]): Promise<void> {
+  await updateTermCounts(
+    tx,
+    termIds,
+    `(SELECT COUNT(*) FROM "EventTerm" JOIN "Event" ON "Event"."id" = "EventTerm"."eventId"
+       WHERE "EventTerm"."termId" = "Term"."id" AND "Event"."status" = 'publish')`,
+  );
+}
+
+/**
+ * One published event more in each of `termIds` (a new event's links): added to the stored counts
+ * rather than recounted, so a create costs the same whatever the number of events a term already
+ * has (a recount reads them all, which made every create in a big category slower than the last).
+ */
+export async function addPublishedToTermCounts(tx: unknown, termIds: number[]): Promise<void> {
+  await updateTermCounts(tx, termIds, `"count" + 1`);
+}
+
+async function updateTermCounts(tx: unknown, termIds: number[], count: string): Promise<void> {
   const ids = [...new Set(termIds)].filter((id) => Number.isSafeInteger(id)).sort((a, b) => a - b);
   if (!ids.length) return;
   const client = tx as { $executeRawUnsafe(sql: string): Promise<number>; $queryRawUnsafe(sql: string): Promise<unknown> };
   const list = ids.join(','); // integers only: safe to inline
   if (isPostgres(tx)) await client.$queryRawUnsafe(`SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE`);
-  await client.$executeRawUnsafe(
-    `UPDATE "Term" SET "count" = (SELECT COUNT(*) FROM "EventTerm" JOIN "Event" ON "Event"."id" = "EventTerm"."eventId"
-       WHERE "EventTerm"."termId" = "Term"."id" AND "Event"."status" = 'publish') WHERE "id" IN (${list})`,
-  );
+  await client.$executeRawUnsafe(`UPDATE "Term" SET "count" = ${count} WHERE "id" IN (${list})`);
 }
 
 export type CategoryTree = Map<number, { slug: string; parentId: number | null }>;

@@ -19,7 +19,15 @@ import { INVALID, isGiven, isNonEmptyText, Problems } from './validate.js';
 
 export { CATEGORY_TAXONOMY, TAG_TAXONOMY, type Taxonomy } from './term-rules.js';
 export { listTerms, type TermListFilter, type TermPage, type TermPageInput } from './term-list.js';
-export { categoryTree, publishedEventCounts, refreshTermCounts, termIdsOf, type CategoryTree, type TermDb } from './term-lookup.js';
+export {
+  addPublishedToTermCounts,
+  categoryTree,
+  publishedEventCounts,
+  refreshTermCounts,
+  termIdsOf,
+  type CategoryTree,
+  type TermDb,
+} from './term-lookup.js';
 
 /** What a write needs: the database and who is calling (the GraphQL context fits). */
 export interface TermWriteContext {

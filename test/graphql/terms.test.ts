@@ -348,6 +348,46 @@ describe.each(DATABASE_KINDS)('category and tag writes on %s', (kind) => {
     return result.data.createTag;
   }
 
+  it('keeps counts exact when events of one category are created at once, then changed', async () => {
+    const category = await createCategory({ name: 'Crowded' });
+    const tag = await createTag({ name: 'crowded-tag' });
+    const create = (i: number, status: string) =>
+      api.graphql(
+        `mutation($input: CreateEventInput!) { createEvent(input: $input) { id status } }`,
+        {
+          input: {
+            title: `Crowd ${i}`,
+            status,
+            startDate: `2027-03-${String(i + 1).padStart(2, '0')} 10:00`,
+            endDate: `2027-03-${String(i + 1).padStart(2, '0')} 11:00`,
+            categories: [String(category.id)],
+            tags: [String(tag.id)],
+          },
+        },
+        admin(),
+      );
+    const created = await Promise.all(Array.from({ length: 12 }, (_, i) => create(i, i < 9 ? 'publish' : 'draft')));
+    for (const result of created) expect(result.errors).toBeUndefined();
+    const counts = async () => {
+      const result = await api.graphql(`query($c: Int, $t: Int) { eventCategory(id: $c) { count } tag(id: $t) { count } }`, {
+        c: category.id,
+        t: tag.id,
+      });
+      return [result.data.eventCategory.count, result.data.tag.count];
+    };
+    expect(await counts()).toEqual([9, 9]);
+    // A draft published, a published event trashed: recounted by the update paths.
+    const [first, , , , , , , , , draft] = created.map((result) => result.data.createEvent.id);
+    const update = `mutation($id: Int, $input: UpdateEventInput!) { updateEvent(id: $id, input: $input) { status } }`;
+    expect((await api.graphql(update, { id: draft, input: { status: 'publish' } }, admin())).errors).toBeUndefined();
+    expect((await api.graphql(`mutation($id: Int) { deleteEvent(id: $id) { status } }`, { id: first }, admin())).errors).toBeUndefined();
+    expect(await counts()).toEqual([9, 9]);
+    const prisma = api.server.db.prisma as any;
+    const stored = await prisma.term.findUnique({ where: { id: category.id }, select: { count: true } });
+    await refreshTermCounts(prisma, [category.id]);
+    expect((await prisma.term.findUnique({ where: { id: category.id }, select: { count: true } })).count).toBe(stored.count);
+  });
+
   it('creates a category and a tag (samples 06 and 07)', async () => {
     expect(await createCategory({ name: 'Music', description: 'Music events', slug: 'music' })).toMatchObject({
       name: 'Music',
