@@ -27,6 +27,7 @@ import { calendarOpenApi } from './rest/calendar/openapi.js';
 import { restRouter } from './rest/router.js';
 import { createTaskApi } from './rest/tasks/router.js';
 import { siteRoutes } from './site/routes.js';
+import { apiKeyRateLimit } from './tasks/rate-limit.js';
 
 export interface AppState extends FaultNote {
   requestId: string;
@@ -210,7 +211,10 @@ export function createApp({ config, db, logger }: AppDeps) {
   );
   // The public site: event pages, lists and archives, and their iCalendar feeds.
   app.use(siteRoutes({ config, runner, resolveViewer, context: calendarContext }));
-  app.use(createTaskApi({ config, keys, logger, context: calendarContext }));
+  // The task API: the same runner and caller resolution, its own table's auth, limits and envelope.
+  const perMinute = config.tasks.apiRateLimit;
+  const rateLimit = apiKeyRateLimit(db, perMinute);
+  app.use(createTaskApi({ runner, context: calendarContext, resolveViewer, rateLimit, perMinute, logger }));
   // The task console: a static page at /console that talks to /graphql.
   app.use(consoleRoutes());
   // The calendar editor: a static page at /manage that talks to /graphql (src/manage).

@@ -232,3 +232,31 @@ export function compileRoutes<E extends Endpoint<never>>(
     return { route, key, pattern, endpoints };
   });
 }
+
+/** A route and endpoint that answer a path and method, with the path's named groups (undecoded). */
+export interface RouteMatch<E extends Endpoint<never> = Endpoint> {
+  compiled: CompiledRoute<E>;
+  endpoint: E;
+  args: Args;
+  params: Record<string, string>;
+}
+
+/** The first route whose pattern matches and that has an endpoint for the method; HEAD is served
+ *  by GET endpoints. A route without the method does not stop the search (WP goes on, then 404s). */
+export function matchRoute<E extends Endpoint<never>>(
+  routes: readonly CompiledRoute<E>[],
+  path: string,
+  method: string,
+): RouteMatch<E> | undefined {
+  const checked = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
+  for (const compiled of routes) {
+    const m = compiled.pattern.exec(path);
+    if (!m) continue;
+    const hit = compiled.endpoints.find(({ endpoint }) => endpoint.methods.includes(checked));
+    if (!hit) continue;
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(m.groups ?? {})) if (value !== undefined) params[name] = value;
+    return { compiled, endpoint: hit.endpoint, args: hit.args, params };
+  }
+  return undefined;
+}
