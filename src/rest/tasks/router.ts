@@ -12,7 +12,7 @@ import type { GraphQLData, OperationRunner } from '../../graphql/execute.js';
 import type { Logger } from '../../http/logger.js';
 import type { RateDecision } from '../../tasks/rate-limit.js';
 import { errorAnswer } from '../error-answer.js';
-import { compileRoutes, matchRoute, type CompiledRoute, type RestResult } from '../route-table.js';
+import { compileRoutes, matchRoute, methodsOnPath, type CompiledRoute, type RestResult } from '../route-table.js';
 import { assertCheckable, checkBody, checkQuery, readJsonBody, taskError, TASK_ERROR_ENVELOPE } from './http.js';
 import { argsByPlace, type TaskEndpoint, type TaskRequest } from './endpoint.js';
 import { TASK_ROUTES } from './routes.js';
@@ -105,9 +105,9 @@ export function createTaskApi({ runner, context, resolveViewer, rateLimit, perMi
 
 /** 405 (with Allow) when a route has the path but not the method, else 404. */
 function unmatched(routes: readonly CompiledRoute<TaskEndpoint>[], method: string, path: string) {
-  const onPath = routes.filter((r) => r.pattern.test(path));
-  if (!onPath.length) return taskError(404, `No route ${method} ${path}.`);
-  const allowed = onPath.flatMap((r) => r.endpoints.flatMap(({ endpoint }) => endpoint.methods)).join(', ');
+  const methods = methodsOnPath(routes, path);
+  if (!methods.length) return taskError(404, `No route ${method} ${path}.`);
+  const allowed = methods.join(', ');
   return taskError(405, `${method} is not allowed on ${path}; use ${allowed}.`, { Allow: allowed });
 }
 
