@@ -8,8 +8,8 @@ import { ApiKeyResolver, credentialsFromHeaders } from './auth/api-keys.js';
 import type { Viewer } from './auth/viewer.js';
 import type { Config } from './config.js';
 import { calendarVersion } from './calendar/list-totals.js';
-import { consoleRoutes } from './console/serve.js';
-import { manageRoutes } from './manage/serve.js';
+import { consoleRoute, staticPageRoutes } from './console/serve.js';
+import { manageRoute } from './manage/serve.js';
 import type { Database } from './db/client.js';
 import { databaseFault, type DatabaseUnavailable } from './db/faults.js';
 import { createContext } from './graphql/context.js';
@@ -19,6 +19,7 @@ import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from './graphql/graphiql.js';
 import { keptGraphQLAnswers, type KeptRequest } from './graphql/kept-answers.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
+import { sendFile } from './http/static-files.js';
 import type { Logger } from './http/logger.js';
 import { faultFields, noteFault, retryAfter, type FaultNote } from './http/unavailable.js';
 import { calendarOperationOptions, calendarTable, docInfo } from './rest/calendar/index.js';
@@ -118,13 +119,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       await yoga.fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
       asset = graphiqlAsset(ctx.params.file);
     }
-    if (!asset) return; // 404
-    const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.vary('Accept-Encoding');
-    ctx.type = asset.type;
-    if (encoding === 'br' || encoding === 'gzip') ctx.set('Content-Encoding', encoding);
-    ctx.body = encoding === 'br' ? asset.br : encoding === 'gzip' ? asset.gzip : asset.body;
+    sendFile(ctx, asset ?? undefined, { immutable: true });
   });
 
   const keptAnswers = config.responseCache ? keptGraphQLAnswers(() => calendarVersion(db.prisma)) : undefined;
@@ -215,9 +210,8 @@ export function createApp({ config, db, logger }: AppDeps) {
   const perMinute = config.tasks.apiRateLimit;
   const rateLimit = apiKeyRateLimit(db, perMinute);
   app.use(createTaskApi({ runner, context: calendarContext, resolveViewer, rateLimit, perMinute, logger }));
-  // The task console: a static page at /console that talks to /graphql.
-  app.use(consoleRoutes());
-  // The calendar editor: a static page at /manage that talks to /graphql (src/manage).
-  app.use(manageRoutes());
+  // The task console (/console) and the calendar editor (/manage, src/manage): static pages that
+  // talk to /graphql.
+  app.use(staticPageRoutes([consoleRoute(), manageRoute()]));
   return { app, keys };
 }

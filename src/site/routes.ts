@@ -12,9 +12,10 @@ import { decodeEntities } from '../calendar/text.js';
 import { databaseFault } from '../db/faults.js';
 import { errorCode } from '../graphql/errors.js';
 import { noteFault, retryAfter, type FaultNote } from '../http/unavailable.js';
+import { compilePages, findPage, page, type PageRoute } from '../http/page-route.js';
+import { contentTypeOf, sendFile, staticFile } from '../http/static-files.js';
 import { projectRoot } from '../paths.js';
 import { apiRootLink, restRootUrl } from '../rest/namespace-index.js';
-import { compileRoutes, matchRoute, methodsOnPath } from '../rest/route-table.js';
 import { feeds, type Archive } from './feeds.js';
 import {
   errorPage,
@@ -29,7 +30,6 @@ import {
   type PageTerm,
   type PageVenue,
 } from './pages.js';
-import { page, type SiteRoute } from './page-route.js';
 import { SiteError, siteServices, type SiteOptions } from './services.js';
 import { viewRoutes } from './views/views.js';
 
@@ -56,7 +56,7 @@ const NOT_FOUND_CODES = new Set(['NOT_FOUND', 'INVALID_INPUT', 'TRASHED', 'NOT_A
 
 function stylesheet() {
   const body = readFileSync(join(projectRoot, 'src/site/site.css'));
-  return { body, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
+  return { file: staticFile(contentTypeOf('site.css')!, body), version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
 }
 
 export function siteRoutes(options: SiteOptions): Middleware {
@@ -160,14 +160,10 @@ export function siteRoutes(options: SiteOptions): Middleware {
     });
   }
 
-  const table: SiteRoute[] = [
+  const table: PageRoute[] = [
     // The list, month and day views (/events/month/, /events/list/, /events/today/, …; views/).
     viewRoutes({ services, feed, local, sendPage }),
-    page(String.raw`/assets/site\.css`, async ({ ctx }) => {
-      ctx.type = 'text/css; charset=utf-8';
-      ctx.set('Cache-Control', ctx.query.v === css.version ? 'public, max-age=31536000, immutable' : 'no-cache');
-      ctx.body = css.body;
-    }),
+    page(String.raw`/assets/site\.css`, async ({ ctx }) => sendFile(ctx, css.file, { immutable: ctx.query.v === css.version })),
     page(String.raw`/events\.ics`, ({ ctx }) => feed.list(ctx, {}, `${site}: events`, 'events')),
     // The site's front page is the upcoming list itself, as WordPress serves a front page (no
     // redirect): discovery clients such as wpapi read the Link header of the address they are given
@@ -254,19 +250,18 @@ export function siteRoutes(options: SiteOptions): Middleware {
       );
     }),
   ];
-  const routes = compileRoutes(table, '', { caseSensitive: true });
+  const routes = compilePages(table);
 
   return async (ctx, next) => {
-    const match = matchRoute(routes, ctx.path, ctx.method);
-    const methods = match ? [] : methodsOnPath(routes, ctx.path);
-    if (!match && !methods.length) return next();
+    const found = findPage(routes, ctx);
+    if (!found) return next();
     const isFeed = wantsIcal(ctx) || ctx.path.endsWith('.ics') || /\/ical\/?$/.test(ctx.path);
     try {
-      if (!match) {
-        ctx.set('Allow', methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', '));
+      if ('allow' in found) {
+        ctx.set('Allow', found.allow);
         throw new SiteError(405, 'This page only answers GET.');
       }
-      await match.endpoint.handler({ ctx, params: match.params });
+      await found.run();
     } catch (caught) {
       // A path with a malformed escape (decodeURIComponent's URIError) names no page.
       const error =
