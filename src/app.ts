@@ -7,7 +7,7 @@ import { ApiKeyResolver, credentialsFromHeaders } from './auth/api-keys.js';
 import type { Viewer } from './auth/viewer.js';
 import type { Config } from './config.js';
 import { calendarVersion } from './calendar/list-totals.js';
-import { consoleRoute, staticPageRoutes } from './console/serve.js';
+import { consoleRoute } from './console/serve.js';
 import { manageRoute } from './manage/serve.js';
 import type { Database } from './db/client.js';
 import { databaseFault, type DatabaseUnavailable } from './db/faults.js';
@@ -18,7 +18,7 @@ import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from './graphql/graphiql.js';
 import { keptGraphQLAnswers, type KeptRequest } from './graphql/kept-answers.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
-import { compilePages, findPage, page, type PageRequest } from './http/page-route.js';
+import { page, pageRouter, type PageRequest } from './http/page-route.js';
 import { sendFile } from './http/static-files.js';
 import type { Logger } from './http/logger.js';
 import { faultFields, noteFault, retryAfter, type FaultNote } from './http/unavailable.js';
@@ -181,25 +181,20 @@ export function createApp({ config, db, logger }: AppDeps) {
     else ctx.body = body;
   };
 
-  // The app's own rows; a method a row does not take is a 405 on its path only: on any other path
-  // the service that owns it answers, whatever the method (a REST 404 rest_no_route stays one).
-  const appRoutes = compilePages([
-    page('/healthz/?', health),
-    page(String.raw`/openapi/calendar\.json`, calendarDoc),
-    page(`${GRAPHIQL_ASSET_PATH}(?P<file>[^/]+)`, graphiqlFile),
-    // GraphQL over HTTP: yoga answers each method itself (GET and POST run operations).
-    { path: '/graphql/?', endpoints: [{ methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], handler: graphql }] },
-  ]);
-  app.use(async (ctx, next) => {
-    const found = findPage(appRoutes, ctx);
-    if (!found) return next();
-    if ('allow' in found) {
-      ctx.status = 405;
-      ctx.set('Allow', found.allow);
-      return;
-    }
-    await found.run();
-  });
+  // The app's own rows, with the console's and the editor's files (static pages that talk to
+  // /graphql). A method a row does not take is a 405 on its path only: on any other path the service
+  // that owns it answers, whatever the method (a REST 404 rest_no_route stays one).
+  app.use(
+    pageRouter([
+      page('/healthz/?', health),
+      page(String.raw`/openapi/calendar\.json`, calendarDoc),
+      page(`${GRAPHIQL_ASSET_PATH}(?P<file>[^/]+)`, graphiqlFile),
+      // GraphQL over HTTP: yoga answers each method itself (GET and POST run operations).
+      { path: '/graphql/?', endpoints: [{ methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], handler: graphql }] },
+      consoleRoute(),
+      manageRoute(),
+    ]),
+  );
   // The Events Calendar REST API v1, under every configured namespace, translated onto GraphQL.
   const runner = createOperationRunner(schema);
   const resolveViewer = (ctx: Koa.Context) => keys.resolve(credentialsFromHeaders(ctx.req.headers));
@@ -223,8 +218,5 @@ export function createApp({ config, db, logger }: AppDeps) {
   const perMinute = config.tasks.apiRateLimit;
   const rateLimit = apiKeyRateLimit(db, perMinute);
   app.use(createTaskApi({ runner, context: calendarContext, resolveViewer, rateLimit, perMinute, logger }));
-  // The task console (/console) and the calendar editor (/manage, src/manage): static pages that
-  // talk to /graphql.
-  app.use(staticPageRoutes([consoleRoute(), manageRoute()]));
   return { app, keys };
 }
