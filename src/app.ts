@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Koa from 'koa';
-import Router from '@koa/router';
 import { ApiKeyResolver, credentialsFromHeaders } from './auth/api-keys.js';
 import type { Viewer } from './auth/viewer.js';
 import type { Config } from './config.js';
 import { calendarVersion } from './calendar/list-totals.js';
-import { consoleRoutes } from './console/serve.js';
-import { manageRoutes } from './manage/serve.js';
+import { consoleRoute } from './console/serve.js';
+import { manageRoute } from './manage/serve.js';
 import type { Database } from './db/client.js';
 import { databaseFault, type DatabaseUnavailable } from './db/faults.js';
 import { createContext } from './graphql/context.js';
@@ -19,6 +18,8 @@ import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from './graphql/graphiql.js';
 import { keptGraphQLAnswers, type KeptRequest } from './graphql/kept-answers.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
+import { page, pageRouter, type PageRequest } from './http/page-route.js';
+import { sendFile } from './http/static-files.js';
 import type { Logger } from './http/logger.js';
 import { faultFields, noteFault, retryAfter, type FaultNote } from './http/unavailable.js';
 import { calendarOperationOptions, calendarTable, docInfo } from './rest/calendar/index.js';
@@ -27,6 +28,7 @@ import { calendarOpenApi } from './rest/calendar/openapi.js';
 import { restRouter } from './rest/router.js';
 import { createTaskApi } from './rest/tasks/router.js';
 import { siteRoutes } from './site/routes.js';
+import { apiKeyRateLimit } from './tasks/rate-limit.js';
 
 export interface AppState extends FaultNote {
   requestId: string;
@@ -89,8 +91,7 @@ export function createApp({ config, db, logger }: AppDeps) {
 
   app.use(corsPolicy(config.corsOrigins));
 
-  const router = new Router();
-  router.get('/healthz', async (ctx) => {
+  const health = async ({ ctx }: PageRequest) => {
     try {
       await db.prisma.$queryRawUnsafe('SELECT 1');
       ctx.body = { status: 'ok', database: db.kind };
@@ -100,34 +101,28 @@ export function createApp({ config, db, logger }: AppDeps) {
       if (fault) ctx.set(retryAfter(fault));
       ctx.body = { status: 'unavailable', database: db.kind };
     }
-  });
+  };
 
   // The calendar REST API for client generators (OpenAPI 3.1); /doc stays the original's document.
   let calendarApiDoc: string | undefined;
-  router.get('/openapi/calendar.json', (ctx) => {
+  const calendarDoc = async ({ ctx }: PageRequest) => {
     ctx.type = 'application/json';
     ctx.body = calendarApiDoc ??= JSON.stringify(calendarOpenApi(config));
-  });
+  };
 
   // GraphiQL's asset files: named by their content, so cached for good; compressed when the browser accepts it.
-  router.get(`${GRAPHIQL_ASSET_PATH}:file`, async (ctx) => {
-    let asset = graphiqlAsset(ctx.params.file);
+  const graphiqlFile = async ({ ctx, params }: PageRequest) => {
+    let asset = graphiqlAsset(params.file);
     if (!asset) {
       // Not rendered by this process yet (a page from before a restart): render it, then look again.
       await yoga.fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
-      asset = graphiqlAsset(ctx.params.file);
+      asset = graphiqlAsset(params.file);
     }
-    if (!asset) return; // 404
-    const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.vary('Accept-Encoding');
-    ctx.type = asset.type;
-    if (encoding === 'br' || encoding === 'gzip') ctx.set('Content-Encoding', encoding);
-    ctx.body = encoding === 'br' ? asset.br : encoding === 'gzip' ? asset.gzip : asset.body;
-  });
+    sendFile(ctx, asset ?? undefined, { immutable: true });
+  };
 
   const keptAnswers = config.responseCache ? keptGraphQLAnswers(() => calendarVersion(db.prisma)) : undefined;
-  router.all('/graphql', async (ctx) => {
+  const graphql = async ({ ctx }: PageRequest) => {
     // A body over the limit is refused before anything reads or parses it.
     if (Number(ctx.get('content-length') || 0) > config.graphql.maxBytes) {
       ctx.status = 413;
@@ -184,13 +179,22 @@ export function createApp({ config, db, logger }: AppDeps) {
     const body = Buffer.from(await response.arrayBuffer());
     if (keptAnswers) keptAnswers.send(ctx, kept, response, body);
     else ctx.body = body;
-  });
+  };
 
-  app.use(router.routes());
-  // 405/501 for this router's own paths only (/healthz, /graphql). On any other path the service
-  // that owns it answers, whatever the method: a REST 404 rest_no_route must not become a 501.
-  const allowedMethods = router.allowedMethods() as unknown as Koa.Middleware<AppState>;
-  app.use((ctx, next) => ((ctx as { matched?: unknown[] }).matched?.length ? allowedMethods(ctx, next) : next()));
+  // The app's own rows, with the console's and the editor's files (static pages that talk to
+  // /graphql). A method a row does not take is a 405 on its path only: on any other path the service
+  // that owns it answers, whatever the method (a REST 404 rest_no_route stays one).
+  app.use(
+    pageRouter([
+      page('/healthz/?', health),
+      page(String.raw`/openapi/calendar\.json`, calendarDoc),
+      page(`${GRAPHIQL_ASSET_PATH}(?P<file>[^/]+)`, graphiqlFile),
+      // GraphQL over HTTP: yoga answers each method itself (GET and POST run operations).
+      { path: '/graphql/?', endpoints: [{ methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], handler: graphql }] },
+      consoleRoute(),
+      manageRoute(),
+    ]),
+  );
   // The Events Calendar REST API v1, under every configured namespace, translated onto GraphQL.
   const runner = createOperationRunner(schema);
   const resolveViewer = (ctx: Koa.Context) => keys.resolve(credentialsFromHeaders(ctx.req.headers));
@@ -210,10 +214,9 @@ export function createApp({ config, db, logger }: AppDeps) {
   );
   // The public site: event pages, lists and archives, and their iCalendar feeds.
   app.use(siteRoutes({ config, runner, resolveViewer, context: calendarContext }));
-  app.use(createTaskApi({ config, keys, logger, context: calendarContext }));
-  // The task console: a static page at /console that talks to /graphql.
-  app.use(consoleRoutes());
-  // The calendar editor: a static page at /manage that talks to /graphql (src/manage).
-  app.use(manageRoutes());
+  // The task API: the same runner and caller resolution, its own table's auth, limits and envelope.
+  const perMinute = config.tasks.apiRateLimit;
+  const rateLimit = apiKeyRateLimit(db, perMinute);
+  app.use(createTaskApi({ runner, context: calendarContext, resolveViewer, rateLimit, perMinute, logger }));
   return { app, keys };
 }

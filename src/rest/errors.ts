@@ -11,6 +11,8 @@ export class RestError extends Error {
     readonly data: Record<string, unknown> = {},
     /** Extra top-level keys after `data` (WP's `additional_errors` / `additional_data`). */
     readonly extra: Record<string, unknown> = {},
+    /** Response headers the error's answer carries (Retry-After, Allow, Connection). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'RestError';

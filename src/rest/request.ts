@@ -57,10 +57,11 @@ const FORM = 'application/x-www-form-urlencoded';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EMPTY = Buffer.alloc(0);
 
-/** Reads the raw body, failing with 413 past `limit` bytes (the rest is drained, not kept). */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** Reads the raw body, failing with `tooLarge()` (by default WP's 413) past `limit` bytes (the rest
+ *  is drained, not kept). */
+export function readBody(req: IncomingMessage, limit: number, tooLarge: () => Error = () => payloadTooLarge(limit)): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (declared > limit) return Promise.reject(payloadTooLarge(limit));
+  if (declared > limit) return Promise.reject(tooLarge());
   if (req.readableEnded || (!(declared > 0) && !req.headers['transfer-encoding'])) return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -75,7 +76,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
-      if (size > limit) fail(payloadTooLarge(limit));
+      if (size > limit) fail(tooLarge());
       else chunks.push(chunk);
     });
     req.on('end', () => {

@@ -90,14 +90,15 @@ export interface OperationDoc {
 export type PermissionResult = boolean | null | undefined | Error;
 
 /** An endpoint. `Req` is what its callbacks are given: WordPress's request for the calendar API
- *  (the default), the task API's own for its envelope API (rest/tasks). */
-export interface Endpoint<Req = RestRequest> {
+ *  (the default), the task API's own for its envelope API (rest/tasks), the site's Koa context for
+ *  its pages (site/routes.ts, which answer by writing to it: `Res` void). */
+export interface Endpoint<Req = RestRequest, Res = RestResult> {
   methods: readonly HttpMethod[];
   args?: Args;
   /** false/null → rest_forbidden (401 anonymous, 403 authenticated); a thrown or returned RestError
    *  is the response. Absent = public. Also consulted for the `Allow` header. */
   permission?: (req: Req) => PermissionResult | Promise<PermissionResult>;
-  handler: (req: Req) => RestResult | Promise<RestResult>;
+  handler: (req: Req) => Res | Promise<Res>;
   /** The permission callback answers from what the handler did (WP asks the callbacks again for the
    *  Allow header after dispatch): its answer before the handler is not reused for that header. */
   permissionAfterHandler?: boolean;
@@ -105,7 +106,10 @@ export interface Endpoint<Req = RestRequest> {
   doc?: OperationDoc;
 }
 
-export interface Route<E extends Endpoint<never> = Endpoint> {
+/** Any table's endpoint, whatever its request and answer. */
+export type AnyEndpoint = Endpoint<never, unknown>;
+
+export interface Route<E extends AnyEndpoint = Endpoint> {
   /** WP registration regex relative to the namespace, e.g. '/events/(?P<id>\\d+)'. */
   path: string;
   /** Args common to every endpoint, merged before each endpoint's own (register_rest_route 'args'). */
@@ -175,7 +179,7 @@ export function created(body: unknown, headers?: Record<string, string>): RestRe
 }
 
 /** An endpoint's args: the route's common args, then its own (WP's array_merge order). */
-export function endpointArgs(route: Route<Endpoint<never>>, endpoint: Endpoint<never>): Args {
+export function endpointArgs(route: Route<AnyEndpoint>, endpoint: AnyEndpoint): Args {
   return route.args ? { ...route.args, ...endpoint.args } : (endpoint.args ?? {});
 }
 
@@ -185,7 +189,7 @@ export function templatePath(path: string): string {
 }
 
 /** A route bound to one namespace: its index key and its anchored matcher. */
-export interface CompiledRoute<E extends Endpoint<never> = Endpoint> {
+export interface CompiledRoute<E extends AnyEndpoint = Endpoint> {
   route: Route<E>;
   /** '/{namespace}' + the registration regex, e.g. '/tribe/events/v1/events/(?P<id>\\d+)'. */
   key: string;
@@ -200,16 +204,17 @@ export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g,
  * Binds a table to a namespace, checking the declarations once at start-up (fail loudly). Paths
  * match without regard to case, as WordPress's '@^route$@i' does, unless `caseSensitive`.
  */
-export function compileRoutes<E extends Endpoint<never>>(
+export function compileRoutes<E extends AnyEndpoint>(
   routes: ReadonlyArray<Route<E>>,
   namespace: string,
   { caseSensitive = false } = {},
 ): CompiledRoute<E>[] {
   return routes.map((route) => {
     const trimmed = route.path.replace(/^\/+|\/+$/g, '');
-    const key = '/' + namespace + (trimmed ? '/' + trimmed : '');
+    const prefix = namespace ? '/' + namespace : ''; // '' for a table of whole paths (the site)
+    const key = prefix + (trimmed ? '/' + trimmed : '');
     // PCRE named groups (?P<name>…) are JS (?<name>…).
-    const source = escapeRegex('/' + namespace) + (trimmed ? '/' + trimmed.replace(/\(\?P</g, '(?<') : '');
+    const source = escapeRegex(prefix) + (trimmed ? '/' + trimmed.replace(/\(\?P</g, '(?<') : '');
     let pattern: RegExp;
     try {
       pattern = new RegExp(`^${source}$`, caseSensitive ? '' : 'i');
@@ -231,4 +236,38 @@ export function compileRoutes<E extends Endpoint<never>>(
     });
     return { route, key, pattern, endpoints };
   });
+}
+
+/** A route and endpoint that answer a path and method, with the path's named groups (undecoded). */
+export interface RouteMatch<E extends AnyEndpoint = Endpoint> {
+  compiled: CompiledRoute<E>;
+  endpoint: E;
+  args: Args;
+  params: Record<string, string>;
+}
+
+/** The first route whose pattern matches and that has an endpoint for the method; HEAD is served
+ *  by GET endpoints. A route without the method does not stop the search (WP goes on, then 404s). */
+export function matchRoute<E extends AnyEndpoint>(
+  routes: readonly CompiledRoute<E>[],
+  path: string,
+  method: string,
+): RouteMatch<E> | undefined {
+  const checked = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
+  for (const compiled of routes) {
+    const m = compiled.pattern.exec(path);
+    if (!m) continue;
+    const hit = compiled.endpoints.find(({ endpoint }) => endpoint.methods.includes(checked));
+    if (!hit) continue;
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(m.groups ?? {})) if (value !== undefined) params[name] = value;
+    return { compiled, endpoint: hit.endpoint, args: hit.args, params };
+  }
+  return undefined;
+}
+
+/** The methods of the routes whose pattern matches the path (for a 405's Allow); [] when none does. */
+export function methodsOnPath(routes: readonly CompiledRoute<AnyEndpoint>[], path: string): HttpMethod[] {
+  const methods = routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.endpoints.flatMap(({ endpoint }) => endpoint.methods));
+  return [...new Set(methods)];
 }

@@ -7,9 +7,9 @@ import type { Config } from '../config.js';
 import type { GraphQLContext, OperationOptions } from '../graphql/context.js';
 import type { OperationRunner } from '../graphql/execute.js';
 import { encodePhpJsonBytes } from './json.js';
-import { databaseFault } from '../db/faults.js';
-import { noteFault, retryAfter, type FaultNote } from '../http/unavailable.js';
-import { RestError, databaseUnavailable, internalError, invalidCredentials, noRoute } from './errors.js';
+import type { FaultNote } from '../http/unavailable.js';
+import { errorAnswer, WP_ERROR_ENVELOPE } from './error-answer.js';
+import { RestError, invalidCredentials, noRoute } from './errors.js';
 import { apiRootLink, namespaceIndex, restRootUrl, routeData } from './namespace-index.js';
 import { envelope, filterFields, rootIndex } from './wp-conventions.js';
 import { openApiDocument, type DocInfo } from './openapi.js';
@@ -19,11 +19,11 @@ import { ResponseCache, etagOf, sendConditionally, type CachedAnswer } from '../
 import {
   READABLE,
   compileRoutes,
+  matchRoute,
   ok,
   type Args,
   type CompiledRoute,
   type Endpoint,
-  type HttpMethod,
   type ParamSources,
   type RestRequest,
   type RestResult,
@@ -56,27 +56,6 @@ export interface RestRouterOptions {
   cacheVersion?: () => Promise<number>;
   /** Where unexpected exceptions are reported (pino-compatible); default console.error. */
   logger?: { error(details: object, message?: string): void };
-}
-
-interface Match {
-  compiled: CompiledRoute;
-  endpoint: Endpoint;
-  args: Args;
-  params: Record<string, string>;
-}
-
-function findRoute(routes: readonly CompiledRoute[], path: string, method: string): Match | undefined {
-  const checked = (method === 'HEAD' ? 'GET' : method) as HttpMethod; // HEAD falls back to GET
-  for (const compiled of routes) {
-    const m = compiled.pattern.exec(path);
-    if (!m) continue;
-    const hit = compiled.endpoints.find(({ endpoint }) => endpoint.methods.includes(checked));
-    if (!hit) continue; // WP goes on to later routes, then 404s
-    const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries(m.groups ?? {})) if (value !== undefined) params[name] = value;
-    return { compiled, endpoint: hit.endpoint, args: hit.args, params };
-  }
-  return undefined;
 }
 
 /** The namespace root and /doc, which WP/TEC register ahead of the table's routes. */
@@ -127,20 +106,6 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
       const prefix = '/' + ns.toLowerCase();
       return lower === prefix || lower.startsWith(prefix + '/');
     });
-  };
-
-  const errorResult = (ctx: Koa.Context, error: unknown, req: RestRequest | undefined): RestResult => {
-    const fault = databaseFault(error);
-    if (fault) {
-      noteFault(ctx.state as FaultNote, fault);
-      return { status: 503, headers: retryAfter(fault), body: databaseUnavailable(fault.message).toBody() };
-    }
-    let rest = error instanceof RestError ? error : options.mapError?.(error, req);
-    if (!rest) {
-      logger.error({ err: error, path: req?.path }, 'REST request failed');
-      rest = internalError();
-    }
-    return { status: rest.status, body: rest.toBody() };
   };
 
   return async (ctx, next) => {
@@ -219,7 +184,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
         }
         result = ok(matched && req ? routeData(matched, req) : []);
       } else {
-        const match = findRoute(nsRoutes, routePath, method);
+        const match = matchRoute(nsRoutes, routePath, method);
         if (!match) throw noRoute();
         matched = match.compiled;
         // A body that a body parser mounted before this router already read (kept as rawBody) is reused.
@@ -232,7 +197,13 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
         result = await runPipeline(req, parsed.jsonError);
       }
     } catch (error) {
-      result = errorResult(ctx, error, req);
+      result = errorAnswer(error, {
+        envelope: WP_ERROR_ENVELOPE,
+        state: ctx.state as FaultNote,
+        mapError: options.mapError && ((e) => options.mapError!(e, req)),
+        logger,
+        logFields: { requestId: (ctx.state as { requestId?: string }).requestId, path: req?.path },
+      });
     }
 
     let allow: string | undefined;

@@ -12,6 +12,8 @@ import { decodeEntities } from '../calendar/text.js';
 import { databaseFault } from '../db/faults.js';
 import { errorCode } from '../graphql/errors.js';
 import { noteFault, retryAfter, type FaultNote } from '../http/unavailable.js';
+import { compilePages, findPage, page, type PageRoute } from '../http/page-route.js';
+import { contentTypeOf, sendFile, staticFile } from '../http/static-files.js';
 import { projectRoot } from '../paths.js';
 import { apiRootLink, restRootUrl } from '../rest/namespace-index.js';
 import { feeds, type Archive } from './feeds.js';
@@ -52,17 +54,9 @@ const CSP =
 const TITLES: Record<number, string> = { 404: 'Not found', 503: 'Unavailable' };
 const NOT_FOUND_CODES = new Set(['NOT_FOUND', 'INVALID_INPUT', 'TRASHED', 'NOT_ACCESSIBLE', 'WRONG_TYPE']);
 
-type Handler = (ctx: Context, match: RegExpExecArray) => Promise<void>;
-interface Route {
-  pattern: RegExp;
-  /** POST is accepted where a form posts (the password of a protected event). */
-  post?: boolean;
-  handle: Handler;
-}
-
 function stylesheet() {
   const body = readFileSync(join(projectRoot, 'src/site/site.css'));
-  return { body, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
+  return { file: staticFile(contentTypeOf('site.css')!, body), version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
 }
 
 export function siteRoutes(options: SiteOptions): Middleware {
@@ -166,50 +160,33 @@ export function siteRoutes(options: SiteOptions): Middleware {
     });
   }
 
-  const routes: Route[] = [
+  const table: PageRoute[] = [
     // The list, month and day views (/events/month/, /events/list/, /events/today/, …; views/).
     viewRoutes({ services, feed, local, sendPage }),
-    {
-      pattern: /^\/assets\/site\.css$/,
-      handle: async (ctx) => {
-        ctx.type = 'text/css; charset=utf-8';
-        ctx.set('Cache-Control', ctx.query.v === css.version ? 'public, max-age=31536000, immutable' : 'no-cache');
-        ctx.body = css.body;
-      },
-    },
-    {
-      pattern: /^\/events\.ics$/,
-      handle: (ctx) => feed.list(ctx, {}, `${site}: events`, 'events'),
-    },
-    {
-      // The site's front page is the upcoming list itself, as WordPress serves a front page (no
-      // redirect): discovery clients such as wpapi read the Link header of the address they are given
-      // from a HEAD request, which follows no redirect.
-      pattern: /^\/(?:events\/?)?$/,
-      handle: async (ctx) => {
-        if (wantsIcal(ctx)) return feed.list(ctx, {}, `${site}: events`, 'events');
-        await listPage(ctx, {}, { heading: 'Upcoming events', intro: '', path: '/events/' });
-      },
-    },
-    {
-      // Child categories nest their ancestors' slugs: /events/category/music/jazz/.
-      pattern: /^\/events\/category\/((?:[^/]+\/)*)([^/]+)\/?$/,
-      handle: (ctx, m) => archive(ctx, 'category', decodeURIComponent(m[2]), `/events/category/${m[1]}${m[2]}/`),
-    },
-    {
-      pattern: /^(?:\/events)?\/tag\/([^/]+)\/?$/,
-      handle: (ctx, m) => archive(ctx, 'tag', decodeURIComponent(m[1]), `/tag/${m[1]}/`),
-    },
-    {
-      pattern: /^\/event\/([^/]+(?:\/\d{4}-\d{2}-\d{2}(?:-\d+)?)?)\/ical\/?$/,
-      handle: (ctx, m) => feed.event(ctx, decodeURIComponent(m[1])),
-    },
-    {
-      // An occurrence of a series: /event/<series slug>/<YYYY-MM-DD>/.
-      pattern: /^\/event\/([^/]+(?:\/\d{4}-\d{2}-\d{2}(?:-\d+)?)?)\/?$/,
-      post: true,
-      handle: async (ctx, m) => {
-        const slug = decodeURIComponent(m[1]);
+    page(String.raw`/assets/site\.css`, async ({ ctx }) => sendFile(ctx, css.file, { immutable: ctx.query.v === css.version })),
+    page(String.raw`/events\.ics`, ({ ctx }) => feed.list(ctx, {}, `${site}: events`, 'events')),
+    // The site's front page is the upcoming list itself, as WordPress serves a front page (no
+    // redirect): discovery clients such as wpapi read the Link header of the address they are given
+    // from a HEAD request, which follows no redirect.
+    page('/(?:events/?)?', async ({ ctx }) => {
+      if (wantsIcal(ctx)) return feed.list(ctx, {}, `${site}: events`, 'events');
+      await listPage(ctx, {}, { heading: 'Upcoming events', intro: '', path: '/events/' });
+    }),
+    // Child categories nest their ancestors' slugs: /events/category/music/jazz/.
+    page('/events/category/(?P<parents>(?:[^/]+/)*)(?P<slug>[^/]+)/?', ({ ctx, params: { parents, slug } }) =>
+      archive(ctx, 'category', decodeURIComponent(slug), `/events/category/${parents}${slug}/`),
+    ),
+    page('/(?:events/)?tag/(?P<slug>[^/]+)/?', ({ ctx, params: { slug } }) =>
+      archive(ctx, 'tag', decodeURIComponent(slug), `/tag/${slug}/`),
+    ),
+    page(String.raw`/event/(?P<slug>[^/]+(?:/\d{4}-\d{2}-\d{2}(?:-\d+)?)?)/ical/?`, ({ ctx, params }) =>
+      feed.event(ctx, decodeURIComponent(params.slug)),
+    ),
+    // An occurrence of a series: /event/<series slug>/<YYYY-MM-DD>/.
+    page(
+      String.raw`/event/(?P<slug>[^/]+(?:/\d{4}-\d{2}-\d{2}(?:-\d+)?)?)/?`,
+      async ({ ctx, params }) => {
+        const slug = decodeURIComponent(params.slug);
         if (wantsIcal(ctx)) return feed.event(ctx, slug);
         const password = ctx.method === 'POST' ? await formPassword(ctx) : undefined;
         // A series' next dates, from yesterday on (every zone's today has begun by then).
@@ -239,56 +216,52 @@ export function siteRoutes(options: SiteOptions): Middleware {
             apiRoot: `${apiRoot}events/${event.id}`,
             jsonLd: event.masked ? undefined : event.jsonLd,
           },
-          eventPage(event, { passwordWrong: wrong, action: `/event/${m[1]}/` }),
+          eventPage(event, { passwordWrong: wrong, action: `/event/${params.slug}/` }),
         );
         if (wrong) ctx.status = 403;
       },
-    },
-    {
-      pattern: /^\/venue\/([^/]+)\/?$/,
-      handle: async (ctx, m) => {
-        const venue = (await query<{ venue: PageVenue & { id: number; jsonLd: unknown } }>(ctx, VENUE, { slug: decodeURIComponent(m[1]) }))
-          .venue;
-        if (wantsIcal(ctx)) return feed.list(ctx, { venue: [venue.id] }, `${site}: ${venue.name}`, `venue-${m[1]}`);
-        await listPage(
-          ctx,
-          { venue: [venue.id] },
-          {
-            heading: venue.name,
-            intro: venueIntro(venue),
-            path: `/venue/${m[1]}/`,
-            apiRoot: `${apiRoot}events/?venue=${venue.id}`,
-            jsonLd: venue.jsonLd,
-          },
-        );
-      },
-    },
-    {
-      pattern: /^\/organizer\/([^/]+)\/?$/,
-      handle: async (ctx, m) => {
-        const organizer = (
-          await query<{ organizer: PageOrganizer & { id: number; jsonLd: unknown } }>(ctx, ORGANIZER, { slug: decodeURIComponent(m[1]) })
-        ).organizer;
-        if (wantsIcal(ctx)) return feed.list(ctx, { organizer: [organizer.id] }, `${site}: ${organizer.name}`, `organizer-${m[1]}`);
-        await listPage(
-          ctx,
-          { organizer: [organizer.id] },
-          { heading: organizer.name, intro: organizerIntro(organizer), path: `/organizer/${m[1]}/`, jsonLd: organizer.jsonLd },
-        );
-      },
-    },
+      { post: true },
+    ),
+    page('/venue/(?P<slug>[^/]+)/?', async ({ ctx, params: { slug } }) => {
+      const venue = (await query<{ venue: PageVenue & { id: number; jsonLd: unknown } }>(ctx, VENUE, { slug: decodeURIComponent(slug) }))
+        .venue;
+      if (wantsIcal(ctx)) return feed.list(ctx, { venue: [venue.id] }, `${site}: ${venue.name}`, `venue-${slug}`);
+      await listPage(
+        ctx,
+        { venue: [venue.id] },
+        {
+          heading: venue.name,
+          intro: venueIntro(venue),
+          path: `/venue/${slug}/`,
+          apiRoot: `${apiRoot}events/?venue=${venue.id}`,
+          jsonLd: venue.jsonLd,
+        },
+      );
+    }),
+    page('/organizer/(?P<slug>[^/]+)/?', async ({ ctx, params: { slug } }) => {
+      const organizer = (
+        await query<{ organizer: PageOrganizer & { id: number; jsonLd: unknown } }>(ctx, ORGANIZER, { slug: decodeURIComponent(slug) })
+      ).organizer;
+      if (wantsIcal(ctx)) return feed.list(ctx, { organizer: [organizer.id] }, `${site}: ${organizer.name}`, `organizer-${slug}`);
+      await listPage(
+        ctx,
+        { organizer: [organizer.id] },
+        { heading: organizer.name, intro: organizerIntro(organizer), path: `/organizer/${slug}/`, jsonLd: organizer.jsonLd },
+      );
+    }),
   ];
+  const routes = compilePages(table);
 
   return async (ctx, next) => {
-    const route = routes.find((r) => r.pattern.test(ctx.path));
-    if (!route) return next();
+    const found = findPage(routes, ctx);
+    if (!found) return next();
     const isFeed = wantsIcal(ctx) || ctx.path.endsWith('.ics') || /\/ical\/?$/.test(ctx.path);
     try {
-      if (!(ctx.method === 'GET' || ctx.method === 'HEAD' || (route.post && ctx.method === 'POST'))) {
-        ctx.set('Allow', route.post ? 'GET, HEAD, POST' : 'GET, HEAD');
+      if ('allow' in found) {
+        ctx.set('Allow', found.allow);
         throw new SiteError(405, 'This page only answers GET.');
       }
-      await route.handle(ctx, route.pattern.exec(ctx.path)!);
+      await found.run();
     } catch (caught) {
       // A path with a malformed escape (decodeURIComponent's URIError) names no page.
       const error =

@@ -1,7 +1,7 @@
 // The task API's rate limit: requests per API key per minute, counted in the database so that any
 // number of processes sharing it enforce one limit (a fixed window per calendar minute, the same
 // for every process). One statement per request: an upsert that returns the new count.
-import type { Prisma } from '../db/client.js';
+import type { Database, Prisma } from '../db/client.js';
 import type { DatabaseKind } from '../db/url.js';
 
 export interface RateDecision {
@@ -42,4 +42,11 @@ export class SharedRateLimit {
     const allowed = Number(rows[0].count) <= this.perMinute;
     return { allowed, retryAfter: allowed ? 0 : Math.max(1, Math.ceil(((minute + 1) * WINDOW_MS - now) / 1000)) };
   }
+}
+
+/** A limit of `perMinute` requests per key hash on this database, for callers (the task API's
+ *  HTTP layer) that do not reach the database themselves. */
+export function apiKeyRateLimit(db: Database, perMinute: number): (keyHash: string) => Promise<RateDecision> {
+  const limit = new SharedRateLimit(db.prisma, db.kind, perMinute);
+  return (keyHash) => limit.count(keyHash);
 }

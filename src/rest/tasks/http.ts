@@ -1,51 +1,44 @@
-// HTTP plumbing of the task API: the envelope's errors, a JSON body reader with a size limit, and
-// the checks of the arguments its route table declares.
+// The task API's own conventions on the shared route-table pipeline: its error envelope
+// {success: false, error}, its JSON-only body, and the checks of the arguments its table declares.
 import type { IncomingMessage } from 'node:http';
+import type { ErrorEnvelope } from '../error-answer.js';
+import { RestError } from '../errors.js';
+import { readBody } from '../request.js';
 import type { Args } from '../route-table.js';
 import { isPlainObject } from '../../values.js';
 
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
+/** An error the task API answers: the status and message are the spec's (the code is not shown). */
+export const taskError = (status: number, message: string, headers: Record<string, string> = {}) =>
+  new RestError('task_api_error', message, status, {}, {}, headers);
+
+/** The spec's envelope of a failure. */
+export const TASK_ERROR_ENVELOPE: ErrorEnvelope = {
+  render: (error) => ({ success: false, error: error.message }),
+  internal: () => taskError(500, 'Internal server error.'),
+};
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * The request's JSON body ({} when empty); 413 over the limit, 415 when not JSON, 400 when malformed.
- * A body over the limit is not read to its end: the 413 closes the connection, or the unread rest
- * would be taken for the next request on it (a chunked body left the connection hanging).
+ * The 413 closes the connection: the unread rest of a body is never taken for the next request on it.
  */
 export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
-  const tooLarge = () => new HttpError(413, `The body is larger than ${limit} bytes.`, { Connection: 'close' });
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const tooLarge = () => taskError(413, `The body is larger than ${limit} bytes.`, { Connection: 'close' });
+  const text = (await readBody(req, limit, tooLarge)).toString('utf8');
   if (!text.trim()) return {};
   const type = String(req.headers['content-type'] ?? '');
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new HttpError(415, `The body must be JSON, sent with Content-Type: application/json (got "${type || 'none'}").`);
+    throw taskError(415, `The body must be JSON, sent with Content-Type: application/json (got "${type || 'none'}").`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new HttpError(400, `The body is not valid JSON: ${(error as Error).message}`);
+    throw taskError(400, `The body is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, 'The body must be a JSON object.');
-  return value as Record<string, unknown>;
+  if (!isPlainObject(value)) throw taskError(400, 'The body must be a JSON object.');
+  return value;
 }
 
 const typeNames: Record<string, string> = {
@@ -74,10 +67,10 @@ export function checkBody(body: Record<string, unknown>, specs: Args): Record<st
   for (const [name, spec] of Object.entries(specs)) {
     const value = body[name];
     if (value === undefined || value === null) {
-      if (spec.required) throw new HttpError(400, `${name} is required`);
+      if (spec.required) throw taskError(400, `${name} is required`);
       continue;
     }
-    if (spec.enum && !spec.enum.includes(value)) throw new HttpError(400, `${name} must be one of: ${spec.enum.join(', ')}`);
+    if (spec.enum && !spec.enum.includes(value)) throw taskError(400, `${name} must be one of: ${spec.enum.join(', ')}`);
     const fits =
       spec.type === 'string'
         ? typeof value === 'string'
@@ -88,8 +81,8 @@ export function checkBody(body: Record<string, unknown>, specs: Args): Record<st
             : spec.type === 'number'
               ? typeof value === 'number' && Number.isFinite(value)
               : Number.isSafeInteger(value);
-    if (!fits) throw new HttpError(400, `${name} must be ${typeNames[spec.type as string]}`);
-    if (spec.type === 'integer' && Math.abs(value as number) > INT32) throw new HttpError(400, `${name} is out of range`);
+    if (!fits) throw taskError(400, `${name} must be ${typeNames[spec.type as string]}`);
+    if (spec.type === 'integer' && Math.abs(value as number) > INT32) throw taskError(400, `${name} is out of range`);
     out[name] = value;
   }
   return out;
@@ -102,7 +95,7 @@ export function checkQuery(query: Record<string, string | string[] | undefined>,
     let raw = query[name];
     if (Array.isArray(raw)) raw = raw[raw.length - 1];
     if (raw === undefined || raw === '') {
-      if (spec.required) throw new HttpError(400, `${name} is required`);
+      if (spec.required) throw taskError(400, `${name} is required`);
       if (spec.default !== undefined) out[name] = spec.default;
       continue;
     }
@@ -110,7 +103,7 @@ export function checkQuery(query: Record<string, string | string[] | undefined>,
       const n = Number(raw);
       const min = spec.minimum ?? -(2 ** 31);
       const max = spec.maximum ?? INT32;
-      if (!/^-?\d+$/.test(raw) || n < min || n > max) throw new HttpError(400, `${name} must be an integer from ${min} to ${max}`);
+      if (!/^-?\d+$/.test(raw) || n < min || n > max) throw taskError(400, `${name} must be an integer from ${min} to ${max}`);
       out[name] = n;
     } else {
       out[name] = raw;

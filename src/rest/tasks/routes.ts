@@ -10,7 +10,7 @@ import type { GraphQLData } from '../../graphql/execute.js';
 import { schema } from '../../graphql/schema.js';
 import { AGENTS, BUDGET_DOCS } from '../../tasks/validation.js';
 import { escapeRegex, ok, type ArgSpec, type Args, type HttpMethod, type RestResult } from '../route-table.js';
-import { HttpError } from './http.js';
+import { taskError } from './http.js';
 import type { TaskEndpoint, TaskRequest, TaskRoute } from './endpoint.js';
 import { taskOpenApi } from './openapi.js';
 
@@ -69,9 +69,8 @@ const runVariables = ({ params, query }: TaskRequest) => ({ taskId: params.taskI
 
 /** The run of a `{task {id} taskRun {…}}` result, or a 404 naming what is missing. */
 function foundRun(data: GraphQLData, { params, query }: TaskRequest): GraphQLData {
-  if (!data.task) throw new HttpError(404, `No task with id "${params.taskId}".`);
-  if (!data.taskRun)
-    throw new HttpError(404, query.runId ? `No run "${query.runId}" in task "${params.taskId}".` : 'The task has no runs.');
+  if (!data.task) throw taskError(404, `No task with id "${params.taskId}".`);
+  if (!data.taskRun) throw taskError(404, query.runId ? `No run "${query.runId}" in task "${params.taskId}".` : 'The task has no runs.');
   return data.taskRun;
 }
 
@@ -79,9 +78,9 @@ function foundRun(data: GraphQLData, { params, query }: TaskRequest): GraphQLDat
 async function binaryRun(req: TaskRequest, field: string, variables: Record<string, unknown>): Promise<Record<string, string | null>> {
   const { taskId } = req.params;
   if (req.query.token) {
-    if (!req.query.runId) throw new HttpError(400, 'runId is required with token');
+    if (!req.query.runId) throw taskError(400, 'runId is required with token');
   } else if (!req.hasKey) {
-    throw new HttpError(401, 'Send the token of the recording URL, or an API key (header x-api-key).');
+    throw taskError(401, 'Send the token of the recording URL, or an API key (header x-api-key).');
   }
   const extra = 'index' in variables ? ', $index: Int!' : '';
   const data = await req.graphql(
@@ -89,7 +88,7 @@ async function binaryRun(req: TaskRequest, field: string, variables: Record<stri
     { taskId, runId: req.query.runId ?? null, token: req.query.token ?? null, ...variables },
   );
   if (!data.taskRunMedia) {
-    throw new HttpError(404, req.query.token ? 'No such recording (unknown run or wrong token).' : 'No such task or run.');
+    throw taskError(404, req.query.token ? 'No such recording (unknown run or wrong token).' : 'No such task or run.');
   }
   return data.taskRunMedia;
 }
@@ -174,7 +173,7 @@ export const TASK_ROUTES: TaskRoute[] = [
       `query Runs($taskId: ID!, $page: Int!, $limit: Int!) { task(id: $taskId) { runs(page: $page, limit: $limit) { total page limit items { id createdAt } } } }`,
       ({ params, query }) => ({ taskId: params.taskId, page: query.page, limit: query.limit }),
       ({ task }, { params }) => {
-        if (!task) throw new HttpError(404, `No task with id "${params.taskId}".`);
+        if (!task) throw taskError(404, `No task with id "${params.taskId}".`);
         const { runs } = task;
         return envelope(
           runs.items.map((r: GraphQLData) => ({ id: r.id, created_at: r.createdAt })),
@@ -284,7 +283,7 @@ export const TASK_ROUTES: TaskRoute[] = [
     args: { runId, token: { type: 'string', description: 'The share token from the recording URL.' } },
     handler: async (req) => {
       const gif = (await binaryRun(req, 'gif', {})).gif;
-      if (!gif) throw new HttpError(404, 'The run has no screenshots yet.');
+      if (!gif) throw taskError(404, 'The run has no screenshots yet.');
       return bytes(Buffer.from(gif, 'base64'), 'image/gif');
     },
   }),
@@ -293,9 +292,9 @@ export const TASK_ROUTES: TaskRoute[] = [
     args: { runId, token: { type: 'string', description: 'The share token from the screenshot URL.' } },
     handler: async (req) => {
       const index = Number(req.params.index);
-      if (!Number.isSafeInteger(index) || index < 1) throw new HttpError(400, 'index must be a step number from 1');
+      if (!Number.isSafeInteger(index) || index < 1) throw taskError(400, 'index must be a step number from 1');
       const png = (await binaryRun(req, 'screenshot(index: $index)', { index })).screenshot;
-      if (!png) throw new HttpError(404, `Step ${index} has no screenshot.`);
+      if (!png) throw taskError(404, `Step ${index} has no screenshot.`);
       return bytes(Buffer.from(png, 'base64'), 'image/png');
     },
   }),

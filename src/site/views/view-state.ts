@@ -39,8 +39,8 @@ export interface ViewState {
 }
 
 /** A view's path; the plain /events/ and the archives' roots stay the lists they are (src/site/routes.ts). */
-export const VIEW_PATH =
-  /^\/events\/(?:(category\/(?:[^/]+\/)*?[^/]+|tag\/[^/]+)\/)?(?:(month)(?:\/(\d{4}-\d{2}))?|list(?:\/page\/(\d+))?|page\/(\d+)|(today)|(?:day\/)?(\d{4}-\d{2}-\d{2})|(\d{4}-\d{2}))\/?$/;
+export const VIEW_ROUTE = String.raw`/events/(?:(category/(?:[^/]+/)*?[^/]+|tag/[^/]+)/)?(?:(month)(?:/(\d{4}-\d{2}))?|list(?:/page/(\d+))?|page/(\d+)|(today)|(?:day/)?(\d{4}-\d{2}-\d{2})|(\d{4}-\d{2}))/?`;
+const VIEW_PATH = new RegExp(`^${VIEW_ROUTE}$`);
 
 const MAX_SEARCH = 200;
 

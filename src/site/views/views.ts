@@ -10,7 +10,8 @@ import type { PageEvent, PageHead } from '../pages.js';
 import { SiteError, type SiteServices } from '../services.js';
 import { addDays, addMonths, dayLabel, monthGrid, monthLabel, nowUtcWall, todayIn } from './calendar-days.js';
 import { dayView, listView, monthView, type CellEvent, type MonthDay, type TermOption, type ViewChrome } from './view-html.js';
-import { feedParameters, readView, VIEW_PATH, viewUrl, type ViewState } from './view-state.js';
+import { page, type PageRoute } from '../../http/page-route.js';
+import { feedParameters, readView, VIEW_ROUTE, viewUrl, type ViewState } from './view-state.js';
 
 /** Events a month's day shows before "+N more": the original's `month_posts_per_page` default. */
 export const MONTH_EVENTS_PER_DAY = 12;
@@ -73,7 +74,7 @@ function filterOf(state: ViewState): EventFilter {
 /** Events that overlap a calendar day (a multi-day event is on each of its days), in each event's own zone. */
 const onDay = (filter: EventFilter, day: string): EventFilter => ({ ...filter, startsBefore: day, endsAfter: addDays(day, -1) });
 
-export function viewRoutes({ services, feed, local, sendPage }: ViewDependencies) {
+export function viewRoutes({ services, feed, local, sendPage }: ViewDependencies): PageRoute {
   const { config, runner } = services;
 
   async function run<T>(ctx: Context, source: string, variables: Record<string, unknown>): Promise<T> {
@@ -203,15 +204,12 @@ export function viewRoutes({ services, feed, local, sendPage }: ViewDependencies
     await feed.list(ctx, archive, `${config.siteName}: events`, file);
   }
 
-  return {
-    pattern: VIEW_PATH,
-    async handle(ctx: Context) {
-      const today = todayIn(config.siteTimezone);
-      const state = readView(ctx.path, ctx.query, today)!;
-      if (ctx.query.ical !== undefined && ctx.query.ical !== '0') return calendarFile(ctx, state, today);
-      if (state.display === 'month') return month(ctx, state, today);
-      if (state.display === 'day') return day(ctx, state, today);
-      return list(ctx, state, today);
-    },
-  };
+  return page(VIEW_ROUTE, async ({ ctx }) => {
+    const today = todayIn(config.siteTimezone);
+    const state = readView(ctx.path, ctx.query, today)!;
+    if (ctx.query.ical !== undefined && ctx.query.ical !== '0') return calendarFile(ctx, state, today);
+    if (state.display === 'month') return month(ctx, state, today);
+    if (state.display === 'day') return day(ctx, state, today);
+    return list(ctx, state, today);
+  });
 }
