@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Koa from 'koa';
+import Router from '@koa/router';
 import { ApiKeyResolver, credentialsFromHeaders } from './auth/api-keys.js';
 import type { Viewer } from './auth/viewer.js';
 import type { Config } from './config.js';
 import { calendarVersion } from './calendar/list-totals.js';
-import { consoleRoute } from './console/serve.js';
+import { consoleRoute, staticPageRoutes } from './console/serve.js';
 import { manageRoute } from './manage/serve.js';
 import type { Database } from './db/client.js';
 import { databaseFault, type DatabaseUnavailable } from './db/faults.js';
@@ -18,7 +19,6 @@ import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from './graphql/graphiql.js';
 import { keptGraphQLAnswers, type KeptRequest } from './graphql/kept-answers.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
-import { page, pageRouter, type PageRequest } from './http/page-route.js';
 import { sendFile } from './http/static-files.js';
 import type { Logger } from './http/logger.js';
 import { faultFields, noteFault, retryAfter, type FaultNote } from './http/unavailable.js';
@@ -91,7 +91,8 @@ export function createApp({ config, db, logger }: AppDeps) {
 
   app.use(corsPolicy(config.corsOrigins));
 
-  const health = async ({ ctx }: PageRequest) => {
+  const router = new Router();
+  router.get('/healthz', async (ctx) => {
     try {
       await db.prisma.$queryRawUnsafe('SELECT 1');
       ctx.body = { status: 'ok', database: db.kind };
@@ -101,28 +102,28 @@ export function createApp({ config, db, logger }: AppDeps) {
       if (fault) ctx.set(retryAfter(fault));
       ctx.body = { status: 'unavailable', database: db.kind };
     }
-  };
+  });
 
   // The calendar REST API for client generators (OpenAPI 3.1); /doc stays the original's document.
   let calendarApiDoc: string | undefined;
-  const calendarDoc = async ({ ctx }: PageRequest) => {
+  router.get('/openapi/calendar.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = calendarApiDoc ??= JSON.stringify(calendarOpenApi(config));
-  };
+  });
 
   // GraphiQL's asset files: named by their content, so cached for good; compressed when the browser accepts it.
-  const graphiqlFile = async ({ ctx, params }: PageRequest) => {
-    let asset = graphiqlAsset(params.file);
+  router.get(`${GRAPHIQL_ASSET_PATH}:file`, async (ctx) => {
+    let asset = graphiqlAsset(ctx.params.file);
     if (!asset) {
       // Not rendered by this process yet (a page from before a restart): render it, then look again.
       await yoga.fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
-      asset = graphiqlAsset(params.file);
+      asset = graphiqlAsset(ctx.params.file);
     }
     sendFile(ctx, asset ?? undefined, { immutable: true });
-  };
+  });
 
   const keptAnswers = config.responseCache ? keptGraphQLAnswers(() => calendarVersion(db.prisma)) : undefined;
-  const graphql = async ({ ctx }: PageRequest) => {
+  router.all('/graphql', async (ctx) => {
     // A body over the limit is refused before anything reads or parses it.
     if (Number(ctx.get('content-length') || 0) > config.graphql.maxBytes) {
       ctx.status = 413;
@@ -179,22 +180,13 @@ export function createApp({ config, db, logger }: AppDeps) {
     const body = Buffer.from(await response.arrayBuffer());
     if (keptAnswers) keptAnswers.send(ctx, kept, response, body);
     else ctx.body = body;
-  };
+  });
 
-  // The app's own rows, with the console's and the editor's files (static pages that talk to
-  // /graphql). A method a row does not take is a 405 on its path only: on any other path the service
-  // that owns it answers, whatever the method (a REST 404 rest_no_route stays one).
-  app.use(
-    pageRouter([
-      page('/healthz/?', health),
-      page(String.raw`/openapi/calendar\.json`, calendarDoc),
-      page(`${GRAPHIQL_ASSET_PATH}(?P<file>[^/]+)`, graphiqlFile),
-      // GraphQL over HTTP: yoga answers each method itself (GET and POST run operations).
-      { path: '/graphql/?', endpoints: [{ methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], handler: graphql }] },
-      consoleRoute(),
-      manageRoute(),
-    ]),
-  );
+  app.use(router.routes());
+  // 405/501 for this router's own paths only (/healthz, /graphql). On any other path the service
+  // that owns it answers, whatever the method: a REST 404 rest_no_route must not become a 501.
+  const allowedMethods = router.allowedMethods() as unknown as Koa.Middleware<AppState>;
+  app.use((ctx, next) => ((ctx as { matched?: unknown[] }).matched?.length ? allowedMethods(ctx, next) : next()));
   // The Events Calendar REST API v1, under every configured namespace, translated onto GraphQL.
   const runner = createOperationRunner(schema);
   const resolveViewer = (ctx: Koa.Context) => keys.resolve(credentialsFromHeaders(ctx.req.headers));
@@ -218,5 +210,8 @@ export function createApp({ config, db, logger }: AppDeps) {
   const perMinute = config.tasks.apiRateLimit;
   const rateLimit = apiKeyRateLimit(db, perMinute);
   app.use(createTaskApi({ runner, context: calendarContext, resolveViewer, rateLimit, perMinute, logger }));
+  // The task console (/console) and the calendar editor (/manage, src/manage): static pages that
+  // talk to /graphql.
+  app.use(staticPageRoutes([consoleRoute(), manageRoute()]));
   return { app, keys };
 }

@@ -1,7 +1,7 @@
 // Rows in the route-table format (rest/route-table.ts) for what is not a JSON API: the site's pages
 // and feeds, the console's and the editor's files. A row is a path, its methods and a handler that
 // writes the answer to the Koa context; the tables are compiled and matched as the APIs' are.
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { compileRoutes, matchRoute, methodsOnPath, READABLE, type CompiledRoute, type Endpoint, type Route } from '../rest/route-table.js';
 
 export interface PageRequest {
@@ -33,21 +33,4 @@ export function findPage(
   const methods = methodsOnPath(routes, ctx.path);
   if (!methods.length) return undefined;
   return { allow: methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ') };
-}
-
-/** Serves a table of rows whose 405 is plain (the app's own paths, the console's and the editor's
- *  files); the site wraps findPage in its HTML error pages instead. */
-export function pageRouter(table: readonly PageRoute[]): Middleware {
-  const routes = compilePages(table);
-  return async (ctx, next) => {
-    const found = findPage(routes, ctx);
-    if (!found) return next();
-    if ('allow' in found) {
-      ctx.status = 405;
-      ctx.set('Allow', found.allow);
-      ctx.body = 'Method not allowed';
-      return;
-    }
-    await found.run();
-  };
 }
