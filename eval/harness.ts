@@ -73,6 +73,8 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
       DATABASE_URL: options.databaseUrl ?? `file:${join(dir!, 'eval.db')}`,
       LOG_LEVEL: env.EVAL_LOG_LEVEL || 'silent',
       ALMANAC_ADMIN_KEY: adminKey,
+      // Tasks with secrets (login-totp) need a key to store them encrypted: one for this run unless given.
+      ALMANAC_SECRET_KEY: env.ALMANAC_SECRET_KEY || randomBytes(32).toString('hex'),
       SITE_URL: 'http://127.0.0.1',
       // The sites are on 127.0.0.1, which the URL policy refuses: allowed by host and port, nothing else.
       TASK_ALLOW_PRIVATE_NETWORK: 'false',

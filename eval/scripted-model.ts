@@ -44,7 +44,30 @@ const table: Policy = (c) => {
   return { call: 'done', args: { output: 'Every branch is in the data rows.' } };
 };
 
-const POLICIES: Record<string, Policy> = { 'shop-search': shop, 'multi-page-form': form, 'table-extract': table };
+/** User name, then the password (submitted), then the one-time code (submitted); done on the account page. */
+const login: Policy = (c) => {
+  if (/^URL: .*\/login\/account/m.test(c.page)) return { call: 'done', args: { output: /Welcome, \w+/.exec(c.page)?.[0] ?? 'Signed in.' } };
+  if (/"One-time code"/.test(c.page))
+    return { call: 'type', args: { element: c.element('"One-time code"'), text: '<totp:otp>', submit: true } };
+  const user = elementLines(c.page).find((l) => l.includes('"User name"'));
+  if (user && !user.includes('value="ada"')) return { call: 'type', args: { element: idOf(user), text: 'ada' } };
+  return { call: 'type', args: { element: c.element('"Password"'), text: '<secret:password>', submit: true } };
+};
+
+/** Clicks the link that opens the report in a new tab, then answers with the reference it shows. */
+const newTab: Policy = (c) => {
+  const reference = /Report reference: (R-\d+)/.exec(c.page)?.[1];
+  if (reference) return { call: 'done', args: { output: reference } };
+  return { call: 'click', args: { element: c.element('"Open the annual report"') } };
+};
+
+const POLICIES: Record<string, Policy> = {
+  'shop-search': shop,
+  'multi-page-form': form,
+  'table-extract': table,
+  'login-totp': login,
+  'new-tab': newTab,
+};
 /** Longer than any step budget (create's maxSteps is at most 100 unless TASK_MAX_STEPS is larger). */
 const SCRIPT_LENGTH = 500;
 

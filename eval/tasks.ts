@@ -3,6 +3,7 @@
 // the site's own state or against the site's known data, never by the model's word alone.
 import { BRANCHES } from './sites/branches.js';
 import { VISITS } from './sites/chart.js';
+import { LOGIN_PASSWORD, LOGIN_TOTP_KEY, LOGIN_USER } from './sites/login.js';
 import type { EvalSites } from './sites/server.js';
 import { searchCatalogue } from './sites/shop.js';
 
@@ -129,4 +130,30 @@ const chartRead: EvalTask = {
   },
 };
 
-export const EVAL_TASKS: EvalTask[] = [shopSearch, multiPageForm, tableExtract, chartRead];
+const loginTotp: EvalTask = {
+  name: 'login-totp',
+  start: '/login/',
+  prompt:
+    `Sign in to this site as user ${LOGIN_USER} with the password <secret:password>; when it asks for a one-time code, ` +
+    'enter <totp:otp>. Answer with the heading of the page you reach once signed in.',
+  // The password and the TOTP key reach the browser only as typed: the model sees placeholders.
+  options: { secrets: { password: LOGIN_PASSWORD, otp: { totp: LOGIN_TOTP_KEY } } },
+  check(run, sites) {
+    if (sites.login.logins.length !== 1) return { ok: false, detail: `${sites.login.logins.length} logins recorded (expected 1)` };
+    if (!/welcome/i.test(text(run.output))) return { ok: false, detail: 'the answer does not give the signed-in page' };
+    return { ok: true, detail: 'the site recorded the login with its one-time code' };
+  },
+};
+
+const newTab: EvalTask = {
+  name: 'new-tab',
+  start: '/tabs/',
+  prompt: 'Open the annual report on this site (it opens in a new tab) and answer with its report reference only.',
+  check(run, sites) {
+    if (!sites.tabs.reportViews) return { ok: false, detail: 'the report was never opened' };
+    if (!text(run.output).includes(sites.tabs.reference)) return { ok: false, detail: `the answer does not give ${sites.tabs.reference}` };
+    return { ok: true, detail: sites.tabs.reference };
+  },
+};
+
+export const EVAL_TASKS: EvalTask[] = [shopSearch, multiPageForm, tableExtract, chartRead, loginTotp, newTab];

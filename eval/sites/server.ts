@@ -1,4 +1,4 @@
-// The eval sites on one HTTP server on 127.0.0.1: /shop/, /signup/, /branches/, /chart/. Each start has fresh
+// The eval sites on one HTTP server on 127.0.0.1: /shop/, /signup/, /branches/, /chart/, /login/, /tabs/. Each start has fresh
 // state (searches, submissions), which the checkers read.
 import { once } from 'node:events';
 import http from 'node:http';
@@ -6,8 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { createBranches } from './branches.js';
 import { createChart } from './chart.js';
 import { html, notFound, page, type SiteRequest } from './html.js';
+import { createLogin } from './login.js';
 import { createShop } from './shop.js';
 import { createSignup } from './signup.js';
+import { createTabs } from './tabs.js';
 
 export interface EvalSites {
   url: string;
@@ -17,6 +19,8 @@ export interface EvalSites {
   signup: ReturnType<typeof createSignup>;
   branches: ReturnType<typeof createBranches>;
   chart: ReturnType<typeof createChart>;
+  login: ReturnType<typeof createLogin>;
+  tabs: ReturnType<typeof createTabs>;
   /** Starts every site afresh (no searches, drafts or submissions): before each task. */
   reset(): void;
   close(): Promise<void>;
@@ -25,7 +29,14 @@ export interface EvalSites {
 const MAX_BODY = 64 * 1024;
 
 export async function startEvalSites(): Promise<EvalSites> {
-  const fresh = () => ({ shop: createShop(), signup: createSignup(), branches: createBranches(), chart: createChart() });
+  const fresh = () => ({
+    shop: createShop(),
+    signup: createSignup(),
+    branches: createBranches(),
+    chart: createChart(),
+    login: createLogin(),
+    tabs: createTabs(),
+  });
   let sites = fresh();
   const server = http.createServer(async (req, res) => {
     let text = '';
@@ -52,7 +63,7 @@ export async function startEvalSites(): Promise<EvalSites> {
         ? html(
             page(
               'Eval sites',
-              '<a href="/shop/">Shop</a> <a href="/signup/">Sign up</a> <a href="/branches/">Branches</a> <a href="/chart/">Chart</a>',
+              '<a href="/shop/">Shop</a> <a href="/signup/">Sign up</a> <a href="/branches/">Branches</a> <a href="/chart/">Chart</a> <a href="/login/">Login</a> <a href="/tabs/">Tabs</a>',
             ),
           )
         : Object.hasOwn(sites, site)
@@ -78,6 +89,12 @@ export async function startEvalSites(): Promise<EvalSites> {
     },
     get chart() {
       return sites.chart;
+    },
+    get login() {
+      return sites.login;
+    },
+    get tabs() {
+      return sites.tabs;
     },
     reset() {
       sites = fresh();
