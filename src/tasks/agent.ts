@@ -11,6 +11,7 @@ import type { BrowserHost, StorageState } from './browser.js';
 import { BrowserSession, executeAction, type ActionEnv, type Row } from './browser-actions.js';
 import { taskSignals } from './events.js';
 import { LeaseLost, RunLease, type StepRecord } from './lease.js';
+import { locatorOf } from './locator.js';
 import { decide, LlmError, type ChatMessage, type LlmClient } from './llm.js';
 import { fingerprint, formatObservation, summarizeObservation } from './observe.js';
 import type { UrlPolicy } from '../http/url-policy.js';
@@ -259,6 +260,8 @@ class AgentRun {
         costUsd: budget.costOf(usage),
         screenshot,
       };
+      const locator = locatorOf(observation, call.arguments);
+      if (locator) step.locator = JSON.stringify(locator);
       const overrun = budget.spent();
       if (overrun) {
         step.result = `not executed: ${overrun}`;

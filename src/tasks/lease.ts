@@ -22,6 +22,8 @@ export interface StepRecord {
   tokens: number;
   /** USD of those tokens; null when the model has no price. */
   costUsd: number | null;
+  /** JSON of the ElementLocator of the element acted on (locator.ts); absent when none. */
+  locator?: string;
   screenshot?: Uint8Array;
 }
 

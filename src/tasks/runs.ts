@@ -109,6 +109,7 @@ export async function listSteps(prisma: Prisma, runId: string) {
         reasoning: true,
         tokens: true,
         costUsd: true,
+        locator: true,
         createdAt: true,
       },
     }),

@@ -31,6 +31,21 @@ describe.each(DATABASE_KINDS)('browser agent on %s', (kind) => {
     ]);
     expect(fx.pages.hits).toContain('/results?city=Lyon&kind=Music');
 
+    // Each step that acted on an element keeps how to find it again without its number.
+    const { data } = await api.graphql(
+      `query ($taskId: ID!) { taskRun(taskId: $taskId) { steps { action locator } } }`,
+      { taskId },
+      ADMIN_KEY,
+    );
+    expect(data.taskRun.steps).toEqual([
+      { action: 'navigate', locator: null },
+      { action: 'type', locator: { tag: 'input', type: 'text', name: 'city', label: 'City' } },
+      { action: 'select', locator: expect.objectContaining({ tag: 'select', name: 'kind' }) },
+      { action: 'click', locator: expect.objectContaining({ tag: 'button', label: 'Search' }) },
+      { action: 'extract', locator: null },
+      { action: 'done', locator: null },
+    ]);
+
     // What the LLM was sent: the model, the key, built-in actions as tools, the page as numbered elements.
     const sent = fx.llm.requestsOf(task);
     expect(sent).toHaveLength(6);

@@ -55,6 +55,13 @@ TaskStep.implement({
     reasoning: t.exposeString('reasoning', {
       description: 'What the model said before choosing the action (its reasoning, at most 4,000 characters); "" when it said nothing.',
     }),
+    locator: t.field({
+      type: 'JSON',
+      nullable: true,
+      description:
+        'How to find the element the step acted on again when numbers change: {tag, frame?, type?, role?, name?, label?, href?} (name is the name attribute, label the accessible name or text); null when it acted on no element.',
+      resolve: (s) => (s.locator ? JSON.parse(s.locator) : null),
+    }),
     createdAt: t.field({ type: 'DateTime', description: 'When the step was recorded.', resolve: (s) => s.createdAt }),
     screenshotUrl: t.string({
       nullable: true,

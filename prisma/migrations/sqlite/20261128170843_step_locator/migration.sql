@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "TaskStep" ADD COLUMN "locator" TEXT;
