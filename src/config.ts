@@ -134,18 +134,23 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
-function optionalUrl(env: Env, name: string, protocols: string[], example: string): string | undefined {
-  const raw = env[name];
-  if (!raw) return undefined;
-  let url: URL | undefined;
+/** `value` without trailing slashes, when it is an absolute URL of one of `protocols`; else `${name} must be ${rule}`. */
+function checkedUrl(name: string, value: string, protocols: string[], rule: string): string {
+  const trimmed = value.replace(/\/+$/, '');
+  let protocol: string | undefined;
   try {
-    url = new URL(raw);
+    protocol = /^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(trimmed) ? new URL(trimmed).protocol : undefined;
   } catch {
-    url = undefined;
+    protocol = undefined;
   }
-  if (!url || !protocols.includes(url.protocol)) throw new ConfigError(`${name} must be a URL such as ${example} (got "${raw}")`);
-  return raw.replace(/\/+$/, '');
+  if (!protocol || !protocols.includes(protocol)) throw new ConfigError(`${name} must be ${rule} (got "${trimmed}")`);
+  return trimmed;
 }
+
+const optionalUrl = (env: Env, name: string, protocols: string[], rule: string): string | undefined =>
+  env[name] ? checkedUrl(name, env[name], protocols, rule) : undefined;
+
+const HTTP = ['http:', 'https:'];
 
 function flag(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
@@ -171,13 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!databaseKind(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be file:<path> (SQLite) or postgresql://… (PostgreSQL)');
   }
-  const siteUrl = (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
-  try {
-    const parsed = new URL(siteUrl);
-    if (!/^https?:$/.test(parsed.protocol)) throw new Error();
-  } catch {
-    throw new ConfigError(`SITE_URL must be an http(s) URL (got "${siteUrl}")`);
-  }
+  const siteUrl = checkedUrl('SITE_URL', env.SITE_URL || `http://localhost:${port}`, HTTP, 'an http(s) URL');
   const siteTimezone = env.SITE_TIMEZONE || 'UTC';
   if (!validTimezone(siteTimezone)) {
     throw new ConfigError(`SITE_TIMEZONE must be an IANA time zone such as Europe/Paris, or UTC±N (got "${siteTimezone}")`);
@@ -193,10 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const secretKey = env.ALMANAC_SECRET_KEY || undefined;
   if (secretKey !== undefined && secretKey.length < 16) throw new ConfigError('ALMANAC_SECRET_KEY must be at least 16 characters');
-  const llmBaseUrl = env.LLM_BASE_URL ? env.LLM_BASE_URL.replace(/\/+$/, '') : undefined;
-  if (llmBaseUrl !== undefined && !/^https?:\/\/[^/]/.test(llmBaseUrl)) {
-    throw new ConfigError(`LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1 (got "${llmBaseUrl}")`);
-  }
+  const llmBaseUrl = optionalUrl(env, 'LLM_BASE_URL', HTTP, 'an http(s) URL such as https://api.openai.com/v1');
   const vision = (env.LLM_VISION || 'auto').toLowerCase();
   if (vision !== 'auto' && vision !== 'on' && vision !== 'off')
     throw new ConfigError(`LLM_VISION must be auto, on or off (got "${vision}")`);
@@ -242,10 +238,10 @@ export function loadConfig(env: Env = process.env): Config {
     tasks: {
       workers: integer(env, 'TASK_WORKERS', 2, 0, 64),
       chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
-      cdpUrl: optionalUrl(env, 'BROWSER_CDP_URL', ['http:', 'https:', 'ws:', 'wss:'], 'http://browser.internal:9222 or ws://…'),
+      cdpUrl: optionalUrl(env, 'BROWSER_CDP_URL', [...HTTP, 'ws:', 'wss:'], 'a URL such as http://browser.internal:9222 or ws://…'),
       proxyHost: env.BROWSER_PROXY_HOST || '127.0.0.1',
       proxyPort: integer(env, 'BROWSER_PROXY_PORT', 0, 0, 65535),
-      proxyUrl: optionalUrl(env, 'BROWSER_PROXY_URL', ['http:'], 'http://10.0.0.5:8899'),
+      proxyUrl: optionalUrl(env, 'BROWSER_PROXY_URL', ['http:'], 'a URL such as http://10.0.0.5:8899'),
       llmBaseUrl,
       llmApiKey: env.LLM_API_KEY || undefined,
       llmModel,
