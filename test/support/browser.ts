@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '../../src/tasks/browser.js';
 import { freePort } from './ports.js';
+import { eventually } from './tasks.js';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_FLAGS });
@@ -33,18 +34,21 @@ export async function startCdpChromium(): Promise<CdpChromium> {
   );
   const exited = once(child, 'exit');
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const ready = await fetch(`${url}/json/version`).then(
-      (response) => response.ok,
-      () => false,
+  try {
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`Chromium exited (${child.exitCode}) before opening its DevTools port ${port}`);
+        return fetch(`${url}/json/version`).then(
+          (response) => response.ok,
+          () => false,
+        );
+      },
+      `Chromium's DevTools port ${port}`,
+      20_000,
     );
-    if (ready) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      stopGroup(child);
-      throw new Error(`Chromium did not open its DevTools port ${port}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  } catch (error) {
+    stopGroup(child);
+    throw error;
   }
   return {
     url,

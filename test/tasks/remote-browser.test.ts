@@ -5,20 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCdpChromium, type CdpChromium } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { freePort } from '../support/ports.js';
-import { ADMIN_KEY, useTestServer, type TestServer } from '../support/server.js';
-import { createTask, ended, runResult, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
+import { useTestServer } from '../support/server.js';
+import { finishTask, taskText, useTaskFixtures } from '../support/tasks.js';
 import { startTestPages, type TestPages } from '../support/test-pages.js';
 
 const NO_LOCAL_CHROMIUM = '/nonexistent/chromium';
-
-async function finish(api: TestServer, task: string) {
-  const taskId = await createTask(api, { task });
-  const run = await waitForRun(api, taskId, ended);
-  const result = await runResult(api, taskId);
-  const steps = (await api.graphql(`query($id: ID!) { taskRun(taskId: $id) { steps { result } } }`, { id: taskId }, ADMIN_KEY)).data.taskRun
-    .steps as Array<{ result: string }>;
-  return { run, result, results: steps.map((s) => s.result) };
-}
 
 describe.each(DATABASE_KINDS)('browser agent in a remote browser on %s', (kind) => {
   let remote: CdpChromium;
@@ -47,7 +38,7 @@ describe.each(DATABASE_KINDS)('browser agent in a remote browser on %s', (kind) 
       (c) => ({ call: 'type', args: { element: c.element('name=city'), text: 'Lyon', submit: true } }),
       (c) => ({ call: 'done', args: { output: c.page } }),
     ]);
-    const { run, result, results } = await finish(api, taskText('remote', 'Search for Lyon'));
+    const { run, result, results } = await finishTask(api, taskText('remote', 'Search for Lyon'));
     expect(run.status, JSON.stringify(result)).toBe('completed');
     expect(results[0]).toMatch(/^blocked by policy: 127\.0\.0\.1 is a loopback address/);
     expect(forbidden.hits).toEqual([]);
@@ -73,7 +64,7 @@ describe('browser agent with a remote browser it cannot use', () => {
   it('fails the run naming the browser’s address, never its token', async () => {
     fx.llm.define('unreachable', [{ call: 'done', args: { output: 'never asked' } }]);
     const task = taskText('unreachable');
-    const { run, result } = await finish(api, task);
+    const { run, result } = await finishTask(api, task);
     expect(run.status).toBe('error');
     expect(result.error).toMatch(
       new RegExp(`could not connect to the browser at http://127\\.0\\.0\\.1:${closedPort} \\(BROWSER_CDP_URL\\)`),
@@ -103,7 +94,7 @@ describe('browser agent with a remote browser that cannot reach the proxy', () =
       { call: 'navigate', args: { url: `${fx.pages.url}/search` } },
       { call: 'done', args: { output: 'stopped' } },
     ]);
-    const { results } = await finish(api, taskText('no-proxy'));
+    const { results } = await finishTask(api, taskText('no-proxy'));
     expect(results[0]).toMatch(/^navigate failed: .*ERR_PROXY_CONNECTION_FAILED.*see BROWSER_PROXY_URL\)$/);
     expect(fx.pages.hits).toEqual([]);
   });

@@ -3,8 +3,8 @@
 // opens on an address the URL policy refuses is neither loaded nor shown as a page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
-import { ADMIN_KEY, useTestServer } from '../support/server.js';
-import { createTask, ended, runResult, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
+import { useTestServer } from '../support/server.js';
+import { finishTask, taskText, useTaskFixtures } from '../support/tasks.js';
 import { startTestPages, type TestPages } from '../support/test-pages.js';
 
 describe.each(DATABASE_KINDS)('browser agent with tabs on %s', (kind) => {
@@ -18,14 +18,7 @@ describe.each(DATABASE_KINDS)('browser agent with tabs on %s', (kind) => {
   const fx = useTaskFixtures((f) => ({ TASK_ALLOW_PRIVATE_NETWORK: 'false', TASK_ALLOWED_HOSTS: `127.0.0.1:${f.pages.port}` }));
   const api = useTestServer(kind, fx.env);
 
-  const finish = async (task: string) => {
-    const taskId = await createTask(api, { task });
-    const run = await waitForRun(api, taskId, ended);
-    const result = await runResult(api, taskId);
-    const steps = (await api.graphql(`query($id: ID!) { taskRun(taskId: $id) { steps { action result } } }`, { id: taskId }, ADMIN_KEY))
-      .data.taskRun.steps as Array<{ action: string; result: string }>;
-    return { run, result, results: steps.map((s) => s.result) };
-  };
+  const finish = (task: string) => finishTask(api, task);
 
   it('follows new tabs, lists them, switches between them and closes them', async () => {
     fx.llm.define('tabs', [
