@@ -209,7 +209,8 @@ export function createApp({ config, db, logger }: AppDeps) {
   // The task API: the same runner and caller resolution, its own table's auth, limits and envelope.
   const perMinute = config.tasks.apiRateLimit;
   const rateLimit = apiKeyRateLimit(db, perMinute);
-  app.use(createTaskApi({ runner, context: calendarContext, resolveViewer, rateLimit, perMinute, logger }));
+  const maxUploadBytes = config.tasks.maxUploadBytes;
+  app.use(createTaskApi({ runner, context: calendarContext, resolveViewer, rateLimit, perMinute, maxUploadBytes, logger }));
   // The task console (/console) and the calendar editor (/manage, src/manage): static pages that
   // talk to /graphql.
   app.use(staticPageRoutes([consoleRoute(), manageRoute()]));

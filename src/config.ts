@@ -68,6 +68,11 @@ export interface Config {
     dailyTokensPerKey: number;
     /** Whether observations carry a screenshot for the model (LLM_VISION, resolved for LLM_MODEL). */
     vision: boolean;
+    /** Bytes of all of a task's `files` together (TASK_MAX_UPLOAD_BYTES). */
+    maxUploadBytes: number;
+    /** Files a run keeps of what its browser downloads, and the bytes of each (TASK_MAX_DOWNLOADS, TASK_MAX_DOWNLOAD_BYTES). */
+    maxDownloads: number;
+    maxDownloadBytes: number;
   };
 }
 
@@ -267,6 +272,9 @@ export function loadConfig(env: Env = process.env): Config {
       llmPrices: llmPrices(env.LLM_PRICES),
       dailyTokensPerKey: integer(env, 'TASK_DAILY_TOKENS_PER_KEY', 0, 0, Number.MAX_SAFE_INTEGER),
       vision: visionEnabled(vision, llmModel, visionModels),
+      maxUploadBytes: integer(env, 'TASK_MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 0, 100 * 1024 * 1024),
+      maxDownloads: integer(env, 'TASK_MAX_DOWNLOADS', 20, 0, 1000),
+      maxDownloadBytes: integer(env, 'TASK_MAX_DOWNLOAD_BYTES', 25 * 1024 * 1024, 0, 500 * 1024 * 1024),
     },
   };
 }

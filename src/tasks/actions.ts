@@ -62,6 +62,15 @@ const ACTIONS: Array<[string, string, Record<string, unknown>, string[]]> = [
     ['seconds'],
   ],
   [
+    'upload_file',
+    "Put one of the task's files into a file input: the element of the input, or of the button that opens the file chooser (default: the page's only file input).",
+    {
+      file: { type: 'string', description: "The file's name, as the task lists it." },
+      element: { ...element, description: 'The number of the file input, or of the button that opens the file chooser.' },
+    },
+    ['file'],
+  ],
+  [
     'extract',
     "Read structured data from the page: the rows of the tables (or items of the lists) matched by a CSS selector, each row an object keyed by column header. The rows are added to the run's dataTable and returned to you.",
     { selector: { type: 'string', description: 'CSS selector of a table, list or container (default: every table on the page).' } },

@@ -22,6 +22,7 @@ import { taskOptions } from './tasks.js';
 import { compileOutputSchema } from './validation.js';
 import { BudgetExceeded, RunBudget } from './budgets.js';
 import { loadProfile, saveProfile } from './profiles.js';
+import { countDownloads, listTaskFiles, loadTaskFile, saveDownload } from './files.js';
 import { NO_SECRETS, openSecrets, openText, SecretVault, sealText } from './secrets.js';
 
 const MAX_ROWS = 1000;
@@ -82,6 +83,8 @@ class AgentRun {
   private callerTools: FunctionTool[];
   private validators = new Map<string, ValidateFunction>();
   private session: BrowserSession | undefined;
+  /** The task's files for upload_file: name, type and size. */
+  private files: Array<{ name: string; mimeType: string; size: number }> = [];
   private vault = NO_SECRETS;
   private validateOutput: ValidateFunction | undefined;
   private budget: RunBudget | undefined;
@@ -153,6 +156,10 @@ class AgentRun {
       timeoutMs: this.deps.config.tasks.actionTimeoutMs,
       signal: this.signal,
       reveal: (text) => this.vault.reveal(text),
+      files: {
+        names: this.files.map((f) => f.name),
+        load: (name) => loadTaskFile(this.deps.prisma, this.run.task.id, name),
+      },
     };
   }
 
@@ -179,6 +186,14 @@ class AgentRun {
     const context = await this.deps.browser.newContext(state.storage);
     this.session = await BrowserSession.open(context, this.deps.proxy);
     if (this.signal.aborted) throw new Error('aborted');
+    this.files = await listTaskFiles(this.deps.prisma, this.run.task.id);
+    const { prisma, config } = this.deps;
+    this.session.downloads = {
+      maxBytes: config.tasks.maxDownloadBytes,
+      // A resumed run counts what it kept before.
+      remaining: config.tasks.maxDownloads - (await countDownloads(prisma, this.run.id)),
+      keep: (file) => saveDownload(prisma, this.run.id, file),
+    };
     const first = !state.messages.length;
     const target = first ? this.options.startUrl : state.url && state.url !== 'about:blank' ? state.url : undefined;
     if (target) {
@@ -211,8 +226,14 @@ class AgentRun {
     const state = this.state;
     const session = this.session!;
     const budget = this.budget!;
-    const tools = [...BUILT_IN_ACTIONS, ...this.callerTools];
-    const system = systemPrompt(this.callerTools, this.vault.names.length ? this.vault.describe() : undefined, this.options.outputSchema);
+    // upload_file is offered to a task that has files.
+    const builtIns = this.files.length ? BUILT_IN_ACTIONS : BUILT_IN_ACTIONS.filter((a) => a.function.name !== 'upload_file');
+    const tools = [...builtIns, ...this.callerTools];
+    const system = systemPrompt(this.callerTools, {
+      secrets: this.vault.names.length ? this.vault.describe() : undefined,
+      outputSchema: this.options.outputSchema,
+      files: this.files,
+    });
     for (;;) {
       if (this.signal.aborted) throw new Error('aborted');
       if (state.steps >= this.options.maxSteps) {
@@ -300,7 +321,9 @@ class AgentRun {
         continue;
       }
       if (call.name === 'done') {
-        step.result = 'finished';
+        // Downloads the last action started are kept before the run is seen to end.
+        const downloads = await session.reportDownloads(t.actionTimeoutMs);
+        step.result = ['finished', ...downloads].join('; ');
         await this.lease.saveStep(step, this.snapshot(), state.dataTable);
         return this.finish(call.arguments);
       }

@@ -1,6 +1,7 @@
 // Executes the built-in browser actions (all but `done`) on a run's page. A failure is an answer
 // for the agent ("element [7] is not on the page"), not an exception: the agent can correct itself.
-import type { BrowserContext, Frame, Locator, Page, Request } from 'playwright-core';
+import type { BrowserContext, Download, Frame, Locator, Page, Request } from 'playwright-core';
+import type { DownloadedFile, TaskFileData } from './files.js';
 import type { UrlPolicy } from '../http/url-policy.js';
 import { observe, type Observation, type TabView } from './observe.js';
 import { visionShot } from './vision.js';
@@ -14,9 +15,21 @@ export interface ActionOutcome {
   rows?: Row[];
 }
 
+/** Where a run keeps what its browser downloads, and how much more it may keep. */
+export interface DownloadKeeper {
+  maxBytes: number;
+  /** Downloads the run may still keep (TASK_MAX_DOWNLOADS less those it has). */
+  remaining: number;
+  keep(file: DownloadedFile): Promise<unknown>;
+}
+
 /** A run's browser context and its current tab (a popup becomes the current tab). */
 export class BrowserSession {
   page!: Page;
+  /** Without one, downloads are refused. */
+  downloads: DownloadKeeper | undefined;
+  /** Downloads under way or ended since the last action's result reported them: what to tell the agent. */
+  private downloadNotes: Array<{ note: Promise<string>; text?: string }> = [];
   /** Why the latest main-frame navigation was refused by the policy, if it was. */
   blocked: string | undefined;
   private failedNavigation: { url: string; error: string } | undefined;
@@ -39,6 +52,11 @@ export class BrowserSession {
     const session = new BrowserSession(context, proxy);
     context.on('page', (page) => {
       session.page = page;
+      page.on('download', (download) => {
+        const entry: { note: Promise<string>; text?: string } = { note: session.keepDownload(download) };
+        void entry.note.then((text) => (entry.text = text));
+        session.downloadNotes.push(entry);
+      });
       // A tab that closes (a popup, window.close()) hands over to the newest one left.
       page.on('close', () => {
         if (session.page !== page) return;
@@ -64,6 +82,61 @@ export class BrowserSession {
     await context.addInitScript(WATCH_NEW_TABS);
     session.page = await context.newPage();
     return session;
+  }
+
+  /**
+   * Reads a finished download and keeps it, within the run's limits; answers what the agent is told.
+   * The browser downloads the whole file first (Playwright has no progress): one over the limit is
+   * then refused whole and deleted with the context.
+   */
+  private async keepDownload(download: Download): Promise<string> {
+    const name = download.suggestedFilename();
+    const keeper = this.downloads;
+    const refuse = async (why: string) => {
+      await download.cancel().catch(() => undefined);
+      return `the download of ${JSON.stringify(name)} was not kept: ${why}`;
+    };
+    if (!keeper) return refuse('this run keeps no downloads');
+    if (keeper.remaining <= 0) return refuse('the run already kept as many downloads as it may (TASK_MAX_DOWNLOADS)');
+    keeper.remaining--;
+    try {
+      const stream = await download.createReadStream();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of stream) {
+        size += (chunk as Buffer).length;
+        if (size > keeper.maxBytes) {
+          stream.destroy();
+          keeper.remaining++;
+          return `the download of ${JSON.stringify(name)} was not kept: it is larger than ${keeper.maxBytes} bytes (TASK_MAX_DOWNLOAD_BYTES)`;
+        }
+        chunks.push(chunk as Buffer);
+      }
+      await keeper.keep({ name, url: download.url(), content: Buffer.concat(chunks) });
+      return `downloaded ${JSON.stringify(name)} (${size} bytes; kept with the run's result)`;
+    } catch (error) {
+      keeper.remaining++;
+      const failure = await download.failure().catch(() => null);
+      return `the download of ${JSON.stringify(name)} failed: ${failure ?? (error as Error).message.split('\n')[0]}`;
+    }
+  }
+
+  /** Whether a download began since the last report. */
+  get downloading(): boolean {
+    return this.downloadNotes.length > 0;
+  }
+
+  /** What the downloads since the last report came to, waiting for them up to `timeoutMs`. */
+  async reportDownloads(timeoutMs: number): Promise<string[]> {
+    if (!this.downloadNotes.length) return [];
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.all(this.downloadNotes.map((d) => d.note)), waited]);
+    clearTimeout(timer);
+    const ended = this.downloadNotes.filter((d) => d.text !== undefined);
+    this.downloadNotes = this.downloadNotes.filter((d) => d.text === undefined);
+    const still = this.downloadNotes.length ? [`${this.downloadNotes.length} download(s) still under way`] : [];
+    return [...ended.map((d) => d.text!), ...still];
   }
 
   /** Observes the current tab and its frames, and remembers which frame each element number is in. */
@@ -187,6 +260,8 @@ async function awaitNewTab(session: BrowserSession, page: Page, frame: Frame, ti
 
 export interface ActionEnv {
   policy: UrlPolicy;
+  /** The task's files (upload_file): their names, and a file's bytes by name. */
+  files?: { names: string[]; load(name: string): Promise<TaskFileData | null> };
   /** The text to type for the text the model wrote: its secret placeholders replaced by their values. */
   reveal?: (text: string) => string;
   timeoutMs: number;
@@ -227,6 +302,7 @@ export interface ActionArgs {
   tab?: number;
   seconds?: number;
   selector?: string;
+  file?: string;
 }
 
 export async function executeAction(session: BrowserSession, name: string, args: ActionArgs, env: ActionEnv): Promise<ActionOutcome> {
@@ -236,7 +312,8 @@ export async function executeAction(session: BrowserSession, name: string, args:
     const outcome = await perform(session, page, name, args, env);
     const refusal = session.refusal();
     if (refusal) return { ok: false, result: `blocked by policy: ${refusal}` };
-    return outcome;
+    const downloads = await session.reportDownloads(env.timeoutMs);
+    return downloads.length ? { ...outcome, result: `${outcome.result}; ${downloads.join('; ')}` } : outcome;
   } catch (error) {
     const refusal = session.refusal();
     if (refusal) return { ok: false, result: `blocked by policy: ${refusal}` };
@@ -255,7 +332,16 @@ async function perform(session: BrowserSession, page: Page, name: string, args: 
     case 'navigate': {
       const verdict = await env.policy.check(args.url!);
       if (!verdict.allowed) return { ok: false, result: `blocked by policy: ${verdict.reason}` };
-      const response = await page.goto(args.url!, { waitUntil: 'domcontentloaded', timeout });
+      const response = await page.goto(args.url!, { waitUntil: 'domcontentloaded', timeout }).catch((error: Error) => {
+        // A URL that answers with a file opens no page: the download is reported with the result.
+        if (error.message.includes('Download is starting')) return 'download' as const;
+        throw error;
+      });
+      if (response === 'download') {
+        // Playwright may report the download just after goto gave up on the page.
+        if (!session.downloading) await page.waitForEvent('download', { timeout }).catch(() => undefined);
+        return { ok: true, result: `${args.url} started a download; the tab stays at ${page.url()}` };
+      }
       await settle(page, timeout);
       return { ok: true, result: `opened ${page.url()}${response ? ` (HTTP ${response.status()})` : ''}` };
     }
@@ -336,6 +422,8 @@ async function perform(session: BrowserSession, page: Page, name: string, args: 
       await sleep(Math.min(10, Math.max(0, args.seconds!)) * 1000, env.signal);
       return { ok: true, result: `waited ${args.seconds} s` };
     }
+    case 'upload_file':
+      return uploadFile(session, page, args, env);
     case 'extract': {
       const found = (await page.evaluate(`(${EXTRACT_SOURCE})(${JSON.stringify(args.selector ?? '')})`)) as {
         rows?: Row[];
@@ -354,6 +442,49 @@ async function perform(session: BrowserSession, page: Page, name: string, args: 
     default:
       return { ok: false, result: `unknown action ${name}` };
   }
+}
+
+/**
+ * Sets one of the task's files into a file input: element `element` when it is one, else the file
+ * chooser that clicking it opens (a styled button); without an element, the page's only file input.
+ */
+async function uploadFile(session: BrowserSession, page: Page, args: ActionArgs, env: ActionEnv): Promise<ActionOutcome> {
+  const timeout = env.timeoutMs;
+  const names = env.files?.names ?? [];
+  const file = names.includes(args.file!) ? await env.files!.load(args.file!) : null;
+  if (!file) {
+    const given = names.length ? `the task's files are ${names.map((n) => JSON.stringify(n)).join(', ')}` : 'the task has no files';
+    return { ok: false, result: `there is no file ${JSON.stringify(args.file)}: ${given}` };
+  }
+  const payload = { name: file.name, mimeType: file.mimeType, buffer: file.content };
+  const what = `${JSON.stringify(file.name)} (${file.content.length} bytes)`;
+  if (args.element === undefined) {
+    const inputs = page.locator('input[type=file]');
+    const count = await inputs.count();
+    if (count !== 1)
+      return {
+        ok: false,
+        result: count
+          ? `the page has ${count} file inputs: give the element of the one to use`
+          : 'the page has no file input: give the element that opens the file chooser',
+      };
+    await inputs.setInputFiles(payload, { timeout });
+    await settle(page, timeout);
+    return { ok: true, result: `set ${what} into the page's file input` };
+  }
+  const target = await element(session, page, args.element);
+  if (typeof target === 'string') return { ok: false, result: target };
+  if ((await target.locator.getAttribute('type', { timeout }))?.toLowerCase() === 'file') {
+    await target.locator.setInputFiles(payload, { timeout });
+  } else {
+    const chooser = page.waitForEvent('filechooser', { timeout }).catch(() => null);
+    await target.locator.click({ timeout });
+    const opened = await chooser;
+    if (!opened) return { ok: false, result: `clicking [${args.element}]${target.where} opened no file chooser` };
+    await opened.setFiles(payload, { timeout });
+  }
+  await settle(page, timeout, target.frame);
+  return { ok: true, result: `set ${what} into [${args.element}]${target.where}` };
 }
 
 interface Target {

@@ -75,7 +75,7 @@ export class BrowserHost {
     const browser = await this.browser();
     return browser.newContext({
       viewport: VIEWPORT,
-      acceptDownloads: false,
+      acceptDownloads: true,
       serviceWorkers: 'block',
       storageState,
       // Per context, so a remote browser's other users are not proxied. `<-loopback>` removes

@@ -85,7 +85,9 @@ const OBSERVE_SOURCE = `function (first, max, maxText) {
     if (el.disabled) continue;
     const rect = el.getBoundingClientRect();
     const style = getComputedStyle(el);
-    if (rect.width <= 0 || rect.height <= 0 || style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) === 0) continue;
+    // A file input is often hidden behind a styled label: it is listed anyway, for upload_file.
+    const fileInput = el.tagName === 'INPUT' && el.type === 'file';
+    if (!fileInput && (rect.width <= 0 || rect.height <= 0 || style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) === 0)) continue;
     const tag = el.tagName.toLowerCase();
     const labelled = el.labels && el.labels[0] ? el.labels[0].innerText : '';
     const label = clip(el.getAttribute('aria-label') || labelled || (tag === 'input' || tag === 'textarea' || tag === 'select' ? '' : el.innerText) || el.getAttribute('title') || el.getAttribute('alt') || '', 80);

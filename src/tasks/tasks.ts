@@ -10,6 +10,8 @@ import { validateCreateTask, validateTaskName, type CreateTaskInput, type TaskOp
 import { ensureWebhookSecret } from './webhooks.js';
 import { requireSecretKey, sealSecrets } from './secrets.js';
 import { checkBudgetOptions, checkKeyTokens } from './budgets.js';
+import { loadFiles, taskFileRows, validateFiles } from './files.js';
+import { outboundPolicy } from '../http/url-policy.js';
 
 export interface Owner {
   userId: number;
@@ -34,6 +36,9 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
   // Without a webhookUrl of its own, the task's events go to its key's default one (if the key has one).
   const webhookUrl = valid.webhookUrl ?? (owner.keyId === undefined ? undefined : await keyDefaultWebhookUrl(prisma, owner.keyId));
   if (webhookUrl) await ensureWebhookSecret(prisma, owner.keyId!);
+  const fileSpecs = validateFiles(input.files);
+  // Fetched before anything is stored: a file that cannot be had leaves no task behind.
+  const files = fileSpecs ? await loadFiles(fileSpecs, outboundPolicy(config), config.tasks) : [];
   const run = newRunRow(config);
   const task = await prisma.task.create({
     data: {
@@ -49,6 +54,7 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
       secrets: valid.secrets ? sealSecrets(valid.secrets, config.secretKey!) : null,
       keyId: owner.keyId ?? null,
       runs: { create: run },
+      ...(files.length ? { files: { create: taskFileRows(files) } } : {}),
     },
   });
   if (config.tasks.llmBaseUrl) taskSignals.emit('queued');

@@ -38,6 +38,7 @@ export interface CreateTaskInput {
   profile?: unknown;
   maxTokens?: unknown;
   maxCostUsd?: unknown;
+  files?: unknown;
 }
 
 export interface TaskOptions {

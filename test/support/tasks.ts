@@ -89,13 +89,13 @@ export async function runResult(api: TestServer, taskId: string, key = ADMIN_KEY
 }
 
 /** Creates a task of `task`, waits for its run to end, and gives the run, its result and its steps' results. */
-export async function finishTask(api: TestServer, task: string) {
-  const taskId = await createTask(api, { task });
+export async function finishTask(api: TestServer, task: string, extra: Record<string, unknown> = {}) {
+  const taskId = await createTask(api, { task, ...extra });
   const run = await waitForRun(api, taskId, ended);
   const result = await runResult(api, taskId);
   const steps = (await api.graphql(`query($id: ID!) { taskRun(taskId: $id) { steps { result } } }`, { id: taskId }, ADMIN_KEY)).data.taskRun
     .steps as Array<{ result: string }>;
-  return { run, result, results: steps.map((s) => s.result) };
+  return { taskId, run, result, results: steps.map((s) => s.result) };
 }
 
 /** Starts another Almanac on an existing database (another "process" sharing it). */

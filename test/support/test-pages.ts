@@ -1,8 +1,9 @@
 // A tiny web site on 127.0.0.1 for the browser agent: a search form whose results are a table, a
 // sign-in form, account pages that keep a session in a cookie and local storage, a page where nothing
 // happens, a canvas that logs the vision overlay, a redirect, pages holding iframes and a payment form
-// to put in them, and a log of every path requested and every form posted. Start two to have two
-// origins: the second one reached as http://localhost:<port> (secondOrigin).
+// to put in them, files to download and a page to upload into, and a log of every path requested
+// and every form posted. Start two to have two origins: the second one reached as
+// http://localhost:<port> (secondOrigin).
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
@@ -47,6 +48,11 @@ const cookieOf = (header: string, name: string) =>
     .split(';')
     .map((part) => part.trim().split('='))
     .find(([key]) => key === name)?.[1];
+
+/** The report /files serves as a download. */
+export const REPORT_CSV = 'month,total\nNovember,42\n';
+
+const attachment = (name: string, type: string) => ({ 'content-type': type, 'content-disposition': `attachment; filename="${name}"` });
 
 /** Session tokens the account pages gave out (a random token per sign-in), to their users. */
 const sessions = new Map<string, string>();
@@ -208,6 +214,49 @@ function respond(url: URL, form?: URLSearchParams, cookie = ''): { status: numbe
     case '/logged-in':
       // Echoes the code it was sent (a site showing what was typed).
       return { status: 200, body: page('Logged in', `<p>Logged in with code ${escape(form?.get('otp') ?? '')}</p>`) };
+    case '/files':
+      return {
+        status: 200,
+        body: page(
+          'Files',
+          `<h1>Files</h1><a href="/files/report.csv" download>Download the report</a> <a href="/files/big.bin">Download the big file</a>
+            <a href="/files/page.html">Download the page</a>`,
+        ),
+      };
+    case '/files/report.csv':
+      return { status: 200, body: REPORT_CSV, headers: attachment('report.csv', 'text/csv') };
+    case '/files/big.bin':
+      return { status: 200, body: 'x'.repeat(300_000), headers: attachment('big.bin', 'application/octet-stream') };
+    case '/files/page.html':
+      // A page sent as a file: Almanac must serve it back as bytes, never as a page of its own origin.
+      return { status: 200, body: '<script>document.title = "ran"</script>', headers: attachment('page.html', 'text/html') };
+    case '/files/notes.txt':
+      return { status: 200, body: 'notes from the web', headers: { 'content-type': 'text/plain' } };
+    case '/upload':
+      // A file input hidden behind a styled label, and a button that opens a file chooser from script;
+      // each shows the name, size, type and text of the file it got.
+      return {
+        status: 200,
+        body: page(
+          'Upload',
+          `<label for="cv" style="border:1px solid">Choose your CV</label><input id="cv" type="file" style="display:none">
+            <button type="button" id="photo">Attach a photo</button><ul id="got"></ul>
+            <script>
+              const show = async (label, file) => {
+                const li = document.createElement('li');
+                li.textContent = label + ': ' + file.name + ', ' + file.size + ' bytes, ' + file.type + ': ' + (await file.text());
+                document.getElementById('got').append(li);
+              };
+              document.getElementById('cv').onchange = (e) => show('CV', e.target.files[0]);
+              document.getElementById('photo').onclick = () => {
+                const input = document.createElement('input');
+                input.type = 'file';
+                input.onchange = () => show('Photo', input.files[0]);
+                input.click();
+              };
+            </script>`,
+        ),
+      };
     case '/secret':
       return { status: 200, body: page('Secret', '<h1>secret content</h1>') };
     default:

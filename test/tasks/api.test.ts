@@ -167,7 +167,11 @@ describe.each(DATABASE_KINDS)('task API on %s', (kind) => {
     const form = await api.request('POST', path, { key: ADMIN_KEY, form: 'task=go' });
     expect(form.status).toBe(415);
     expect(form.json.error).toContain('application/json');
-    const huge = await api.request('POST', path, { key: ADMIN_KEY, body: { task: 'go', padding: 'x'.repeat(1_100_000) } });
+    // 1 MB at most; task create's body may be larger by its files (test/tasks/files.test.ts).
+    const huge = await api.request('POST', '/api/v1/task/any/run/tool-input', {
+      key: ADMIN_KEY,
+      body: { input: 'go', padding: 'x'.repeat(1_100_000) },
+    });
     expect(huge).toMatchObject({ status: 413, json: { success: false } });
     const noKey = await api.request('POST', path, { body: { task: 'go' } });
     expect(noKey.status).toBe(401);
@@ -186,7 +190,7 @@ describe.each(DATABASE_KINDS)('task API on %s', (kind) => {
         req.end();
       });
     try {
-      const huge = await send('POST', '/api/v1/task/create', JSON.stringify({ task: 'go', padding: 'x'.repeat(2_000_000) }));
+      const huge = await send('POST', '/api/v1/task/any/run/tool-input', JSON.stringify({ input: 'go', padding: 'x'.repeat(2_000_000) }));
       expect(huge.statusCode).toBe(413);
       expect(huge.headers.connection).toBe('close');
       expect((await send('GET', '/api/v1/health')).statusCode).toBe(200);

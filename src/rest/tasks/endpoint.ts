@@ -21,6 +21,8 @@ export interface TaskRequest {
 export interface TaskEndpoint extends Endpoint<TaskRequest> {
   /** key: an API key is required; none: public; token: the run's share token, or the owner's key. */
   auth: 'key' | 'none' | 'token';
+  /** The body may carry files as base64: it may be larger by TASK_MAX_UPLOAD_BYTES (as base64). */
+  takesFiles?: true;
   /** What a success answers, for the OpenAPI document: the JSON Schema of `data`, and of the
    *  envelope's other keys. Absent: the route answers bytes, or a body of its own. */
   answer?: { data: Schema; extra?: Record<string, Schema> };

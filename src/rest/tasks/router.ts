@@ -13,7 +13,7 @@ import type { Logger } from '../../http/logger.js';
 import type { RateDecision } from '../../tasks/rate-limit.js';
 import { errorAnswer } from '../error-answer.js';
 import { compileRoutes, matchRoute, methodsOnPath, type CompiledRoute, type RestResult } from '../route-table.js';
-import { assertCheckable, checkBody, checkQuery, readJsonBody, taskError, TASK_ERROR_ENVELOPE } from './http.js';
+import { assertCheckable, checkBody, checkQuery, MAX_BODY_BYTES, readJsonBody, taskError, TASK_ERROR_ENVELOPE } from './http.js';
 import { argsByPlace, type TaskEndpoint, type TaskRequest } from './endpoint.js';
 import { TASK_ROUTES } from './routes.js';
 
@@ -50,10 +50,21 @@ export interface TaskApiOptions {
   /** Counts a request of the key (its hash) against the per-minute limit (src/tasks/rate-limit.ts). */
   rateLimit: (keyHash: string) => Promise<RateDecision>;
   perMinute: number;
+  /** What `files` may add to a body (TASK_MAX_UPLOAD_BYTES, before base64). */
+  maxUploadBytes: number;
   logger: Logger;
 }
 
-export function createTaskApi({ runner, context, resolveViewer, rateLimit, perMinute, logger }: TaskApiOptions): Middleware {
+export function createTaskApi({
+  runner,
+  context,
+  resolveViewer,
+  rateLimit,
+  perMinute,
+  maxUploadBytes,
+  logger,
+}: TaskApiOptions): Middleware {
+  const filesBodyLimit = MAX_BODY_BYTES + Math.ceil(maxUploadBytes / 3) * 4;
   for (const { path, endpoints } of TASK_ROUTES) for (const endpoint of endpoints) assertCheckable(path, endpoint.args ?? {});
   const routes = compileRoutes(TASK_ROUTES, API_PREFIX.slice(1), { caseSensitive: true });
 
@@ -87,7 +98,9 @@ export function createTaskApi({ runner, context, resolveViewer, rateLimit, perMi
       const req: TaskRequest = {
         params,
         query: checkQuery(ctx.query, places.query),
-        body: Object.keys(places.body).length ? checkBody(await readJsonBody(ctx.req), places.body) : {},
+        body: Object.keys(places.body).length
+          ? checkBody(await readJsonBody(ctx.req, endpoint.takesFiles ? filesBodyLimit : MAX_BODY_BYTES), places.body)
+          : {},
         hasKey: viewer !== null,
         graphql: async (source, variables) => unwrap(await runner(source, variables, context(viewer)), logger),
       };

@@ -4,6 +4,7 @@
 // document derive from these rows. The two binary routes (recording GIF, step screenshot) answer
 // bytes, which are not GraphQL's business beyond reading them.
 import { PROFILE_DOC } from '../../tasks/profiles.js';
+import { FILES_DOC } from '../../tasks/files.js';
 import { parse, validate } from 'graphql';
 import { enumValues } from '../../graphql/enum-values.js';
 import type { GraphQLData } from '../../graphql/execute.js';
@@ -74,6 +75,12 @@ function foundRun(data: GraphQLData, { params, query }: TaskRequest): GraphQLDat
   return data.taskRun;
 }
 
+/** A Content-Disposition naming the file: an ASCII fallback and the exact name (RFC 6266). */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 /** The images of the run a binary route serves: by share token (for <img> tags), or by the owner's key. */
 async function binaryRun(req: TaskRequest, field: string, variables: Record<string, unknown>): Promise<Record<string, string | null>> {
   const { taskId } = req.params;
@@ -115,6 +122,7 @@ export const TASK_ROUTES: TaskRoute[] = [
   }),
   route('POST', '/task/create', 'Stores a task and schedules its first run; answers {taskId} at once.', {
     auth: 'key',
+    takesFiles: true,
     args: {
       task: { type: 'string', required: true, description: 'What to do: 1 to 10,000 characters after trimming.' },
       name: {
@@ -139,6 +147,7 @@ export const TASK_ROUTES: TaskRoute[] = [
           "A JSON Schema (at most 20,000 characters) the agent's final answer must satisfy: it is told the schema, an answer that does not validate is sent back with the errors (twice at most), then the run fails. The validated value is the run's output.",
       },
       profile: { type: 'string', description: PROFILE_DOC },
+      files: { type: 'array', items: { type: 'object' }, description: FILES_DOC },
       secrets: {
         type: 'object',
         description:
@@ -216,12 +225,13 @@ export const TASK_ROUTES: TaskRoute[] = [
     auth: 'key',
     args: { runId },
     ...runs(
-      `query RunResult($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status error output dataTable tokensUsed costUsd } }`,
+      `query RunResult($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status error output dataTable tokensUsed costUsd downloads { id name size sha256 url } } }`,
       runVariables,
       (data, req) => {
         const run = foundRun(data, req);
         const usage = { tokens: run.tokensUsed, costUsd: run.costUsd };
-        return envelope({ status: run.status, error: run.error, output: run.output, dataTable: run.dataTable, usage });
+        const { status, error, output, dataTable, downloads } = run;
+        return envelope({ status, error, output, dataTable, usage, downloads });
       },
     ),
     answer: {
@@ -234,9 +244,46 @@ export const TASK_ROUTES: TaskRoute[] = [
           tokens: { type: 'integer', description: 'Tokens the LLM reported for the run.' },
           costUsd: { type: ['number', 'null'], description: 'What they cost in USD at LLM_PRICES; null: the model has no price.' },
         }),
+        downloads: {
+          type: 'array',
+          description: "The files the run's browser downloaded, oldest first; GET url (with the API key) for the bytes.",
+          items: object({ id: string, name: string, size: { type: 'integer' }, sha256: string, url: string }),
+        },
       }),
     },
   }),
+  route(
+    'GET',
+    '/task/:taskId/run/downloads/:downloadId',
+    "A file a run of the task downloaded (as an attachment): the owner's API key only.",
+    {
+      auth: 'key',
+      handler: async ({ params, graphql }) => {
+        const data = await graphql(
+          `query Download($taskId: ID!, $id: ID!) { task(id: $taskId) { download(id: $id) { name contentBase64 } } }`,
+          {
+            taskId: params.taskId,
+            id: params.downloadId,
+          },
+        );
+        if (!data.task) throw taskError(404, `No task with id "${params.taskId}".`);
+        const file = data.task.download;
+        if (!file) throw taskError(404, `No download "${params.downloadId}" in task "${params.taskId}".`);
+        return {
+          status: 200,
+          body: Buffer.from(file.contentBase64, 'base64'),
+          headers: {
+            // Never the site's own type: a downloaded page served from this origin must not run here.
+            'Content-Type': 'application/octet-stream',
+            'Content-Disposition': attachment(file.name),
+            'X-Content-Type-Options': 'nosniff',
+            'Content-Security-Policy': "sandbox; default-src 'none'",
+            'Cache-Control': 'private, no-cache',
+          },
+        };
+      },
+    },
+  ),
   route('POST', '/task/:taskId/run/tool-input', 'Answers the tool call the run waits on; the run continues.', {
     auth: 'key',
     args: {

@@ -3,3 +3,4 @@ import './task.js';
 import './run.js';
 import './tools.js';
 import './profiles.js';
+import './files.js';

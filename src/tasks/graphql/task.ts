@@ -14,6 +14,7 @@ import {
   taskOptions,
 } from '../tasks.js';
 import { PROFILE_DOC } from '../profiles.js';
+import { FILES_DOC } from '../files.js';
 import { BUDGET_DOCS, MAX_TASK_NAME, readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
 import type { Task as TaskRow, TaskRun as RunRow, WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
@@ -222,6 +223,7 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
     profile: t.string({
       description: PROFILE_DOC,
     }),
+    files: t.field({ type: ['JSON'], required: { list: false, items: true }, description: FILES_DOC }),
     secrets: t.field({
       type: 'JSON',
       description:
