@@ -48,7 +48,7 @@ export interface EvalReport {
 const RUN_SECONDS = { scripted: 60, real: 300 };
 
 const RUN_QUERY = `query Run($taskId: ID!) { taskRun(taskId: $taskId) {
-  status error output dataTable tokensUsed costUsd startedAt finishedAt steps { index } } }`;
+  status error output dataTable tokensUsed costUsd startedAt finishedAt steps { index } downloads { name sha256 } } }`;
 
 export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
   const env = options.env ?? process.env;
@@ -159,7 +159,13 @@ async function runTask(api: Api, task: EvalTask, sites: EvalSites, defaultSecond
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const { taskRun: run } = await api('POST', '/graphql', { query: RUN_QUERY, variables: { taskId } });
-  const outcome: RunOutcome = { status: run.status, error: run.error, output: run.output, dataTable: run.dataTable };
+  const outcome: RunOutcome = {
+    status: run.status,
+    error: run.error,
+    output: run.output,
+    dataTable: run.dataTable,
+    downloads: run.downloads,
+  };
   let verdict: Verdict;
   if (run.status !== 'completed') verdict = { ok: false, detail: `run ended in error: ${run.error}` };
   else {

@@ -3,7 +3,7 @@
 // run of the suite with it shows the harness, the sites and the agent's actions work end to end. It
 // reports as usage an estimate of the tokens it was sent (characters / 4).
 import { startFakeLlm, type FakeLlm, type Reply, type StepContext } from '../test/support/fake-llm.js';
-import { EVAL_TASKS, SHOP_QUERY } from './tasks.js';
+import { EVAL_TASKS, INVOICE_MONTH, SHOP_QUERY } from './tasks.js';
 
 type Policy = (context: StepContext, task: string) => Reply;
 
@@ -61,12 +61,19 @@ const newTab: Policy = (c) => {
   return { call: 'click', args: { element: c.element('"Open the annual report"') } };
 };
 
+/** Clicks the month's invoice link; done once the action's result says the file was kept. */
+const download: Policy = (c) => {
+  if (c.lastToolResult?.includes('downloaded "')) return { call: 'done', args: { output: 'The invoice was downloaded.' } };
+  return { call: 'click', args: { element: c.element(`"Download the ${INVOICE_MONTH} invoice"`) } };
+};
+
 const POLICIES: Record<string, Policy> = {
   'shop-search': shop,
   'multi-page-form': form,
   'table-extract': table,
   'login-totp': login,
   'new-tab': newTab,
+  download,
 };
 /** Longer than any step budget (create's maxSteps is at most 100 unless TASK_MAX_STEPS is larger). */
 const SCRIPT_LENGTH = 500;

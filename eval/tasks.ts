@@ -12,6 +12,8 @@ export interface RunOutcome {
   error: string | null;
   output: unknown;
   dataTable: Array<Record<string, unknown>>;
+  /** The files the run downloaded and kept. */
+  downloads: Array<{ name: string; sha256: string }>;
 }
 
 export interface Verdict {
@@ -156,4 +158,21 @@ const newTab: EvalTask = {
   },
 };
 
-export const EVAL_TASKS: EvalTask[] = [shopSearch, multiPageForm, tableExtract, chartRead, loginTotp, newTab];
+export const INVOICE_MONTH = 'October';
+
+const download: EvalTask = {
+  name: 'download',
+  start: '/invoices/',
+  prompt: `Download the ${INVOICE_MONTH} invoice from this site (only that one), then finish.`,
+  check(run, sites) {
+    const months = sites.invoices.downloaded;
+    if (months.length !== 1 || months[0] !== INVOICE_MONTH.toLowerCase())
+      return { ok: false, detail: `the site sent ${months.join(', ') || 'nothing'} (expected ${INVOICE_MONTH.toLowerCase()} only)` };
+    const kept = run.downloads.filter((d) => d.sha256 === sites.invoices.sha256Of(INVOICE_MONTH));
+    if (kept.length !== 1 || run.downloads.length !== 1)
+      return { ok: false, detail: `${run.downloads.length} files kept, ${kept.length} of them the ${INVOICE_MONTH} invoice` };
+    return { ok: true, detail: `${kept[0].name} kept with the run` };
+  },
+};
+
+export const EVAL_TASKS: EvalTask[] = [shopSearch, multiPageForm, tableExtract, chartRead, loginTotp, newTab, download];

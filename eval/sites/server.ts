@@ -1,4 +1,4 @@
-// The eval sites on one HTTP server on 127.0.0.1: /shop/, /signup/, /branches/, /chart/, /login/, /tabs/. Each start has fresh
+// The eval sites on one HTTP server on 127.0.0.1: /shop/, /signup/, /branches/, /chart/, /login/, /tabs/, /invoices/. Each start has fresh
 // state (searches, submissions), which the checkers read.
 import { once } from 'node:events';
 import http from 'node:http';
@@ -10,6 +10,7 @@ import { createLogin } from './login.js';
 import { createShop } from './shop.js';
 import { createSignup } from './signup.js';
 import { createTabs } from './tabs.js';
+import { createInvoices } from './invoices.js';
 
 export interface EvalSites {
   url: string;
@@ -21,6 +22,7 @@ export interface EvalSites {
   chart: ReturnType<typeof createChart>;
   login: ReturnType<typeof createLogin>;
   tabs: ReturnType<typeof createTabs>;
+  invoices: ReturnType<typeof createInvoices>;
   /** Starts every site afresh (no searches, drafts or submissions): before each task. */
   reset(): void;
   close(): Promise<void>;
@@ -36,6 +38,7 @@ export async function startEvalSites(): Promise<EvalSites> {
     chart: createChart(),
     login: createLogin(),
     tabs: createTabs(),
+    invoices: createInvoices(),
   });
   let sites = fresh();
   const server = http.createServer(async (req, res) => {
@@ -63,7 +66,7 @@ export async function startEvalSites(): Promise<EvalSites> {
         ? html(
             page(
               'Eval sites',
-              '<a href="/shop/">Shop</a> <a href="/signup/">Sign up</a> <a href="/branches/">Branches</a> <a href="/chart/">Chart</a> <a href="/login/">Login</a> <a href="/tabs/">Tabs</a>',
+              '<a href="/shop/">Shop</a> <a href="/signup/">Sign up</a> <a href="/branches/">Branches</a> <a href="/chart/">Chart</a> <a href="/login/">Login</a> <a href="/tabs/">Tabs</a> <a href="/invoices/">Invoices</a>',
             ),
           )
         : Object.hasOwn(sites, site)
@@ -95,6 +98,9 @@ export async function startEvalSites(): Promise<EvalSites> {
     },
     get tabs() {
       return sites.tabs;
+    },
+    get invoices() {
+      return sites.invoices;
     },
     reset() {
       sites = fresh();

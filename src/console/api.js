@@ -67,6 +67,25 @@ export async function gql(query, variables = {}, key = storedKey()) {
   return body.data;
 }
 
+/**
+ * The bytes of a file the task API serves to the key's owner (a run's download), as a Blob.
+ * @param {string} path
+ * @returns {Promise<Blob>}
+ */
+export async function fetchFile(path, key = storedKey()) {
+  let response;
+  try {
+    response = await fetch(path, { headers: { 'x-api-key': key ?? '' } });
+  } catch (error) {
+    throw new ApiError(`Almanac could not be reached (${messageOf(error)}).`, 'NETWORK');
+  }
+  if (!response.ok) {
+    const body = await response.json().catch(() => null);
+    throw new ApiError(body?.error ?? `Almanac answered with HTTP ${response.status}.`, 'HTTP');
+  }
+  return response.blob();
+}
+
 const RETRY_MS = [500, 1000, 2000, 5000, 10000];
 
 /**

@@ -5,7 +5,7 @@
 // pick and save tool definitions, and set the key's default webhook. Routes live in the URL hash:
 // #/new, #/key, #/task/<taskId> and #/task/<taskId>/run/<runId>.
 
-import { ApiError, AuthError, forgetKey, gql, messageOf, storeKey, storedKey, subscribe } from './api.js';
+import { ApiError, AuthError, fetchFile, forgetKey, gql, messageOf, storeKey, storedKey, subscribe } from './api.js';
 import { byId, el, time } from './dom.js';
 import { toolCallForm } from './tool-form.js';
 
@@ -27,12 +27,13 @@ import { toolCallForm } from './tool-form.js';
  * }} Step
  */
 /** @typedef {{ id: string, name: string, input: string | null }} AnsweredToolCall */
+/** @typedef {{ id: string, name: string, size: number, url: string }} Download */
 /**
  * @typedef {RunStatus & {
  *   id: string, taskId: string, error: string | null, output: unknown, dataTable: unknown[] | null,
  *   createdAt: string, startedAt: string | null, finishedAt: string | null, tokensUsed: number, costUsd: number | null,
  *   toolCall: import('./tool-form.js').ToolCall | null, toolCalls: AnsweredToolCall[] | null, steps: Step[],
- *   recording: { status: string, url: string } | null,
+ *   recording: { status: string, url: string } | null, downloads: Download[] | null,
  * }} Run
  */
 /** @typedef {{ id: string, name: string, builtIn: boolean, definition: { function?: { description?: string } } | null }} SavedTool */
@@ -53,6 +54,7 @@ const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
     toolCalls { id name input }
     steps { index url title action callsCallerTool arguments reasoning result screenshotUrl }
     recording { status url }
+    downloads { id name size url }
   }
 }`;
 const CREATE = `mutation ConsoleCreate($input: CreateTaskInput!) { createTask(input: $input) { id } }`;
@@ -661,6 +663,7 @@ function renderResult(/** @type {Run} */ run) {
   else if (typeof run.output === 'string') parts.push(el('p', { class: 'output' }, run.output));
   else parts.push(el('pre', { class: 'output' }, JSON.stringify(run.output, null, 2)));
   parts.push(dataTable(run.dataTable ?? []));
+  if (run.downloads?.length) parts.push(el('h4', {}, 'Files the run downloaded'), downloadedFiles(run.downloads));
   const recording = run.recording?.status === 'completed' && sameOrigin(run.recording.url);
   if (recording) {
     parts.push(
@@ -675,6 +678,35 @@ function renderResult(/** @type {Run} */ run) {
   }
   body.replaceChildren(...parts);
   $('result').hidden = false;
+}
+
+/** The run's downloads, each saved on a click: the bytes need the API key, so a plain link cannot fetch them. */
+function downloadedFiles(/** @type {Download[]} */ files) {
+  const save = async (/** @type {Download} */ file, /** @type {HTMLButtonElement} */ button) => {
+    const url = sameOrigin(file.url);
+    if (!url) return;
+    button.disabled = true;
+    try {
+      const href = URL.createObjectURL(await fetchFile(url));
+      el('a', { href, download: file.name }).click();
+      setTimeout(() => URL.revokeObjectURL(href), 60_000);
+      button.textContent = 'Saved';
+    } catch (error) {
+      button.textContent = `Not saved: ${messageOf(error)}`;
+    } finally {
+      button.disabled = false;
+    }
+  };
+  return el(
+    'ul',
+    { class: 'run-files' },
+    ...files.map((file) => {
+      /** @type {HTMLButtonElement} */
+      const button = el('button', { type: 'button' }, 'Save');
+      button.addEventListener('click', () => void save(file, button));
+      return el('li', {}, `${file.name} (${file.size.toLocaleString()} bytes) `, button);
+    }),
+  );
 }
 
 /** A spreadsheet cell that cannot run as a formula (=, +, -, @ lead one in Excel and Calc). */

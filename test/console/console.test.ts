@@ -1,7 +1,7 @@
 // The task console in a real browser (Debian's Chromium through playwright-core): the page and its
 // headers, a refused key, signing in, following a run live, answering a form_input form and seeing
-// the result, answering another tool, stopping a run, picking and saving tools, naming tasks and the
-// key's default webhook. Screenshots of the main states are saved in
+// the result, answering another tool, stopping a run, picking and saving tools, naming tasks, the
+// key's default webhook, and saving a run's downloads. Screenshots of the main states are saved in
 // test-artifacts/console/.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { type Browser, type Page } from 'playwright-core';
@@ -11,6 +11,7 @@ import { DATABASE_KINDS } from '../support/databases.js';
 import { ADMIN_KEY } from '../support/server.js';
 import { createTask, taskText, useTaskFixtures } from '../support/tasks.js';
 import { FORM_INPUT_TOOL, useConsoleServers } from './helpers.js';
+import { REPORT_CSV } from '../support/test-pages.js';
 
 const ARTIFACTS = 'test-artifacts/console';
 /** Polls until the assertion holds; generous, for a machine shared with other test runs. */
@@ -364,6 +365,29 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       await close();
     }
   }, 240_000);
+
+  it('lists the files a run downloaded and saves one with the key', async () => {
+    fx.llm.define('console-download', [
+      { call: 'navigate', args: { url: `${fx.pages.url}/files` } },
+      (c) => ({ call: 'click', args: { element: c.element('"Download the report"') } }),
+      { call: 'done', args: { output: 'Got the report' } },
+    ]);
+    const taskId = await createTask(servers.client, { task: taskText('console-download', 'Fetch the report') });
+    const { page, problems, close } = await openConsole(`#/task/${taskId}`);
+    try {
+      await signIn(page, ADMIN_KEY);
+      await poll(() => page.locator('#run-badge').textContent(), 90_000).toBe('Completed');
+      const files = page.getByRole('region', { name: 'Result' }).locator('.run-files li');
+      await poll(() => files.textContent()).toBe(`report.csv (${REPORT_CSV.length} bytes) Save`);
+      const [file] = await Promise.all([page.waitForEvent('download'), files.getByRole('button', { name: 'Save' }).click()]);
+      expect(file.suggestedFilename()).toBe('report.csv');
+      expect(readFileSync((await file.path())!, 'utf8')).toBe(REPORT_CSV);
+      await poll(() => files.getByRole('button').textContent()).toBe('Saved');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 120_000);
 
   it("picks and saves tool definitions, names and renames a task, and sets the key's default webhook, by keyboard", async () => {
     fx.llm.define('console-tools', [{ call: 'done', args: { output: 'Orders checked' } }]);

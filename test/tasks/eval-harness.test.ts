@@ -66,11 +66,28 @@ describe.each(DATABASE_KINDS)('eval harness on %s', (kind) => {
 
 describe('the chart-read checker', () => {
   const chart = EVAL_TASKS.find((t) => t.name === 'chart-read')!;
-  const judge = (output: string) => chart.check({ status: 'completed', error: null, output, dataTable: [] }, undefined as never);
+  const judge = (output: string) =>
+    chart.check({ status: 'completed', error: null, output, dataTable: [], downloads: [] }, undefined as never);
   it('wants the month of the tallest bar, and only it', () => {
     expect(judge('April')).toEqual({ ok: true, detail: 'April' });
     expect(judge('Apr, maybe')).toEqual({ ok: true, detail: 'April' });
     expect(judge('March')).toEqual({ ok: false, detail: 'the answer does not name April' });
     expect(judge('April or May')).toEqual({ ok: false, detail: 'the answer names 2 months' });
+  });
+});
+
+describe('the download checker', () => {
+  const task = EVAL_TASKS.find((t) => t.name === 'download')!;
+  const sites = (downloaded: string[]) => ({ invoices: { downloaded, sha256Of: (month: string) => `sha-${month}` } }) as never;
+  const judge = (downloaded: string[], kept: string[]) =>
+    task.check(
+      { status: 'completed', error: null, output: '', dataTable: [], downloads: kept.map((sha256) => ({ name: 'f.csv', sha256 })) },
+      sites(downloaded),
+    );
+  it("wants the site to have sent the month's invoice only, and the run to have kept that file", () => {
+    expect(judge(['october'], ['sha-October'])).toEqual({ ok: true, detail: 'f.csv kept with the run' });
+    expect(judge(['october', 'september'], ['sha-October'])).toMatchObject({ ok: false });
+    expect(judge([], [])).toEqual({ ok: false, detail: 'the site sent nothing (expected october only)' });
+    expect(judge(['october'], [])).toEqual({ ok: false, detail: '0 files kept, 0 of them the October invoice' });
   });
 });
