@@ -27,6 +27,8 @@ export interface GuardedOptions {
 }
 
 export class OutboundDenied extends Error {}
+/** The answer's body went past `maxBytes`. */
+export class ResponseTooLarge extends Error {}
 
 /** The answer to `url` (redirects followed, each through the policy), or an error. */
 export async function guardedRequest(policy: UrlPolicy, url: string, options: GuardedOptions = {}): Promise<GuardedResponse> {
@@ -79,7 +81,7 @@ function requestOnce(url: string, address: string | undefined, timeoutMs: number
       let size = 0;
       response.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > maxBytes) request.destroy(new Error(`the answer is larger than ${maxBytes} bytes`));
+        if (size > maxBytes) request.destroy(new ResponseTooLarge(`the answer is larger than ${maxBytes} bytes`));
         else chunks.push(chunk);
       });
       response.on('end', () => resolve({ status, headers: response.headers, body: Buffer.concat(chunks) }));

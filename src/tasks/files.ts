@@ -4,7 +4,7 @@
 // whole, never kept truncated.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Prisma } from '../db/client.js';
-import { guardedRequest } from '../http/guarded-request.js';
+import { guardedRequest, ResponseTooLarge } from '../http/guarded-request.js';
 import type { UrlPolicy } from '../http/url-policy.js';
 import { isPlainObject } from '../values.js';
 import { invalid } from './errors.js';
@@ -75,26 +75,29 @@ export async function loadFiles(specs: FileSpec[], policy: UrlPolicy, limits: Fi
   for (const [i, spec] of specs.entries()) {
     const at = `files[${i}]`;
     const left = limits.maxUploadBytes - total;
+    const tooLarge = () => invalid(at, `makes the files larger than ${limits.maxUploadBytes} bytes together (TASK_MAX_UPLOAD_BYTES)`);
     let content = spec.content;
     let fetchedType: string | undefined;
     if (!content) {
       const fetched = await fetchFile(spec.url!, policy, left, at);
+      if (!fetched) throw tooLarge();
       content = fetched.body;
       fetchedType = fetched.type;
     }
     total += content.length;
-    if (total > limits.maxUploadBytes)
-      throw invalid(at, `makes the files larger than ${limits.maxUploadBytes} bytes together (TASK_MAX_UPLOAD_BYTES)`);
+    if (total > limits.maxUploadBytes) throw tooLarge();
     files.push({ name: spec.name, mimeType: spec.mimeType ?? fetchedType ?? mimeTypeOf(spec.name), content });
   }
   return files;
 }
 
-async function fetchFile(url: string, policy: UrlPolicy, maxBytes: number, at: string): Promise<{ body: Buffer; type?: string }> {
+/** The file at `url`; null when it is larger than `maxBytes`. */
+async function fetchFile(url: string, policy: UrlPolicy, maxBytes: number, at: string): Promise<{ body: Buffer; type?: string } | null> {
   let response;
   try {
     response = await guardedRequest(policy, url, { timeoutMs: FETCH_TIMEOUT_MS, maxBytes: Math.max(0, maxBytes) });
   } catch (error) {
+    if (error instanceof ResponseTooLarge) return null;
     throw invalid(`${at}.url`, `could not be fetched: ${(error as Error).message}`);
   }
   if (response.status !== 200) throw invalid(`${at}.url`, `could not be fetched: HTTP ${response.status}`);

@@ -151,6 +151,16 @@ describe.each(DATABASE_KINDS)('task files on %s', (kind) => {
       'files[0] makes the files larger than 2000 bytes together (TASK_MAX_UPLOAD_BYTES)',
     ],
     [
+      'a URL answering more than the limit',
+      {
+        files: [
+          { name: 'a.txt', content: base64('x'.repeat(1000)) },
+          { name: 'big.bin', url: 'PAGES/files/big.bin' },
+        ],
+      },
+      'files[1] makes the files larger than 2000 bytes together (TASK_MAX_UPLOAD_BYTES)',
+    ],
+    [
       'a URL the policy refuses',
       { files: [{ name: 'a.txt', url: 'http://127.0.0.1:9/x' }] },
       /^files\[0\]\.url could not be fetched: .*private/,
