@@ -1,6 +1,6 @@
 // Malformed requests to the task API (/api/v1), derived from its route table (src/rest/tasks/routes.ts):
 // every route and method with hostile path ids, query and body arguments of the wrong type, huge
-// and odd strings, tools arrays that break each rule, bad JSON, other content types, oversized
+// and odd strings, tools and files arrays that break each rule, bad JSON, other content types, oversized
 // bodies, and the methods a path does not serve.
 import { argsByPlace } from '../../src/rest/tasks/endpoint.js';
 import { TASK_ROUTES } from '../../src/rest/tasks/routes.js';
@@ -75,6 +75,32 @@ export const HOSTILE_TOOLS: unknown[] = [
   [TOOL('t', { description: 'd'.repeat(MEGABYTE / 2) })],
 ];
 
+/** `files` arrays breaking each rule of the create contract, and URLs the policy must refuse. */
+export const HOSTILE_FILES: unknown[] = [
+  'cv.txt',
+  [null],
+  [{}],
+  [{ name: 'a.txt', content: 5 }],
+  [{ name: 'a.txt', content: '%%%' }],
+  [{ name: 'a.txt', content: 'aGk=', url: 'http://example.com/' }],
+  [{ name: '', content: 'aGk=' }],
+  [{ name: '../../etc/passwd', content: 'aGk=' }],
+  [{ name: '__proto__', content: 'aGk=' }],
+  [{ name: 'a\u0000b', content: 'aGk=' }],
+  [{ name: 'x'.repeat(300), content: 'aGk=' }],
+  [{ name: 'a.txt', content: 'aGk=', mimeType: 'text/html; evil' }],
+  [{ name: 'a.txt', url: 'file:///etc/passwd' }],
+  [{ name: 'a.txt', url: 'http://169.254.169.254/latest/meta-data/' }],
+  [{ name: 'a.txt', url: 'http://127.0.0.1:1/' }],
+  [{ name: 'a.txt', url: 'http://[::1]/' }],
+  [{ name: 'a.txt', content: 'A'.repeat(MEGABYTE) }],
+  Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, content: 'aGk=' })),
+  Array.from({ length: 10_000 }, (_, i) => ({ name: `f${i}`, content: 'aGk=' })),
+];
+
+/** Arrays of hostile entries for the args that have their own. */
+const HOSTILE_ARRAYS: Record<string, unknown[]> = { tools: HOSTILE_TOOLS, files: HOSTILE_FILES };
+
 /** Every hostile task API request for one caller. `taskId` is a task the administrator created. */
 export function taskCases(headers: Record<string, string>, taskId: string, seed: number): RawRequest[] {
   const out: RawRequest[] = [];
@@ -109,10 +135,11 @@ export function taskCases(headers: Record<string, string>, taskId: string, seed:
       );
       // Each body argument, hostile values, beside a plausible required one or alone.
       for (const name of names) {
-        const values = name === 'tools' ? [...HOSTILE_TOOLS, ...HOSTILE_VALUES.slice(0, 8)] : HOSTILE_VALUES;
-        const count = name === 'tools' ? values.length : 10;
+        const own = HOSTILE_ARRAYS[name];
+        const values = own ? [...own, ...HOSTILE_VALUES.slice(0, 8)] : HOSTILE_VALUES;
+        const count = own ? values.length : 10;
         for (let k = 0; k < count; k++) {
-          const value = values[name === 'tools' ? k : (n++ * 3) % values.length];
+          const value = values[own ? k : (n++ * 3) % values.length];
           push('body', {
             method: route.method,
             path: pathWith(),
