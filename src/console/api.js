@@ -86,6 +86,29 @@ export async function fetchFile(path, key = storedKey()) {
   return response.blob();
 }
 
+/**
+ * Creates a task through the task API (POST /api/v1/task/create): used for a task with files, whose
+ * base64 may be far larger than a GraphQL request may be (GRAPHQL_MAX_BYTES). Resolves to the taskId.
+ * @param {Record<string, unknown>} body
+ * @returns {Promise<string>}
+ */
+export async function createTaskWithFiles(body, key = storedKey()) {
+  let response;
+  try {
+    response = await fetch('/api/v1/task/create', {
+      method: 'POST',
+      headers: headers(key ?? '', 'application/json'),
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError(`Almanac could not be reached (${messageOf(error)}).`, 'NETWORK');
+  }
+  const answer = await response.json().catch(() => null);
+  if (response.status === 401) throw new AuthError(answer?.error ?? 'The API key was refused.');
+  if (!response.ok || !answer?.success) throw new ApiError(answer?.error ?? `Almanac answered with HTTP ${response.status}.`, 'HTTP');
+  return answer.data.taskId;
+}
+
 const RETRY_MS = [500, 1000, 2000, 5000, 10000];
 
 /**

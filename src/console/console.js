@@ -5,7 +5,7 @@
 // pick and save tool definitions, and set the key's default webhook. Routes live in the URL hash:
 // #/new, #/key, #/task/<taskId> and #/task/<taskId>/run/<runId>.
 
-import { ApiError, AuthError, fetchFile, forgetKey, gql, messageOf, storeKey, storedKey, subscribe } from './api.js';
+import { ApiError, AuthError, createTaskWithFiles, fetchFile, forgetKey, gql, messageOf, storeKey, storedKey, subscribe } from './api.js';
 import { byId, el, time } from './dom.js';
 import { toolCallForm } from './tool-form.js';
 
@@ -810,7 +810,20 @@ const NEW_TASK_FIELDS = {
   profile: 'new-task-profile',
   maxTokens: 'new-task-tokens',
   maxCostUsd: 'new-task-cost',
+  files: 'new-task-files',
 };
+
+/** The most files a task takes (the server says why past it). */
+const MAX_FILES = 10;
+
+/** A file as the task API takes it: its name, type and bytes as base64. */
+async function fileEntry(/** @type {File} */ file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  // In slices: String.fromCharCode takes a bounded number of arguments.
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return { name: file.name, content: btoa(binary), ...(file.type ? { mimeType: file.type } : {}) };
+}
 
 /**
  * The tool definitions to pick from: Almanac's built-in ones (form_input, chosen by default) and the
@@ -959,6 +972,8 @@ $('new-task').addEventListener('submit', async (event) => {
   if (tokens && !(/^\d+$/.test(tokens) && Number(tokens) >= 1 && Number(tokens) <= 1e9))
     problems.push(['maxTokens', 'Give a whole number from 1 to 1,000,000,000.']);
   if (cost && !(Number(cost) > 0 && Number(cost) <= 1e6)) problems.push(['maxCostUsd', 'Give an amount over 0, at most 1,000,000.']);
+  const files = [...($input('new-task-files').files ?? [])];
+  if (files.length > MAX_FILES) problems.push(['files', `Choose at most ${MAX_FILES} files.`]);
   if (problems.length) {
     for (const [name, message] of problems) fieldError(name, message);
     $(NEW_TASK_FIELDS[problems[0][0]]).focus();
@@ -980,14 +995,18 @@ $('new-task').addEventListener('submit', async (event) => {
     if (steps) input.maxSteps = Number(steps);
     if (tokens) input.maxTokens = Number(tokens);
     if (cost) input.maxCostUsd = Number(cost);
-    const created = (await gql(CREATE, { input })).createTask;
+    const taskId = files.length
+      ? await createTaskWithFiles({ ...input, files: await Promise.all(files.map(fileEntry)) })
+      : (await gql(CREATE, { input })).createTask.id;
     form.reset();
     if (view.tools) renderToolChoices(view.tools, null);
-    location.hash = `#/task/${encodeURIComponent(created.id)}`;
+    location.hash = `#/task/${encodeURIComponent(taskId)}`;
   } catch (error) {
     if (error instanceof AuthError) return expired();
-    // A refused field is named by the API (extensions.params): show the reason beside it.
+    // A refused field is named by the API (GraphQL's extensions.params, or the task API's message
+    // "files[1] …"): show the reason beside it.
     const params = (error instanceof ApiError && error.params) || {};
+    if (error instanceof ApiError && /^files\b/.test(error.message)) params.files = error.message;
     const field = Object.keys(params).find((name) => NEW_TASK_FIELDS[name]);
     if (field) {
       fieldError(field, params[field]);

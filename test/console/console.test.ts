@@ -1,8 +1,8 @@
 // The task console in a real browser (Debian's Chromium through playwright-core): the page and its
 // headers, a refused key, signing in, following a run live, answering a form_input form and seeing
 // the result, answering another tool, stopping a run, picking and saving tools, naming tasks, the
-// key's default webhook, and saving a run's downloads. Screenshots of the main states are saved in
-// test-artifacts/console/.
+// key's default webhook, files to upload, and saving a run's downloads. Screenshots of the main
+// states are saved in test-artifacts/console/.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -383,6 +383,33 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       expect(file.suggestedFilename()).toBe('report.csv');
       expect(readFileSync((await file.path())!, 'utf8')).toBe(REPORT_CSV);
       await poll(() => files.getByRole('button').textContent()).toBe('Saved');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it('creates a task with files to upload, which the agent puts into the page', async () => {
+    fx.llm.define('console-upload', [
+      { call: 'navigate', args: { url: `${fx.pages.url}/upload` } },
+      (c) => ({ call: 'upload_file', args: { file: 'cv.txt', element: c.element('input type=file') } }),
+      (c) => ({ call: 'done', args: { output: c.page } }),
+    ]);
+    const { page, problems, close } = await openConsole();
+    try {
+      await signIn(page, ADMIN_KEY);
+      await page.getByRole('link', { name: 'New task' }).click();
+      const form = page.getByRole('form', { name: 'New task' });
+      await form.getByLabel('What should the agent do?').fill(taskText('console-upload', 'Send my CV'));
+      const picker = form.getByLabel(/Files the agent may upload/);
+      const file = (name: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(`the file ${name}`) });
+      await picker.setInputFiles(Array.from({ length: 11 }, (_, i) => file(`f${i}.txt`)));
+      await form.getByRole('button', { name: 'Create and run' }).click();
+      await poll(() => page.locator('#new-task-files-error').textContent()).toBe('Choose at most 10 files.');
+      await picker.setInputFiles([file('cv.txt')]);
+      await form.getByRole('button', { name: 'Create and run' }).click();
+      await poll(() => page.locator('#run-badge').textContent(), 90_000).toBe('Completed');
+      expect(await page.locator('#result .output').textContent()).toContain('CV: cv.txt, 15 bytes, text/plain: the file cv.txt');
       expect(problems).toEqual([]);
     } finally {
       await close();
