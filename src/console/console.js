@@ -24,6 +24,7 @@ import { toolCallForm } from './tool-form.js';
  * @typedef {{
  *   index: number, url: string | null, title: string | null, action: string, callsCallerTool: boolean,
  *   arguments: Record<string, unknown> | null, reasoning: string | null, result: string | null, screenshotUrl: string | null,
+ *   replayed: boolean,
  * }} Step
  */
 /** @typedef {{ id: string, name: string, input: string | null }} AnsweredToolCall */
@@ -52,7 +53,7 @@ const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
     id taskId status detailedStatus liveStatus error output dataTable createdAt startedAt finishedAt tokensUsed costUsd
     toolCall { id name parameters }
     toolCalls { id name input }
-    steps { index url title action callsCallerTool arguments reasoning result screenshotUrl }
+    steps { index url title action callsCallerTool arguments reasoning result screenshotUrl replayed }
     recording { status url }
     downloads { id name size url }
   }
@@ -619,7 +620,10 @@ function sameOrigin(/** @type {string} */ url) {
 function stepItem(/** @type {Step} */ step) {
   const titleId = `step-${step.index}-title`;
   const article = el('article', { 'aria-labelledby': titleId });
-  article.append(el('h4', { id: titleId }, `Step ${step.index}: `, el('code', {}, step.action)));
+  const replayed = step.replayed
+    ? el('span', { class: 'badge replayed', title: 'Repeated from an earlier run, without the LLM' }, 'replayed')
+    : null;
+  article.append(el('h4', { id: titleId }, `Step ${step.index}: `, el('code', {}, step.action), replayed && ' ', replayed));
   if (step.url) {
     const where = isWeb(step.url)
       ? el('a', { href: step.url, target: '_blank', rel: 'noopener noreferrer' }, step.title || step.url)

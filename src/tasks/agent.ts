@@ -12,8 +12,8 @@ import { BrowserSession, executeAction, type ActionEnv, type Row } from './brows
 import { taskSignals } from './events.js';
 import { LeaseLost, RunLease, type StepRecord } from './lease.js';
 import { locatorOf } from './locator.js';
-import { decide, LlmError, type ChatMessage, type LlmClient } from './llm.js';
-import { fingerprint, formatObservation, summarizeObservation } from './observe.js';
+import { decide, LlmError, NO_USAGE, type ChatMessage, type LlmClient } from './llm.js';
+import { fingerprint, formatObservation, summarizeObservation, type Observation } from './observe.js';
 import type { UrlPolicy } from '../http/url-policy.js';
 import { resumeNote, systemPrompt, taskMessage } from './prompt.js';
 import type { PolicyProxy } from './proxy.js';
@@ -23,6 +23,7 @@ import { compileOutputSchema } from './validation.js';
 import { BudgetExceeded, RunBudget } from './budgets.js';
 import { loadProfile, saveProfile } from './profiles.js';
 import { countDownloads, listTaskFiles, loadTaskFile, saveDownload } from './files.js';
+import { loadSourceSteps, Replay, type ReplayState } from './replay.js';
 import { NO_SECRETS, openSecrets, openText, SecretVault, sealText } from './secrets.js';
 
 const MAX_ROWS = 1000;
@@ -46,6 +47,8 @@ interface AgentState {
   activeMs: number;
   /** Final answers refused for not matching outputSchema so far. */
   outputRejections?: number;
+  /** Where the replay of the task's replayOf run stands; absent once the model took over. */
+  replay?: ReplayState;
   waitingFor?: { toolCallId: string; llmCallId: string };
 }
 
@@ -83,6 +86,7 @@ class AgentRun {
   private callerTools: FunctionTool[];
   private validators = new Map<string, ValidateFunction>();
   private session: BrowserSession | undefined;
+  private replay: Replay | undefined;
   /** The task's files for upload_file: name, type and size. */
   private files: Array<{ name: string; mimeType: string; size: number }> = [];
   private vault = NO_SECRETS;
@@ -202,6 +206,9 @@ class AgentRun {
     }
     if (first) state.messages.push(taskMessage(this.run.task.task, this.options.startUrl));
     if (note) state.messages.push(note);
+    const replayOf = this.options.replayOf;
+    if (replayOf && first) state.replay = { next: 0, done: [] };
+    if (replayOf && state.replay) this.replay = new Replay(await loadSourceSteps(this.deps.prisma, replayOf), state.replay);
   }
 
   /** The task's secrets, and the lease masking them in all it writes. */
@@ -242,33 +249,36 @@ class AgentRun {
       const index = state.steps + 1;
       const observation = await session.observe();
       const screenshot = await session.page.screenshot({ type: 'png', timeout: 10_000 }).catch(() => undefined);
-      await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
-      // The page may show a secret (a typed value, an echo): the model sees its placeholder.
-      const listing = this.vault.mask(formatObservation(observation, index, this.options.maxSteps));
-      // A model that sees gets the picture too, this once: the conversation keeps the summary only.
-      const picture = this.deps.config.tasks.vision ? await session.visionShot() : undefined;
-      const view: ChatMessage = {
-        role: 'user',
-        content: picture
-          ? [
-              { type: 'text', text: listing },
-              { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${picture.toString('base64')}` } },
-            ]
-          : listing,
-      };
-      budget.startDecision();
-      const { assistant, call, usage } = await decide(
-        llm,
-        [system, ...state.messages, view],
-        tools,
-        this.checkArguments,
-        this.signal,
-        budget,
-      );
-      state.messages.push({ role: 'user', content: this.vault.mask(summarizeObservation(observation, index)) }, assistant);
+      // A replayed step takes its action from the earlier run; the model decides the others.
+      let decision = this.replay?.decide(observation);
+      if (decision && 'takeOver' in decision) {
+        state.messages.push({ role: 'user', content: this.vault.mask(Replay.note(this.replay!.state, decision.takeOver)) });
+        this.replay = state.replay = undefined;
+        decision = undefined;
+      }
+      const replayed = decision;
+      let assistant: ChatMessage | undefined;
+      let call: { id: string; name: string; arguments: Record<string, unknown> };
+      let usage = NO_USAGE;
+      if (replayed) {
+        call = { id: `replay-${index}`, ...replayed.call };
+      } else {
+        await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
+        const view = await this.view(observation, index);
+        budget.startDecision();
+        ({ assistant, call, usage } = await decide(
+          llm,
+          [system, ...state.messages, view],
+          tools,
+          this.checkArguments,
+          this.signal,
+          budget,
+        ));
+        state.messages.push({ role: 'user', content: this.vault.mask(summarizeObservation(observation, index)) }, assistant);
+      }
       state.steps = index;
       state.url = observation.url;
-      const reasoning = (typeof assistant.content === 'string' ? assistant.content.trim() : '').slice(0, MAX_REASONING_CHARS);
+      const reasoning = (typeof assistant?.content === 'string' ? assistant.content.trim() : '').slice(0, MAX_REASONING_CHARS);
       const step: StepRecord = {
         index,
         url: observation.url,
@@ -280,6 +290,7 @@ class AgentRun {
         tokens: usage.total,
         costUsd: budget.costOf(usage),
         screenshot,
+        replayed: !!replayed,
       };
       const locator = locatorOf(observation, call.arguments);
       if (locator) step.locator = JSON.stringify(locator);
@@ -304,6 +315,18 @@ class AgentRun {
         return;
       }
       const rejection = call.name === 'done' ? this.checkOutput(call.arguments) : null;
+      if (rejection && replayed) {
+        step.result = `output rejected: ${rejection}`;
+        await this.lease.saveStep(step, this.snapshot(), state.dataTable);
+        state.messages.push({
+          role: 'user',
+          content: this.vault.mask(
+            Replay.note(state.replay!, `the earlier run's answer does not match this task's outputSchema (${rejection})`),
+          ),
+        });
+        this.replay = state.replay = undefined;
+        continue;
+      }
       if (rejection) {
         state.outputRejections = (state.outputRejections ?? 0) + 1;
         step.result = `output rejected: ${rejection}`;
@@ -343,7 +366,12 @@ class AgentRun {
       if (this.signal.aborted) throw new Error('aborted');
       if (outcome.rows) state.dataTable.push(...outcome.rows.slice(0, MAX_ROWS - state.dataTable.length));
       state.failures = outcome.ok ? 0 : state.failures + 1;
-      state.messages.push({ role: 'tool', tool_call_id: call.id, content: this.vault.mask(outcome.result) });
+      if (assistant) state.messages.push({ role: 'tool', tool_call_id: call.id, content: this.vault.mask(outcome.result) });
+      const stray = replayed && this.replay!.record(replayed.source, outcome.ok, outcome.result);
+      if (stray) {
+        state.messages.push({ role: 'user', content: this.vault.mask(Replay.note(state.replay!, stray)) });
+        this.replay = state.replay = undefined;
+      }
       state.url = session.page.url();
       state.storage = await this.storage();
       step.result = outcome.result;
@@ -355,6 +383,23 @@ class AgentRun {
         );
       }
     }
+  }
+
+  /** The page as the model is sent it: the listing (its secrets masked) and, for a model that sees, the picture. */
+  private async view(observation: Observation, index: number): Promise<ChatMessage> {
+    // The page may show a secret (a typed value, an echo): the model sees its placeholder.
+    const listing = this.vault.mask(formatObservation(observation, index, this.options.maxSteps));
+    // A model that sees gets the picture too, this once: the conversation keeps the summary only.
+    const picture = this.deps.config.tasks.vision ? await this.session!.visionShot() : undefined;
+    if (!picture) return { role: 'user', content: listing };
+    const image = { url: `data:image/jpeg;base64,${picture.toString('base64')}` };
+    return {
+      role: 'user',
+      content: [
+        { type: 'text', text: listing },
+        { type: 'image_url', image_url: image },
+      ],
+    };
   }
 
   /**

@@ -24,6 +24,8 @@ export interface StepRecord {
   costUsd: number | null;
   /** JSON of the ElementLocator of the element acted on (locator.ts); absent when none. */
   locator?: string;
+  /** Replayed from the task's replayOf run, without the LLM. */
+  replayed?: boolean;
   screenshot?: Uint8Array;
 }
 

@@ -110,6 +110,7 @@ export async function listSteps(prisma: Prisma, runId: string) {
         tokens: true,
         costUsd: true,
         locator: true,
+        replayed: true,
         createdAt: true,
       },
     }),

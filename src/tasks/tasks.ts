@@ -11,6 +11,7 @@ import { ensureWebhookSecret } from './webhooks.js';
 import { requireSecretKey, sealSecrets } from './secrets.js';
 import { checkBudgetOptions, checkKeyTokens } from './budgets.js';
 import { loadFiles, taskFileRows, validateFiles } from './files.js';
+import { checkReplayOf } from './replay.js';
 import { outboundPolicy } from '../http/url-policy.js';
 
 export interface Owner {
@@ -36,6 +37,8 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
   // Without a webhookUrl of its own, the task's events go to its key's default one (if the key has one).
   const webhookUrl = valid.webhookUrl ?? (owner.keyId === undefined ? undefined : await keyDefaultWebhookUrl(prisma, owner.keyId));
   if (webhookUrl) await ensureWebhookSecret(prisma, owner.keyId!);
+  const replayOf = await checkReplayOf(prisma, owner, input.replayOf);
+  if (replayOf) valid.options.replayOf = replayOf;
   const fileSpecs = validateFiles(input.files);
   // Fetched before anything is stored: a file that cannot be had leaves no task behind.
   const files = fileSpecs ? await loadFiles(fileSpecs, outboundPolicy(config), config.tasks) : [];

@@ -39,6 +39,7 @@ export interface CreateTaskInput {
   maxTokens?: unknown;
   maxCostUsd?: unknown;
   files?: unknown;
+  replayOf?: unknown;
 }
 
 export interface TaskOptions {
@@ -52,6 +53,8 @@ export interface TaskOptions {
   /** Budgets of each run: LLM tokens, and their cost in USD at the model's LLM_PRICES. */
   maxTokens?: number;
   maxCostUsd?: number;
+  /** A completed run of the owner's whose steps each run replays without the LLM (replay.ts). */
+  replayOf?: string;
 }
 
 export interface ValidTask {

@@ -1,7 +1,7 @@
 // The task console in a real browser (Debian's Chromium through playwright-core): the page and its
 // headers, a refused key, signing in, following a run live, answering a form_input form and seeing
 // the result, answering another tool, stopping a run, picking and saving tools, naming tasks, the
-// key's default webhook, files to upload, and saving a run's downloads. Screenshots of the main
+// key's default webhook, files to upload, saving a run's downloads, and replayed steps. Screenshots of the main
 // states are saved in test-artifacts/console/.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { type Browser, type Page } from 'playwright-core';
@@ -383,6 +383,34 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
       expect(file.suggestedFilename()).toBe('report.csv');
       expect(readFileSync((await file.path())!, 'utf8')).toBe(REPORT_CSV);
       await poll(() => files.getByRole('button').textContent()).toBe('Saved');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it('marks the steps a run replayed from an earlier one', async () => {
+    fx.llm.define('console-source', [
+      (c) => ({ call: 'type', args: { element: c.element('name=who'), text: 'Ada' } }),
+      { call: 'done', args: { output: 'typed' } },
+    ]);
+    const startUrl = `${fx.pages.url}/booking`;
+    const sourceTask = await createTask(servers.client, { task: taskText('console-source', 'Type a name'), startUrl });
+    await poll(
+      async () => (await servers.client.request('GET', `/api/v1/task/${sourceTask}/run/status`, { key: ADMIN_KEY })).json.data.status,
+      60_000,
+    ).toBe('completed');
+    const runs = await servers.client.request('GET', `/api/v1/task/${sourceTask}/runs`, { key: ADMIN_KEY });
+    const replayTask = await createTask(servers.client, {
+      task: taskText('console-unused', 'Type it again'),
+      startUrl,
+      replayOf: runs.json.data[0].id,
+    });
+    const { page, problems, close } = await openConsole(`#/task/${replayTask}`);
+    try {
+      await signIn(page, ADMIN_KEY);
+      await poll(() => page.locator('#run-badge').textContent(), 60_000).toBe('Completed');
+      await poll(() => page.locator('#steps article h4').allTextContents()).toEqual(['Step 1: type replayed', 'Step 2: done replayed']);
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -1,9 +1,9 @@
 // A tiny web site on 127.0.0.1 for the browser agent: a search form whose results are a table, a
 // sign-in form, account pages that keep a session in a cookie and local storage, a page where nothing
 // happens, a canvas that logs the vision overlay, a redirect, pages holding iframes and a payment form
-// to put in them, files to download and a page to upload into, and a log of every path requested
-// and every form posted. Start two to have two origins: the second one reached as
-// http://localhost:<port> (secondOrigin).
+// to put in them, files to download and a page to upload into, a booking form in three layouts, and
+// a log of every path requested and every form posted. Start two to have two origins: the second one
+// reached as http://localhost:<port> (secondOrigin).
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
@@ -256,6 +256,25 @@ function respond(url: URL, form?: URLSearchParams, cookie = ''): { status: numbe
               };
             </script>`,
         ),
+      };
+    case '/booking': {
+      // The same booking form in three layouts: a, b (the same fields in another order, behind other
+      // elements: every number changes) and c (the button renamed), for replays.
+      const layout = url.searchParams.get('layout') ?? 'a';
+      const name = '<label for="who">Your name</label> <input id="who" name="who">';
+      const code = '<label for="code">Booking code</label> <input id="code" name="code" type="password">';
+      const city = '<label for="city">City</label> <select id="city" name="city"><option>Paris</option><option>Lyon</option></select>';
+      const button = `<button type="submit">${layout === 'c' ? 'Reserve' : 'Book'}</button>`;
+      const fields =
+        layout === 'b'
+          ? `<a href="/">Help</a> <label><input type="checkbox" name="news"> News</label> ${button} ${city} ${code} ${name}`
+          : `${name} ${code} ${city} ${button}`;
+      return { status: 200, body: page('Booking', `<h1>Booking</h1><form action="/booked">${fields}</form>`) };
+    }
+    case '/booked':
+      return {
+        status: 200,
+        body: page('Booked', `<p>Booked ${escape(url.searchParams.get('who') ?? '')} in ${escape(url.searchParams.get('city') ?? '')}</p>`),
       };
     case '/secret':
       return { status: 200, body: page('Secret', '<h1>secret content</h1>') };

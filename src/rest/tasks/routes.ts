@@ -5,6 +5,7 @@
 // bytes, which are not GraphQL's business beyond reading them.
 import { PROFILE_DOC } from '../../tasks/profiles.js';
 import { FILES_DOC } from '../../tasks/files.js';
+import { REPLAY_OF_DOC } from '../../tasks/replay.js';
 import { parse, validate } from 'graphql';
 import { enumValues } from '../../graphql/enum-values.js';
 import type { GraphQLData } from '../../graphql/execute.js';
@@ -148,6 +149,7 @@ export const TASK_ROUTES: TaskRoute[] = [
       },
       profile: { type: 'string', description: PROFILE_DOC },
       files: { type: 'array', items: { type: 'object' }, description: FILES_DOC },
+      replayOf: { type: 'string', description: REPLAY_OF_DOC },
       secrets: {
         type: 'object',
         description:

@@ -62,6 +62,9 @@ TaskStep.implement({
         'How to find the element the step acted on again when numbers change: {tag, frame?, type?, role?, name?, label?, href?} (name is the name attribute, label the accessible name or text); null when it acted on no element.',
       resolve: (s) => (s.locator ? JSON.parse(s.locator) : null),
     }),
+    replayed: t.exposeBoolean('replayed', {
+      description: "Whether the step was replayed from the task's replayOf run, without the LLM (its tokens are then 0).",
+    }),
     createdAt: t.field({ type: 'DateTime', description: 'When the step was recorded.', resolve: (s) => s.createdAt }),
     screenshotUrl: t.string({
       nullable: true,

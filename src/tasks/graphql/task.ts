@@ -15,6 +15,7 @@ import {
 } from '../tasks.js';
 import { PROFILE_DOC } from '../profiles.js';
 import { FILES_DOC } from '../files.js';
+import { REPLAY_OF_DOC } from '../replay.js';
 import { BUDGET_DOCS, MAX_TASK_NAME, readableName } from '../validation.js';
 import { ensureWebhookSecret } from '../webhooks.js';
 import type { Task as TaskRow, TaskRun as RunRow, WebhookDelivery as WebhookDeliveryRow } from '../../generated/sqlite/client.js';
@@ -99,6 +100,11 @@ Task.implement({
       nullable: true,
       description: 'The page each run opens first, if one was given.',
       resolve: (task) => taskOptions(task).startUrl ?? null,
+    }),
+    replayOf: t.id({
+      nullable: true,
+      description: 'The completed run its runs replay without the LLM (replayOf on create); null: none.',
+      resolve: (task) => taskOptions(task).replayOf ?? null,
     }),
     profile: t.string({
       nullable: true,
@@ -224,6 +230,7 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
       description: PROFILE_DOC,
     }),
     files: t.field({ type: ['JSON'], required: { list: false, items: true }, description: FILES_DOC }),
+    replayOf: t.id({ description: REPLAY_OF_DOC }),
     secrets: t.field({
       type: 'JSON',
       description:

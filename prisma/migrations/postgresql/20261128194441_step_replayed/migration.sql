@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "TaskStep" ADD COLUMN     "replayed" BOOLEAN NOT NULL DEFAULT false;

@@ -1,0 +1,143 @@
+// Replay: a task created with `replayOf` repeats the steps of an earlier completed run without the
+// LLM. Each step that acted on an element finds it again by its locator (element numbers change
+// with the page), never by its old number. When the page no longer matches, or a replayed action
+// does not do what it did before, the model takes over from that step with a note of what was done.
+import type { Prisma } from '../db/client.js';
+import { isBuiltInName } from './actions.js';
+import { invalid } from './errors.js';
+import type { ElementLocator } from './locator.js';
+import type { Observation, PageElement } from './observe.js';
+import type { Owner } from './tasks.js';
+
+export const REPLAY_OF_DOC =
+  'The id of a completed run of one of your tasks to replay without the LLM: its actions are repeated, each element found again by its locator; where the page no longer matches, the model takes over from that step. The run records which steps were replayed.';
+
+export interface SourceStep {
+  index: number;
+  action: string;
+  arguments: Record<string, unknown>;
+  locator: ElementLocator | null;
+  result: string;
+}
+
+/** Where a replay stands, kept in the run's state so a resumed run goes on from there. */
+export interface ReplayState {
+  /** The position of the next source step to replay. */
+  next: number;
+  /** What was replayed, one line each: told to the model if it takes over. */
+  done: string[];
+}
+
+export type ReplayDecision = { call: { name: string; arguments: Record<string, unknown> }; source: SourceStep } | { takeOver: string };
+
+/** The run `runId` when it is the caller's own and completed: the id to store; otherwise a 400 naming why. */
+export async function checkReplayOf(prisma: Prisma, owner: Owner, value: unknown): Promise<string | undefined> {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || !value.trim()) throw invalid('replayOf', 'must be the id of a run');
+  const run = await prisma.taskRun.findFirst({
+    where: { id: value, task: { ownerId: owner.userId } },
+    select: { status: true },
+  });
+  // Another user's run is not told apart from none.
+  if (!run) throw invalid('replayOf', `names no run of yours: "${value}"`);
+  if (run.status !== 'completed')
+    throw invalid('replayOf', `names a run that did not complete (status ${run.status}): only a completed run can be replayed`);
+  return value;
+}
+
+/** The source run's steps, in order. */
+export async function loadSourceSteps(prisma: Prisma, runId: string): Promise<SourceStep[]> {
+  const rows = await prisma.taskStep.findMany({
+    where: { runId },
+    orderBy: { index: 'asc' },
+    select: { index: true, action: true, arguments: true, locator: true, result: true },
+  });
+  return rows.map((row) => ({
+    ...row,
+    arguments: JSON.parse(row.arguments) as Record<string, unknown>,
+    locator: row.locator ? (JSON.parse(row.locator) as ElementLocator) : null,
+  }));
+}
+
+const FIELDS = ['tag', 'frame', 'type', 'role', 'name', 'label', 'href'] as const;
+
+/** The elements of the page that fit `locator` on every field it has (absent fields must be absent). */
+const fitting = (elements: PageElement[], locator: ElementLocator, fields: readonly (typeof FIELDS)[number][]) =>
+  elements.filter((e) => fields.every((f) => (f === 'label' ? e.label || undefined : e[f]) === locator[f]));
+
+/**
+ * The number of the one element of the page that the locator describes. Exact first; then, for an
+ * element renamed or relinked, one that agrees on all but its label (a field keeps its name
+ * attribute) or all but its href (a link's URL may carry a session's token).
+ */
+export function findElement(observation: Observation, locator: ElementLocator): number | string {
+  const exact = fitting(observation.elements, locator, FIELDS);
+  if (exact.length === 1) return exact[0].id;
+  if (exact.length > 1) return `${exact.length} elements of the page fit the step's element (${describe(locator)})`;
+  for (const loose of [
+    locator.name ? FIELDS.filter((f) => f !== 'label') : null,
+    locator.href && locator.label ? FIELDS.filter((f) => f !== 'href') : null,
+  ]) {
+    const found = loose ? fitting(observation.elements, locator, loose) : [];
+    if (found.length === 1) return found[0].id;
+  }
+  return `the page has no element like the step's (${describe(locator)})`;
+}
+
+const describe = (l: ElementLocator) =>
+  [l.tag, l.type && `type=${l.type}`, l.name && `name=${l.name}`, l.label && JSON.stringify(l.label)].filter(Boolean).join(' ');
+
+/** Results that say a step was never carried out: nothing to replay. */
+const NOT_CARRIED_OUT = /^(not executed|output rejected)\b/;
+
+export class Replay {
+  constructor(
+    private steps: SourceStep[],
+    readonly state: ReplayState,
+  ) {}
+
+  /** The next action to carry out on this page, or why the model must take over. */
+  decide(observation: Observation): ReplayDecision {
+    for (;;) {
+      const source = this.steps[this.state.next];
+      if (!source) return { takeOver: "the earlier run's steps are used up" };
+      if (NOT_CARRIED_OUT.test(source.result)) {
+        this.state.next++;
+        continue;
+      }
+      if (!isBuiltInName(source.action))
+        return { takeOver: `step ${source.index} of the earlier run called ${source.action}, which needs an answer from the user` };
+      const args = { ...source.arguments };
+      if (typeof args.element === 'number') {
+        // A step that named no element of its page failed then: there is nothing to repeat.
+        if (!source.locator) {
+          this.state.next++;
+          continue;
+        }
+        const found = findElement(observation, source.locator);
+        if (typeof found === 'string') return { takeOver: `step ${source.index} of the earlier run cannot be repeated: ${found}` };
+        args.element = found;
+      }
+      return { call: { name: source.action, arguments: args }, source };
+    }
+  }
+
+  /**
+   * Notes a replayed step's outcome; answers why the model must take over when the action did not do
+   * what it did in the earlier run (an action that failed then too is no reason).
+   */
+  record(source: SourceStep, ok: boolean, result: string): string | null {
+    this.state.next++;
+    this.state.done.push(`${source.action} ${JSON.stringify(source.arguments)}: ${result}`);
+    if (ok || result === source.result) return null;
+    return `step ${source.index} of the earlier run did not work this time: ${result}`;
+  }
+
+  /** What the model is told when it takes over. */
+  static note(state: ReplayState, reason: string): string {
+    const done = state.done.length
+      ? `These steps were replayed from an earlier successful run, without you:\n${state.done.map((line, i) => `${i + 1}. ${line}`).join('\n')}\n`
+      : '';
+    return `(${done}The replay stopped: ${reason}. Carry on with the task from the current page.)`;
+  }
+}
