@@ -87,6 +87,8 @@ export function findElement(observation: Observation, locator: ElementLocator): 
 const describe = (l: ElementLocator) =>
   [l.tag, l.type && `type=${l.type}`, l.name && `name=${l.name}`, l.label && JSON.stringify(l.label)].filter(Boolean).join(' ');
 
+const MAX_NOTE_LINE = 300;
+
 /** Results that say a step was never carried out: nothing to replay. */
 const NOT_CARRIED_OUT = /^(not executed|output rejected)\b/;
 
@@ -128,7 +130,9 @@ export class Replay {
    */
   record(source: SourceStep, ok: boolean, result: string): string | null {
     this.state.next++;
-    this.state.done.push(`${source.action} ${JSON.stringify(source.arguments)}: ${result}`);
+    const line = `${source.action} ${JSON.stringify(source.arguments)}: ${result}`;
+    // Kept short: the note is sent with every later decision.
+    this.state.done.push(line.length > MAX_NOTE_LINE ? `${line.slice(0, MAX_NOTE_LINE - 1)}…` : line);
     if (ok || result === source.result) return null;
     return `step ${source.index} of the earlier run did not work this time: ${result}`;
   }
