@@ -89,6 +89,28 @@ const describe = (l: ElementLocator) =>
 
 const MAX_NOTE_LINE = 300;
 
+/** Every text and number of a value (an output, a data table), for checking against a page. */
+function leaves(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string' || typeof value === 'number') out.push(String(value).trim());
+  else if (Array.isArray(value)) for (const item of value) leaves(item, out);
+  else if (value && typeof value === 'object') for (const item of Object.values(value)) leaves(item, out);
+  return out.filter(Boolean);
+}
+
+const squeeze = (text: string) => text.replace(/\s+/g, ' ');
+
+/**
+ * Why the earlier run's final answer cannot be given again as it is: a text or number of its output
+ * or data table that the page (and its frames) no longer shows. Null when all are still there.
+ */
+function staleAnswer(args: Record<string, unknown>, observation: Observation): string | null {
+  const page = squeeze([observation.text, ...observation.frames.map((f) => f.text)].join('\n'));
+  const missing = leaves([args.output, args.dataTable ?? []]).find((leaf) => !page.includes(squeeze(leaf)));
+  if (missing === undefined) return null;
+  const quoted = JSON.stringify(missing.length > 80 ? `${missing.slice(0, 79)}…` : missing);
+  return `the earlier run's answer, ${JSON.stringify(args.output)}, is not all on this page (${quoted} is not): give the final answer from the page as it is now`;
+}
+
 /** Results that say a step was never carried out: nothing to replay. */
 const NOT_CARRIED_OUT = /^(not executed|output rejected)\b/;
 
@@ -110,6 +132,11 @@ export class Replay {
       if (!isBuiltInName(source.action))
         return { takeOver: `step ${source.index} of the earlier run called ${source.action}, which needs an answer from the user` };
       const args = { ...source.arguments };
+      // An answer read off the page then may be stale now: kept only while the page still says it.
+      if (source.action === 'done') {
+        const stale = staleAnswer(args, observation);
+        if (stale) return { takeOver: `every action was replayed; ${stale}` };
+      }
       if (typeof args.element === 'number') {
         // A step that named no element of its page failed then: there is nothing to repeat.
         if (!source.locator) {

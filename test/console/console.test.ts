@@ -392,7 +392,7 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
   it('marks the steps a run replayed from an earlier one', async () => {
     fx.llm.define('console-source', [
       (c) => ({ call: 'type', args: { element: c.element('name=who'), text: 'Ada' } }),
-      { call: 'done', args: { output: 'typed' } },
+      { call: 'done', args: { output: 'Booking' } }, // on the page still: replayed as it is
     ]);
     const startUrl = `${fx.pages.url}/booking`;
     const sourceTask = await createTask(servers.client, { task: taskText('console-source', 'Type a name'), startUrl });

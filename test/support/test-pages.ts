@@ -54,6 +54,9 @@ export const REPORT_CSV = 'month,total\nNovember,42\n';
 
 const attachment = (name: string, type: string) => ({ 'content-type': type, 'content-disposition': `attachment; filename="${name}"` });
 
+/** How often /quote was shown (its price). */
+let quotes = 100;
+
 /** Session tokens the account pages gave out (a random token per sign-in), to their users. */
 const sessions = new Map<string, string>();
 
@@ -271,6 +274,9 @@ function respond(url: URL, form?: URLSearchParams, cookie = ''): { status: numbe
           : `${name} ${code} ${city} ${button}`;
       return { status: 200, body: page('Booking', `<h1>Booking</h1><form action="/booked">${fields}</form>`) };
     }
+    case '/quote':
+      // A price that changes with every look: an answer read off it goes stale.
+      return { status: 200, body: page('Quote', `<h1>Quote</h1><p>Today's price: ${++quotes}.00 EUR</p>`) };
     case '/booked':
       return {
         status: 200,

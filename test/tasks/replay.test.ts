@@ -1,7 +1,8 @@
 // Replay with real Chromium: a task created with replayOf repeats a completed run's steps without the
 // LLM, finding each element by its locator, so a page whose elements moved (every number changed)
 // replays with no LLM call at all, and secrets are typed with the new task's values. Where an element
-// is gone, the model takes over from that step, told what was replayed. replayOf must name a
+// is gone, the model takes over from that step, told what was replayed; an earlier answer the page no
+// longer shows is written afresh by the model. replayOf must name a
 // completed run of the caller's own.
 import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
@@ -90,6 +91,22 @@ describe.each(DATABASE_KINDS)('replay on %s', (kind) => {
     // Secrets stay placeholders in what the model is told.
     expect(told).not.toContain('third-code');
     expect(told).toContain('<secret:code>');
+  });
+
+  it('asks the model for the final answer when the page no longer shows the earlier one', async () => {
+    const price = (page: string) => /price: (\d+\.00 EUR)/.exec(page)![1];
+    fx.llm.define('quote', [(c) => ({ call: 'done', args: { output: price(c.page) } })]);
+    const source = await finish({ task: taskText('quote', 'Get the price'), startUrl: `${fx.pages.url}/quote` });
+    expect(source.run.status).toBe('completed');
+    const task = taskText('quote', 'Get the price again');
+    const replay = await finish({ task, startUrl: `${fx.pages.url}/quote`, replayOf: source.runId });
+    expect(replay.run.status, JSON.stringify(replay.result)).toBe('completed');
+    // One call, for the answer only; it is today's price, not the earlier one.
+    expect(fx.llm.requestsOf(task)).toHaveLength(1);
+    expect(Number.parseFloat(replay.result.output)).toBe(Number.parseFloat(source.result.output) + 1);
+    expect(replay.steps.map((s) => [s.action, s.replayed])).toEqual([['done', false]]);
+    const told = fx.llm.requestsOf(task)[0].body.messages.at(-2).content;
+    expect(told).toContain(`every action was replayed; the earlier run's answer, "${source.result.output}", is not all on this page`);
   });
 
   it('refuses a replayOf that is not a completed run of the caller’s own, and stores nothing', async () => {
