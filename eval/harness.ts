@@ -23,6 +23,8 @@ export interface EvalOptions {
   databaseUrl?: string;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
+  /** After each task that succeeded, replay its run (replayOf) on the sites started afresh, judged the same way. */
+  replay?: boolean;
 }
 
 export interface EvalResult {
@@ -33,6 +35,8 @@ export interface EvalResult {
   tokens: number;
   /** Why the task was not run (it needs a model that sees pictures). */
   skipped?: string;
+  /** For a replay: how many of its steps were replayed without the LLM. */
+  replayedSteps?: number;
   /** USD as Almanac priced the run (LLM_PRICES), else at LLM_PRICE_PER_1M_TOKENS; null without either, or no tokens reported. */
   cost: number | null;
   seconds: number;
@@ -48,7 +52,7 @@ export interface EvalReport {
 const RUN_SECONDS = { scripted: 60, real: 300 };
 
 const RUN_QUERY = `query Run($taskId: ID!) { taskRun(taskId: $taskId) {
-  status error output dataTable tokensUsed costUsd startedAt finishedAt steps { index } downloads { name sha256 } } }`;
+  id status error output dataTable tokensUsed costUsd startedAt finishedAt steps { index replayed } downloads { name sha256 } } }`;
 
 export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
   const env = options.env ?? process.env;
@@ -106,11 +110,21 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
       }
       sites.reset();
       log(`running ${task.name}…`);
-      const result = await runTask(api, task, sites, scripted ? RUN_SECONDS.scripted : RUN_SECONDS.real);
-      if (model) result.cost = null;
-      else if (!priced) result.cost = price !== null && result.tokens > 0 ? (result.tokens * price) / 1e6 : null;
-      log(`  ${result.success ? 'success' : 'failure'}: ${result.detail}`);
-      results.push(result);
+      const seconds = scripted ? RUN_SECONDS.scripted : RUN_SECONDS.real;
+      const { runId, ...result } = await runTask(api, task, sites, seconds);
+      const runs = [result];
+      if (options.replay && result.success) {
+        sites.reset();
+        log(`replaying ${task.name}…`);
+        const { runId: _, ...replayed } = await runTask(api, task, sites, seconds, runId);
+        runs.push(replayed);
+      }
+      for (const run of runs) {
+        if (model) run.cost = null;
+        else if (!priced) run.cost = price !== null && run.tokens > 0 ? (run.tokens * price) / 1e6 : null;
+        log(`  ${run.success ? 'success' : 'failure'}: ${run.detail}`);
+        results.push(run);
+      }
     }
     return { model: modelName, notes, results };
   } finally {
@@ -140,13 +154,21 @@ function client(url: string, key: string): Api {
   };
 }
 
-async function runTask(api: Api, task: EvalTask, sites: EvalSites, defaultSeconds: number): Promise<EvalResult> {
+/** Runs the task (a replay of run `replayOf` when given) and judges it. */
+async function runTask(
+  api: Api,
+  task: EvalTask,
+  sites: EvalSites,
+  defaultSeconds: number,
+  replayOf?: string,
+): Promise<EvalResult & { runId: string }> {
   const body = {
     task: task.prompt,
     name: `eval: ${task.name}`,
     startUrl: sites.url + task.start,
     timeoutSeconds: defaultSeconds,
     ...task.options,
+    ...(replayOf ? { replayOf } : {}),
   };
   const { taskId } = await api('POST', '/api/v1/task/create', body);
   // The server ends the run at its timeoutSeconds; this deadline only guards against a harness that waits forever.
@@ -176,10 +198,13 @@ async function runTask(api: Api, task: EvalTask, sites: EvalSites, defaultSecond
     }
   }
   const seconds = run.startedAt && run.finishedAt ? (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000 : 0;
+  const replayed = run.steps.filter((s: { replayed: boolean }) => s.replayed).length;
   return {
-    task: task.name,
+    runId: run.id,
+    task: replayOf ? `${task.name} (replay)` : task.name,
+    ...(replayOf ? { replayedSteps: replayed } : {}),
     success: verdict.ok,
-    detail: verdict.detail,
+    detail: replayOf ? `${replayed} of ${run.steps.length} steps replayed; ${verdict.detail}` : verdict.detail,
     steps: run.steps.length,
     tokens: run.tokensUsed,
     cost: run.costUsd,
@@ -198,7 +223,8 @@ export function formatReport(report: EvalReport): string {
     r.task,
     r.skipped ? 'skip' : r.success ? 'yes' : 'NO',
     String(r.steps),
-    r.tokens ? String(r.tokens) : 'n/a',
+    // A replay's 0 is a count (no LLM call); elsewhere 0 means the model reported none.
+    r.tokens || r.replayedSteps !== undefined ? String(r.tokens) : 'n/a',
     r.cost === null ? 'n/a' : r.cost.toFixed(4),
     `${r.seconds.toFixed(1)} s`,
     r.detail,

@@ -39,6 +39,8 @@ const form: Policy = (c, task) => {
 
 /** Extracts the table of each page, following "Next page" links; done keeps the rows collected. */
 const table: Policy = (c) => {
+  // A replay that did every step (the extractions too) leaves only the answer to give.
+  if (c.conversation.includes('every action was replayed')) return { call: 'done', args: { output: 'Every branch is in the data rows.' } };
   if (!c.lastToolResult?.startsWith('extracted ')) return { call: 'extract', args: { selector: 'table' } };
   if (elementLines(c.page).some((l) => l.includes('"Next page"'))) return { call: 'click', args: { element: c.element('"Next page"') } };
   return { call: 'done', args: { output: 'Every branch is in the data rows.' } };
@@ -61,9 +63,9 @@ const newTab: Policy = (c) => {
   return { call: 'click', args: { element: c.element('"Open the annual report"') } };
 };
 
-/** Clicks the month's invoice link; done once the action's result says the file was kept. */
+/** Clicks the month's invoice link; done once an action's result (or a replay's note of one) says the file was kept. */
 const download: Policy = (c) => {
-  if (c.lastToolResult?.includes('downloaded "')) return { call: 'done', args: { output: 'The invoice was downloaded.' } };
+  if (c.conversation.includes('downloaded "')) return { call: 'done', args: { output: 'The invoice was downloaded.' } };
   return { call: 'click', args: { element: c.element(`"Download the ${INVOICE_MONTH} invoice"`) } };
 };
 

@@ -24,6 +24,8 @@ export interface StepContext {
   element(match: RegExp | string): number;
   /** The content of the latest tool result message. */
   lastToolResult: string | undefined;
+  /** Every message's text so far, one after another. */
+  conversation: string;
 }
 
 export type Script = Reply | ((context: StepContext) => Reply);
@@ -120,6 +122,7 @@ export async function startFakeLlm({ scenarioOf = taggedScenario, tokensOf }: Fa
       seen,
       page,
       lastToolResult: lastContent(messages, 'tool'),
+      conversation: messages.map((m) => textOf(m.content)).join('\n'),
       element(match) {
         const line = page
           .split('\n')

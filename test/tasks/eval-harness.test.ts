@@ -22,7 +22,7 @@ describe.each(DATABASE_KINDS)('eval harness on %s', (kind) => {
     database = await createTestDatabase(kind);
     // An environment naming a real model: --scripted (scripted: true) must win over it.
     const env = { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'not-used', CHROMIUM_PATH: '/usr/bin/chromium' };
-    report = await runEval({ tasks: [...EVAL_TASKS, wrongExpectation], scripted: true, env, databaseUrl: database.url });
+    report = await runEval({ tasks: [...EVAL_TASKS, wrongExpectation], scripted: true, replay: true, env, databaseUrl: database.url });
   }, 600_000);
   afterAll(async () => {
     await database?.drop();
@@ -45,6 +45,21 @@ describe.each(DATABASE_KINDS)('eval harness on %s', (kind) => {
     expect(report.results.find((r) => r.task === 'multi-page-form')!.steps).toBeGreaterThanOrEqual(10);
   });
 
+  it('replays each task that succeeded, judged the same way; a form replays with no LLM call', () => {
+    for (const task of EVAL_TASKS.filter((t) => !t.needsVision)) {
+      const replay = report.results.find((r) => r.task === `${task.name} (replay)`)!;
+      expect(replay.success, `${replay.task}: ${replay.detail}`).toBe(true);
+      expect(replay.replayedSteps).toBeGreaterThan(0);
+    }
+    const form = report.results.find((r) => r.task === 'multi-page-form (replay)')!;
+    expect(form).toMatchObject({ tokens: 0, replayedSteps: form.steps });
+    expect(formatReport(report)).toMatch(
+      /^multi-page-form \(replay\) +yes +\d+ +0 +n\/a +[\d.]+ s +(\d+) of \1 steps replayed; the site recorded the sign-up$/m,
+    );
+    // A task that failed is not replayed.
+    expect(report.results.some((r) => r.task === `${wrongExpectation.name} (replay)`)).toBe(false);
+  });
+
   it('reports a task whose checker is not satisfied as failed', () => {
     const failed = report.results.find((r) => r.task === wrongExpectation.name)!;
     expect(failed).toMatchObject({ success: false, detail: 'expected the price 41.90' });
@@ -59,7 +74,8 @@ describe.each(DATABASE_KINDS)('eval harness on %s', (kind) => {
     expect(printed).toMatch(/^shop-search-wrong-expectation +NO +\d+ +\d+ +n\/a +[\d.]+ s +expected the price 41\.90$/m);
     expect(printed).toMatch(/^multi-page-form +yes +\d+ +\d+ +n\/a +[\d.]+ s +the site recorded the sign-up$/m);
     expect(printed).toMatch(/^chart-read +skip +0 +n\/a +n\/a +0\.0 s +skipped: scripted is not sent pictures \(LLM_VISION\)$/m);
-    expect(printed).toContain(`${EVAL_TASKS.length - 1}/${EVAL_TASKS.length} tasks succeeded (1 skipped)`);
+    const replays = EVAL_TASKS.length - 1;
+    expect(printed).toContain(`${EVAL_TASKS.length - 1 + replays}/${EVAL_TASKS.length + replays} tasks succeeded (1 skipped)`);
     expect(printed).toMatch(/TASK_ALLOWED_HOSTS=127\.0\.0\.1:\d+ \(the harness's own sites only/);
   });
 });
