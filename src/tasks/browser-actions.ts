@@ -30,6 +30,9 @@ export class BrowserSession {
   downloads: DownloadKeeper | undefined;
   /** Downloads under way or ended since the last action's result reported them: what to tell the agent. */
   private downloadNotes: Array<{ note: Promise<string>; text?: string }> = [];
+  /** Navigations answered with an attachment whose download Playwright has not reported yet. */
+  private downloadsAnnounced = 0;
+  private downloadStarted: Array<() => void> = [];
   /** Why the latest main-frame navigation was refused by the policy, if it was. */
   blocked: string | undefined;
   private failedNavigation: { url: string; error: string } | undefined;
@@ -53,6 +56,8 @@ export class BrowserSession {
     context.on('page', (page) => {
       session.page = page;
       page.on('download', (download) => {
+        session.downloadsAnnounced = Math.max(0, session.downloadsAnnounced - 1);
+        for (const resolve of session.downloadStarted.splice(0)) resolve();
         const entry: { note: Promise<string>; text?: string } = { note: session.keepDownload(download) };
         void entry.note.then((text) => (entry.text = text));
         session.downloadNotes.push(entry);
@@ -69,6 +74,8 @@ export class BrowserSession {
       const request = response.request();
       if (!request.isNavigationRequest()) return;
       const header = response.headers()[BLOCKED_HEADER];
+      // The download event follows such an answer: an action's result waits for it (reportDownloads).
+      if (/^\s*attachment/i.test(response.headers()['content-disposition'] ?? '')) session.downloadsAnnounced++;
       const frame = subframeOf(request);
       if (frame) session.noteFrame(frame, request.url(), header ? decodeURIComponent(header) : undefined);
       else if (header) session.blocked = decodeURIComponent(header);
@@ -128,9 +135,19 @@ export class BrowserSession {
 
   /** What the downloads since the last report came to, waiting for them up to `timeoutMs`. */
   async reportDownloads(timeoutMs: number): Promise<string[]> {
-    if (!this.downloadNotes.length) return [];
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    while (this.downloadsAnnounced > 0) {
+      const started = new Promise<void>((resolve) => this.downloadStarted.push(resolve));
+      if ((await Promise.race([started.then(() => true), waited.then(() => false)])) === false) {
+        this.downloadsAnnounced = 0; // announced, never started: not waited for again
+        break;
+      }
+    }
+    if (!this.downloadNotes.length) {
+      clearTimeout(timer);
+      return [];
+    }
     await Promise.race([Promise.all(this.downloadNotes.map((d) => d.note)), waited]);
     clearTimeout(timer);
     const ended = this.downloadNotes.filter((d) => d.text !== undefined);
