@@ -1,10 +1,10 @@
 // The task API's own conventions on the shared route-table pipeline: its error envelope
-// {success: false, error}, its JSON-only body, and the checks of the arguments its table declares.
+// {success: false, error}, its JSON-only body, and the wording of its refused arguments.
 import type { IncomingMessage } from 'node:http';
 import type { ErrorEnvelope } from '../error-answer.js';
 import { RestError } from '../errors.js';
 import { readBody } from '../request.js';
-import type { Args } from '../route-table.js';
+import type { ArgRefusal, ArgRules } from '../arg-check.js';
 import { isPlainObject } from '../../values.js';
 
 /** An error the task API answers: the status and message are the spec's (the code is not shown). */
@@ -48,66 +48,24 @@ const typeNames: Record<string, string> = {
   array: 'an array',
   object: 'an object',
 };
-const CHECKABLE = Object.keys(typeNames);
-const INT32 = 2 ** 31 - 1;
+const INT32 = { minimum: -(2 ** 31), maximum: 2 ** 31 - 1 };
 
-/** Refuses, at start-up, args the task API's checks do not read (they take JSON-schema keywords only). */
-export function assertCheckable(path: string, args: Args): void {
-  for (const [name, spec] of Object.entries(args)) {
-    const type = spec.type;
-    if (spec.validate || spec.sanitize || !CHECKABLE.includes(type as string)) {
-      throw new Error(`task route ${path}: arg ${name} must be a string, integer, number, array or object without callbacks`);
-    }
+/** The spec's wording of a refused argument: a closed set lists its values, a query integer gives
+ *  its range, a body's value its expected type (or "out of range" past 32 bits). */
+function argMessage(refusal: ArgRefusal): string {
+  const { name, spec, place } = refusal;
+  if (refusal.missing) return `${name} is required`;
+  if (spec.enum) return `${name} must be one of: ${spec.enum.join(', ')}`;
+  // A query refuses only integers: its other args are text.
+  if (place === 'query') {
+    return `${name} must be an integer from ${spec.minimum ?? INT32.minimum} to ${spec.maximum ?? INT32.maximum}`;
   }
+  if (refusal.error.code === 'rest_out_of_bounds') return `${name} is out of range`;
+  return `${name} must be ${typeNames[spec.type as string]}`;
 }
 
-/** Checks body arguments against their specs; null counts as absent. Returns only declared ones. */
-export function checkBody(body: Record<string, unknown>, specs: Args): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(specs)) {
-    const value = body[name];
-    if (value === undefined || value === null) {
-      if (spec.required) throw taskError(400, `${name} is required`);
-      continue;
-    }
-    if (spec.enum && !spec.enum.includes(value)) throw taskError(400, `${name} must be one of: ${spec.enum.join(', ')}`);
-    const fits =
-      spec.type === 'string'
-        ? typeof value === 'string'
-        : spec.type === 'array'
-          ? Array.isArray(value)
-          : spec.type === 'object'
-            ? isPlainObject(value)
-            : spec.type === 'number'
-              ? typeof value === 'number' && Number.isFinite(value)
-              : Number.isSafeInteger(value);
-    if (!fits) throw taskError(400, `${name} must be ${typeNames[spec.type as string]}`);
-    if (spec.type === 'integer' && Math.abs(value as number) > INT32) throw taskError(400, `${name} is out of range`);
-    out[name] = value;
-  }
-  return out;
-}
-
-/** Checks query arguments (strings) against their specs, converting integers. */
-export function checkQuery(query: Record<string, string | string[] | undefined>, specs: Args): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(specs)) {
-    let raw = query[name];
-    if (Array.isArray(raw)) raw = raw[raw.length - 1];
-    if (raw === undefined || raw === '') {
-      if (spec.required) throw taskError(400, `${name} is required`);
-      if (spec.default !== undefined) out[name] = spec.default;
-      continue;
-    }
-    if (spec.type === 'integer') {
-      const n = Number(raw);
-      const min = spec.minimum ?? -(2 ** 31);
-      const max = spec.maximum ?? INT32;
-      if (!/^-?\d+$/.test(raw) || n < min || n > max) throw taskError(400, `${name} must be an integer from ${min} to ${max}`);
-      out[name] = n;
-    } else {
-      out[name] = raw;
-    }
-  }
-  return out;
-}
+/** The task table's choices for the shared argument checker (rest/arg-check.ts). */
+export const TASK_ARG_RULES: ArgRules = {
+  integerBounds: INT32,
+  refuse: (refusal) => taskError(400, argMessage(refusal)),
+};

@@ -1,6 +1,6 @@
 // The task API (/api/v1) on the shared route-table pipeline (rest/route-table.ts, error-answer.ts,
 // request.ts's body reader, the app's GraphQL runner): what this table chooses is its auth (the
-// x-api-key per endpoint), its rate limit per key, its argument checks and its error envelope.
+// x-api-key per endpoint), its rate limit per key, the wording of its refused arguments and its error envelope.
 // An error a client caused is never a 500.
 import type { ExecutionResult } from 'graphql';
 import type { Context, Middleware } from 'koa';
@@ -13,7 +13,8 @@ import type { Logger } from '../../http/logger.js';
 import type { RateDecision } from '../../tasks/rate-limit.js';
 import { errorAnswer } from '../error-answer.js';
 import { compileRoutes, matchRoute, methodsOnPath, type CompiledRoute, type RestResult } from '../route-table.js';
-import { assertCheckable, checkBody, checkQuery, MAX_BODY_BYTES, readJsonBody, taskError, TASK_ERROR_ENVELOPE } from './http.js';
+import { assertCheckable, checkArgs } from '../arg-check.js';
+import { MAX_BODY_BYTES, readJsonBody, taskError, TASK_ARG_RULES, TASK_ERROR_ENVELOPE } from './http.js';
 import { argsByPlace, type TaskEndpoint, type TaskRequest } from './endpoint.js';
 import { TASK_ROUTES } from './routes.js';
 
@@ -97,9 +98,14 @@ export function createTaskApi({
       const places = argsByPlace(endpoint);
       const req: TaskRequest = {
         params,
-        query: checkQuery(ctx.query, places.query),
+        query: checkArgs(ctx.query, places.query, 'query', TASK_ARG_RULES),
         body: Object.keys(places.body).length
-          ? checkBody(await readJsonBody(ctx.req, endpoint.takesFiles ? filesBodyLimit : MAX_BODY_BYTES), places.body)
+          ? checkArgs(
+              await readJsonBody(ctx.req, endpoint.takesFiles ? filesBodyLimit : MAX_BODY_BYTES),
+              places.body,
+              'body',
+              TASK_ARG_RULES,
+            )
           : {},
         hasKey: viewer !== null,
         graphql: async (source, variables) => unwrap(await runner(source, variables, context(viewer)), logger),
