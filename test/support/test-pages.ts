@@ -266,7 +266,10 @@ function respond(url: URL, form?: URLSearchParams, cookie = ''): { status: numbe
       const layout = url.searchParams.get('layout') ?? 'a';
       const name = '<label for="who">Your name</label> <input id="who" name="who">';
       const code = '<label for="code">Booking code</label> <input id="code" name="code" type="password">';
-      const city = '<label for="city">City</label> <select id="city" name="city"><option>Paris</option><option>Lyon</option></select>';
+      // cities=Paris: a city the earlier run chose is no longer offered, so replaying that choice fails.
+      const cities = (url.searchParams.get('cities') ?? 'Paris,Lyon').split(',');
+      const options = cities.map((c) => `<option>${escape(c)}</option>`).join('');
+      const city = `<label for="city">City</label> <select id="city" name="city">${options}</select>`;
       const button = `<button type="submit">${layout === 'c' ? 'Reserve' : 'Book'}</button>`;
       const fields =
         layout === 'b'
