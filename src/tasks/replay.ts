@@ -7,6 +7,7 @@ import { isBuiltInName } from './actions.js';
 import { invalid } from './errors.js';
 import type { ElementLocator } from './locator.js';
 import type { Observation, PageElement } from './observe.js';
+import type { SecretVault } from './secrets.js';
 import type { Owner } from './tasks.js';
 
 export const REPLAY_OF_DOC =
@@ -118,6 +119,8 @@ export class Replay {
   constructor(
     private steps: SourceStep[],
     readonly state: ReplayState,
+    /** This task's secrets: a placeholder the earlier run typed must name one of them. */
+    private vault: Pick<SecretVault, 'unfilled'>,
   ) {}
 
   /** The next action to carry out on this page, or why the model must take over. */
@@ -132,6 +135,10 @@ export class Replay {
       if (!isBuiltInName(source.action))
         return { takeOver: `step ${source.index} of the earlier run called ${source.action}, which needs an answer from the user` };
       const args = { ...source.arguments };
+      // Typed as it stands, a placeholder this task cannot fill would send its text to the site.
+      const unfilled = typeof args.text === 'string' ? this.vault.unfilled(args.text) : [];
+      if (unfilled.length)
+        return { takeOver: `step ${source.index} of the earlier run typed ${unfilled.join(', ')}, which this task has no secret for` };
       // An answer read off the page then may be stale now: kept only while the page still says it.
       if (source.action === 'done') {
         const stale = staleAnswer(args, observation);

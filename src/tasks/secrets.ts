@@ -149,6 +149,13 @@ export class SecretVault {
     return `Secrets you can type without seeing them (write the placeholder as the text of type; it is replaced as it is typed): ${lines.join(', ')}. Never put them in other actions or in your answer.`;
   }
 
+  /** The placeholders of the text that reveal cannot fill: no secret of that name and kind. */
+  unfilled(text: string): string[] {
+    const fills = ([, kind, name]: RegExpMatchArray) =>
+      Object.hasOwn(this.secrets, name) && (kind === 'secret' ? 'value' : 'totp') in this.secrets[name];
+    return [...text.matchAll(PLACEHOLDER)].filter((match) => !fills(match)).map(([whole]) => whole);
+  }
+
   /** The text with each placeholder replaced by its value (a TOTP code computed now); unknown ones stay. */
   reveal(text: string): string {
     return text.replace(PLACEHOLDER, (whole, kind: string, name: string) => {

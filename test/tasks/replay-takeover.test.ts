@@ -1,6 +1,6 @@
 // Replay's other take-overs, with real Chromium: where the earlier run asked the user (a caller tool),
-// where a replayed action fails on today's page, and where the earlier answer does not fit this
-// task's outputSchema, the model takes over from that step (told what was replayed), and the steps
+// where a replayed action fails on today's page, where the earlier run typed a secret this task does
+// not have, and where the earlier answer does not fit this task's outputSchema, the model takes over from that step (told what was replayed), and the steps
 // record which were replayed.
 import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
@@ -12,7 +12,7 @@ const STEPS = `query($id: ID!) { taskRun(taskId: $id) { id steps { action result
 
 describe.each(DATABASE_KINDS)('replay take-overs on %s', (kind) => {
   // A choice no longer offered fails once the action's wait is over: kept short.
-  const fx = useTaskFixtures(() => ({ TASK_ACTION_TIMEOUT_MS: '1500' }));
+  const fx = useTaskFixtures(() => ({ TASK_ACTION_TIMEOUT_MS: '1500', ALMANAC_SECRET_KEY: 'test-secret-key-0123456789' }));
   const api = useTestServer(kind, fx.env);
 
   /** The steps of a task's run and its id. */
@@ -74,6 +74,32 @@ describe.each(DATABASE_KINDS)('replay take-overs on %s', (kind) => {
     expect(told).toContain('These steps were replayed from an earlier successful run, without you:\n1. type');
     expect(told).toContain(`The replay stopped: step 2 of the earlier run did not work this time: ${replay.steps[1].result}`);
     expect(fx.pages.hits).toContain('/booked?who=Ada&code=&city=Paris');
+  });
+
+  it('hands over to the model where the earlier run typed a secret this task does not have', async () => {
+    fx.llm.define('book-with-code', [
+      (c) => ({ call: 'type', args: { element: c.element('name=who'), text: 'Ada' } }),
+      (c) => ({ call: 'type', args: { element: c.element('name=code'), text: '<secret:code>' } }),
+      (c) => ({ call: 'click', args: { element: c.element('button "Book"') } }),
+      (c) => ({ call: 'done', args: { output: /Booked .*/.exec(c.page)![0] } }),
+    ]);
+    const startUrl = `${fx.pages.url}/booking?layout=a`;
+    const source = await finish({ task: taskText('book-with-code', 'Book a table'), startUrl, secrets: { code: 'first-code' } });
+    fx.llm.define('no-code', [{ call: 'done', args: { output: 'No booking code to book with' } }]);
+    const task = taskText('no-code', 'Book a table without a code');
+    const booked = () => fx.pages.hits.filter((hit) => hit.startsWith('/booked')).length;
+    const bookedBefore = booked();
+    const replay = await finish({ task, startUrl, replayOf: source.runId });
+    expect(replay.result.output).toBe('No booking code to book with');
+    expect(replay.steps.map((s) => [s.action, s.replayed])).toEqual([
+      ['type', true],
+      ['done', false],
+    ]);
+    expect(toldFirst(task)).toContain(
+      'The replay stopped: step 2 of the earlier run typed <secret:code>, which this task has no secret for.',
+    );
+    // The placeholder's text was never sent to the site as the code: the replay booked nothing.
+    expect(booked()).toBe(bookedBefore);
   });
 
   it('hands the final answer to the model when the earlier one does not fit this task’s outputSchema', async () => {
