@@ -208,7 +208,8 @@ class AgentRun {
     if (note) state.messages.push(note);
     const replayOf = this.options.replayOf;
     if (replayOf && first) state.replay = { next: 0, done: [] };
-    if (replayOf && state.replay) this.replay = new Replay(await loadSourceSteps(this.deps.prisma, replayOf), state.replay, this.vault);
+    if (replayOf && state.replay)
+      this.replay = new Replay(await loadSourceSteps(this.deps.prisma, replayOf), state.replay, this.vault, !first);
   }
 
   /** The task's secrets, and the lease masking them in all it writes. */

@@ -21,7 +21,7 @@ export interface SourceStep {
   result: string;
 }
 
-/** Where a replay stands, kept in the run's state so a resumed run goes on from there. */
+/** Where a replay stands, kept in the run's state: a resumed run knows what was replayed. */
 export interface ReplayState {
   /** The position of the next source step to replay. */
   next: number;
@@ -121,10 +121,19 @@ export class Replay {
     readonly state: ReplayState,
     /** This task's secrets: a placeholder the earlier run typed must name one of them. */
     private vault: Pick<SecretVault, 'unfilled'>,
+    /** The run was interrupted and resumed: its page was reopened. */
+    private resumed = false,
   ) {}
 
   /** The next action to carry out on this page, or why the model must take over. */
   decide(observation: Observation): ReplayDecision {
+    // A reopened page has its URL back, not what the replayed steps typed or chose on it: repeating
+    // the rest blindly could send a form emptied by the reload. The model sees the page as it is.
+    if (this.resumed) {
+      this.resumed = false;
+      if (this.state.done.length)
+        return { takeOver: 'the run was interrupted and its page reopened, which may have undone what the replayed steps did on it' };
+    }
     for (;;) {
       const source = this.steps[this.state.next];
       if (!source) return { takeOver: "the earlier run's steps are used up" };

@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+import type { DatabaseKind } from '../../src/db/url.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
 import { startFakeLlm, type FakeLlm } from './fake-llm.js';
 import { ADMIN_KEY, type TestServer } from './server.js';
 import { startTestPages, type TestPages } from './test-pages.js';
@@ -111,6 +113,32 @@ export async function startAlmanac(databaseUrl: string, env: Record<string, stri
       ...env,
     }),
   );
+}
+
+/**
+ * Servers started by hand on one fresh `kind` database (one after another, as a restart, or side by
+ * side): `start` adds `extra` to `env()`. All are closed and the database dropped after the suite.
+ */
+export function useServersOnOneDatabase(kind: DatabaseKind, env: () => Record<string, string>) {
+  let database: TestDatabase | undefined;
+  const servers: RunningServer[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    await database?.drop();
+  });
+  return {
+    get databaseUrl(): string {
+      return database!.url;
+    },
+    async start(extra: Record<string, string> = {}): Promise<RunningServer> {
+      const server = await startAlmanac(database!.url, { ...env(), ...extra });
+      servers.push(server);
+      return server;
+    },
+  };
 }
 
 /** A client like TestServer's for a server started by hand (only `request`). */

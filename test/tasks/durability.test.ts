@@ -17,6 +17,7 @@ import {
   runResult,
   startAlmanac,
   taskText,
+  useServersOnOneDatabase,
   useTaskFixtures,
   waitForRun,
 } from '../support/tasks.js';
@@ -77,20 +78,8 @@ async function inspect<T>(url: string, read: (db: Database) => Promise<T>): Prom
 
 describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
   const fx = useTaskFixtures();
-  let database: TestDatabase;
-  const servers: RunningServer[] = [];
-  const start = async (env: Record<string, string> = {}) => {
-    const server = await startAlmanac(database.url, { ...fx.env, ...env });
-    servers.push(server);
-    return server;
-  };
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    for (const server of servers) await server.close();
-    await database?.drop();
-  });
+  const servers = useServersOnOneDatabase(kind, () => fx.env);
+  const start = servers.start;
 
   it('claims each run exactly once when workers race for them', async () => {
     const race = await createTestDatabase(kind);
@@ -134,7 +123,7 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
     const taskId = await createTask(clientFor(first.url), { task });
     await eventually(() => fx.llm.requestsOf(task).some((r) => r.step === 1), 'the run to reach step 2');
     await first.close();
-    const parked = await inspect(database.url, (db) => db.prisma.taskRun.findFirstOrThrow({ where: { taskId } }));
+    const parked = await inspect(servers.databaseUrl, (db) => db.prisma.taskRun.findFirstOrThrow({ where: { taskId } }));
     expect(parked).toMatchObject({ status: 'running', detailedStatus: 'queued', workerId: null });
     await eventually(() => fx.llm.requestsOf(task).find((r) => r.step === 1)!.aborted, 'the LLM call to be aborted', 10_000);
 
@@ -189,7 +178,7 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
 
   it('resumes a run whose server was killed, once its heartbeat is stale', async () => {
     defineInterruptible(fx, 'crash');
-    const child = await startProcess({ ...fx.env, DATABASE_URL: database.url, ALMANAC_ADMIN_KEY: ADMIN_KEY });
+    const child = await startProcess({ ...fx.env, DATABASE_URL: servers.databaseUrl, ALMANAC_ADMIN_KEY: ADMIN_KEY });
     const task = taskText('crash');
     let taskId: string;
     try {
@@ -198,7 +187,7 @@ describe.each(DATABASE_KINDS)('durable runs on %s', (kind) => {
     } finally {
       await child.kill(); // the crash under test, and never an orphan if the steps before it fail
     }
-    const orphan = await inspect(database.url, (db) => db.prisma.taskRun.findFirstOrThrow({ where: { taskId } }));
+    const orphan = await inspect(servers.databaseUrl, (db) => db.prisma.taskRun.findFirstOrThrow({ where: { taskId } }));
     expect(orphan).toMatchObject({ status: 'running', detailedStatus: 'thinking' });
     expect(orphan.workerId).not.toBeNull();
 
