@@ -131,7 +131,7 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
 
     // Trash from the list, then restore from the trash.
     await page.getByRole('link', { name: 'Events' }).click();
-    await page.getByRole('searchbox', { name: 'Search' }).fill('Harbour');
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Harbour');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('button', { name: 'Trash Harbour lights night walk' }).first().click();
     await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toMatch(/moved to the trash/);
@@ -192,14 +192,14 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     const { page, problems, close } = await open(t.keys.editor);
     // The organizers' list: 20 a page, the search kept on the next page.
     await page.getByRole('link', { name: 'Organizers' }).click();
-    await page.getByRole('searchbox', { name: 'Search' }).fill('Guide');
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Guide');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('25 organizers, page 1 of 2.');
     expect(await page.locator('.records li').count()).toBe(20);
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('25 organizers, page 2 of 2.');
     expect(await page.locator('.records li a').allTextContents()).toEqual(['Guide 05', 'Guide 04', 'Guide 03', 'Guide 02', 'Guide 01']); // newest first
-    expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe('Guide');
+    expect(await page.getByRole('searchbox', { name: 'Search', exact: true }).inputValue()).toBe('Guide');
     await page.getByRole('button', { name: 'Previous page' }).click();
     await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('25 organizers, page 1 of 2.');
 
@@ -260,7 +260,7 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     await t.graphql(`mutation($id: Int!) { updateEvent(id: $id, input: { status: "publish" }) { id } }`, { id: others }, t.keys.editor);
     const own = await create('Rights check: mine', t.keys.contributor);
     const { page, problems, close } = await open(t.keys.contributor);
-    await page.getByRole('searchbox', { name: 'Search' }).fill('Rights check');
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Rights check');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('2 events.');
     expect(await page.getByRole('button', { name: 'Trash Rights check: the editor’s' }).count()).toBe(0);
@@ -275,7 +275,7 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
 
     // The editor publishes it meanwhile: the contributor may no longer trash it, and the API says so there.
     await page.getByRole('link', { name: 'Events' }).click();
-    await page.getByRole('searchbox', { name: 'Search' }).fill('Rights check');
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Rights check');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: 'Trash Rights check: mine' }).waitFor();
     const published = await t.graphql(
