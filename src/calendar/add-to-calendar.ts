@@ -1,6 +1,7 @@
 // "Add to calendar" links of an event, as the original's event page offers them: the event's own
 // iCalendar file, and Google Calendar's and Outlook's compose pages filled with the event.
 import { plainText } from './text.js';
+import { ellipsize } from '../values.js';
 
 export interface CalendarLinkEvent {
   title: string;
@@ -34,7 +35,7 @@ export function dayAfter(wall: string): string {
 
 function details(event: CalendarLinkEvent): string {
   const text = plainText(event.content);
-  return text.length > MAX_DETAILS ? `${text.slice(0, MAX_DETAILS - 1)}…` : text;
+  return ellipsize(text, MAX_DETAILS);
 }
 
 export const icalUrl = (event: Pick<CalendarLinkEvent, 'url'>) => `${event.url}ical/`;

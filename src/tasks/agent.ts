@@ -253,8 +253,7 @@ class AgentRun {
       // A replayed step takes its action from the earlier run; the model decides the others.
       let decision = this.replay?.decide(observation);
       if (decision && 'takeOver' in decision) {
-        state.messages.push({ role: 'user', content: this.vault.mask(Replay.note(this.replay!.state, decision.takeOver)) });
-        this.replay = state.replay = undefined;
+        this.endReplay(decision.takeOver);
         decision = undefined;
       }
       const replayed = decision;
@@ -319,13 +318,7 @@ class AgentRun {
       if (rejection && replayed) {
         step.result = `output rejected: ${rejection}`;
         await this.lease.saveStep(step, this.snapshot(), state.dataTable);
-        state.messages.push({
-          role: 'user',
-          content: this.vault.mask(
-            Replay.note(state.replay!, `the earlier run's answer does not match this task's outputSchema (${rejection})`),
-          ),
-        });
-        this.replay = state.replay = undefined;
+        this.endReplay(`the earlier run's answer does not match this task's outputSchema (${rejection})`);
         continue;
       }
       if (rejection) {
@@ -369,10 +362,7 @@ class AgentRun {
       state.failures = outcome.ok ? 0 : state.failures + 1;
       if (assistant) state.messages.push({ role: 'tool', tool_call_id: call.id, content: this.vault.mask(outcome.result) });
       const stray = replayed && this.replay!.record(replayed.source, outcome.ok, outcome.result);
-      if (stray) {
-        state.messages.push({ role: 'user', content: this.vault.mask(Replay.note(state.replay!, stray)) });
-        this.replay = state.replay = undefined;
-      }
+      if (stray) this.endReplay(stray);
       state.url = session.page.url();
       state.storage = await this.storage();
       step.result = outcome.result;
@@ -384,6 +374,12 @@ class AgentRun {
         );
       }
     }
+  }
+
+  /** Hands the run over to the model, telling it what was replayed and why the replay stopped. */
+  private endReplay(reason: string): void {
+    this.state.messages.push({ role: 'user', content: this.vault.mask(this.replay!.note(reason)) });
+    this.replay = this.state.replay = undefined;
   }
 
   /** The page as the model is sent it: the listing (its secrets masked) and, for a model that sees, the picture. */

@@ -4,6 +4,7 @@
 // included, each read through its own Playwright Frame), numbered in one sequence with the page.
 import { createHash } from 'node:crypto';
 import type { Frame, Page } from 'playwright-core';
+import { ellipsize } from '../values.js';
 
 export interface PageElement {
   id: number;
@@ -234,7 +235,7 @@ function describeElement(e: PageElement): string {
   if (e.checked !== undefined) parts.push(e.checked ? 'checked' : 'unchecked');
   if (e.options)
     parts.push(`options: ${e.options.map((o) => JSON.stringify(o)).join(', ')} (selected ${JSON.stringify(e.selected ?? '')})`);
-  if (e.href) parts.push(`→ ${e.href.length > 100 ? e.href.slice(0, 99) + '…' : e.href}`);
+  if (e.href) parts.push(`→ ${ellipsize(e.href, 100)}`);
   return parts.join(' ');
 }
 
@@ -261,12 +262,12 @@ export function formatObservation(o: Observation, step: number, maxSteps: number
 }
 
 function describeTab(t: TabView): string {
-  const url = t.url.length > 200 ? t.url.slice(0, 199) + '…' : t.url;
+  const url = ellipsize(t.url, 200);
   return `Tab ${t.number}${t.active ? ' (current)' : ''}: ${url}${t.title ? ` — ${JSON.stringify(t.title)}` : ''}`;
 }
 
 function describeFrame(f: FrameView, elements: PageElement[]): string[] {
-  const url = f.url.length > 200 ? f.url.slice(0, 199) + '…' : f.url;
+  const url = ellipsize(f.url, 200);
   const where = f.parent ? `in frame ${f.parent}` : 'in the page';
   const head = `Frame ${f.number} (${where}): ${url}${f.title ? ` — ${JSON.stringify(f.title)}` : ''}`;
   if (f.skipped) return [`${head} — not shown: ${f.skipped}`];

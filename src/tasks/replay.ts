@@ -9,6 +9,7 @@ import type { ElementLocator } from './locator.js';
 import type { Observation, PageElement } from './observe.js';
 import type { SecretVault } from './secrets.js';
 import type { Owner } from './tasks.js';
+import { ellipsize } from '../values.js';
 
 export const REPLAY_OF_DOC =
   'The id of a completed run of one of your tasks to replay without the LLM: its actions are repeated, each element found again by its locator; where the page no longer matches, the model takes over from that step. The run records which steps were replayed.';
@@ -108,7 +109,7 @@ function staleAnswer(args: Record<string, unknown>, observation: Observation): s
   const page = squeeze([observation.text, ...observation.frames.map((f) => f.text)].join('\n'));
   const missing = leaves([args.output, args.dataTable ?? []]).find((leaf) => !page.includes(squeeze(leaf)));
   if (missing === undefined) return null;
-  const quoted = JSON.stringify(missing.length > 80 ? `${missing.slice(0, 79)}…` : missing);
+  const quoted = JSON.stringify(ellipsize(missing, 80));
   return `the earlier run's answer, ${JSON.stringify(args.output)}, is not all on this page (${quoted} is not): give the final answer from the page as it is now`;
 }
 
@@ -175,15 +176,16 @@ export class Replay {
     this.state.next++;
     const line = `${source.action} ${JSON.stringify(source.arguments)}: ${result}`;
     // Kept short: the note is sent with every later decision.
-    this.state.done.push(line.length > MAX_NOTE_LINE ? `${line.slice(0, MAX_NOTE_LINE - 1)}…` : line);
+    this.state.done.push(ellipsize(line, MAX_NOTE_LINE));
     if (ok || result === source.result) return null;
     return `step ${source.index} of the earlier run did not work this time: ${result}`;
   }
 
   /** What the model is told when it takes over. */
-  static note(state: ReplayState, reason: string): string {
-    const done = state.done.length
-      ? `These steps were replayed from an earlier successful run, without you:\n${state.done.map((line, i) => `${i + 1}. ${line}`).join('\n')}\n`
+  note(reason: string): string {
+    const { done: lines } = this.state;
+    const done = lines.length
+      ? `These steps were replayed from an earlier successful run, without you:\n${lines.map((line, i) => `${i + 1}. ${line}`).join('\n')}\n`
       : '';
     return `(${done}The replay stopped: ${reason}. Carry on with the task from the current page.)`;
   }
