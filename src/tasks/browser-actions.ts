@@ -128,13 +128,9 @@ export class BrowserSession {
     }
   }
 
-  /** Whether a download began since the last report. */
-  get downloading(): boolean {
-    return this.downloadNotes.length > 0;
-  }
-
   /** What the downloads since the last report came to, waiting for them up to `timeoutMs`. */
   async reportDownloads(timeoutMs: number): Promise<string[]> {
+    if (!this.downloadsAnnounced && !this.downloadNotes.length) return [];
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)));
     while (this.downloadsAnnounced > 0) {
@@ -354,11 +350,8 @@ async function perform(session: BrowserSession, page: Page, name: string, args: 
         if (error.message.includes('Download is starting')) return 'download' as const;
         throw error;
       });
-      if (response === 'download') {
-        // Playwright may report the download just after goto gave up on the page.
-        if (!session.downloading) await page.waitForEvent('download', { timeout }).catch(() => undefined);
-        return { ok: true, result: `${args.url} started a download; the tab stays at ${page.url()}` };
-      }
+      // Its answer announced the download, which the result waits for (reportDownloads).
+      if (response === 'download') return { ok: true, result: `${args.url} started a download; the tab stays at ${page.url()}` };
       await settle(page, timeout);
       return { ok: true, result: `opened ${page.url()}${response ? ` (HTTP ${response.status()})` : ''}` };
     }

@@ -147,11 +147,6 @@ export async function loadTaskFile(prisma: Prisma, taskId: string, name: string)
   return file && { name: file.name, mimeType: file.mimeType, content: Buffer.from(file.content) };
 }
 
-export interface DownloadLimits {
-  maxDownloads: number;
-  maxDownloadBytes: number;
-}
-
 export interface DownloadedFile {
   name: string;
   url: string;
