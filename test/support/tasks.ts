@@ -91,13 +91,19 @@ export async function runResult(api: TestServer, taskId: string, key = ADMIN_KEY
 }
 
 /** Creates a task of `task`, waits for its run to end, and gives the run, its result and its steps' results. */
-export async function finishTask(api: TestServer, task: string, extra: Record<string, unknown> = {}) {
+export async function finishTask(api: TestServer, task: string, extra: Record<string, unknown> = {}, stepFields = 'result') {
   const taskId = await createTask(api, { task, ...extra });
   const run = await waitForRun(api, taskId, ended);
   const result = await runResult(api, taskId);
-  const steps = (await api.graphql(`query($id: ID!) { taskRun(taskId: $id) { steps { result } } }`, { id: taskId }, ADMIN_KEY)).data.taskRun
-    .steps as Array<{ result: string }>;
-  return { taskId, run, result, results: steps.map((s) => s.result) };
+  const { runId, steps } = await runSteps(api, taskId, stepFields);
+  return { taskId, runId, run, result, steps, results: steps.map((s) => s.result as string) };
+}
+
+/** The id of a task's latest run and its steps: `fields` of each (GraphQL TaskStep), `result` always. */
+export async function runSteps(api: TestServer, taskId: string, fields = 'result') {
+  const query = `query($id: ID!) { taskRun(taskId: $id) { id steps { result ${fields} } } }`;
+  const { taskRun } = (await api.graphql(query, { id: taskId }, ADMIN_KEY)).data;
+  return { runId: taskRun.id as string, steps: taskRun.steps as any[] };
 }
 
 /** Starts another Almanac on an existing database (another "process" sharing it). */

@@ -6,31 +6,30 @@ import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { textOf } from '../support/fake-llm.js';
 import { ADMIN_KEY, useTestServer } from '../support/server.js';
-import { FORM_INPUT_TOOL, createTask, ended, runResult, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
+import {
+  FORM_INPUT_TOOL,
+  createTask,
+  ended,
+  finishTask,
+  runResult,
+  runSteps,
+  taskText,
+  useTaskFixtures,
+  waitForRun,
+} from '../support/tasks.js';
 
-const STEPS = `query($id: ID!) { taskRun(taskId: $id) { id steps { action result replayed tokens } } }`;
+const STEP_FIELDS = 'action replayed tokens';
 
 describe.each(DATABASE_KINDS)('replay take-overs on %s', (kind) => {
   // A choice no longer offered fails once the action's wait is over: kept short.
   const fx = useTaskFixtures(() => ({ TASK_ACTION_TIMEOUT_MS: '1500', ALMANAC_SECRET_KEY: 'test-secret-key-0123456789' }));
   const api = useTestServer(kind, fx.env);
 
-  /** The steps of a task's run and its id. */
-  async function stepsOf(taskId: string) {
-    const { taskRun } = (await api.graphql(STEPS, { id: taskId }, ADMIN_KEY)).data;
-    return {
-      runId: taskRun.id as string,
-      steps: taskRun.steps as Array<{ action: string; result: string; replayed: boolean; tokens: number }>,
-    };
-  }
-
   /** Runs a task that needs no answer from the user to its end. */
-  async function finish(body: Record<string, unknown>) {
-    const taskId = await createTask(api, body);
-    const run = await waitForRun(api, taskId, ended);
-    const result = await runResult(api, taskId);
-    expect(run.status, JSON.stringify(result)).toBe('completed');
-    return { result, ...(await stepsOf(taskId)) };
+  async function finish({ task, ...extra }: Record<string, unknown>) {
+    const done = await finishTask(api, task as string, extra, STEP_FIELDS);
+    expect(done.run.status, JSON.stringify(done.result)).toBe('completed');
+    return done;
   }
 
   /** Everything the model was sent in its first request for `task`. */
@@ -142,7 +141,7 @@ describe.each(DATABASE_KINDS)('replay take-overs on %s', (kind) => {
       });
       expect(input.status).toBe(200);
       expect((await waitForRun(api, taskId, ended)).status).toBe('completed');
-      return { result: await runResult(api, taskId), ...(await stepsOf(taskId)) };
+      return { result: await runResult(api, taskId), ...(await runSteps(api, taskId, STEP_FIELDS)) };
     }
     fx.llm.define('sign-in', [
       { call: 'navigate', args: { url: `${fx.pages.url}/signin` } },

@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { ADMIN_KEY, useTestServer } from '../support/server.js';
-import { createTask, ended, runResult, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
+import { finishTask, taskText, useTaskFixtures } from '../support/tasks.js';
 
-const STEPS = `query($id: ID!) { taskRun(taskId: $id) { id steps { index action arguments result replayed tokens } } }`;
+const STEP_FIELDS = 'index action arguments replayed tokens';
 
 describe.each(DATABASE_KINDS)('replay on %s', (kind) => {
   const fx = useTaskFixtures(() => ({ ALMANAC_SECRET_KEY: 'test-secret-key-0123456789' }));
@@ -18,13 +18,7 @@ describe.each(DATABASE_KINDS)('replay on %s', (kind) => {
   const booking = (layout: string) => `${fx.pages.url}/booking?layout=${layout}`;
 
   /** Runs a task to its end: its id, run, result and steps. */
-  async function finish(body: Record<string, unknown>) {
-    const taskId = await createTask(api, body);
-    const run = await waitForRun(api, taskId, ended);
-    const result = await runResult(api, taskId);
-    const { taskRun } = (await api.graphql(STEPS, { id: taskId }, ADMIN_KEY)).data;
-    return { taskId, run, result, runId: taskRun.id as string, steps: taskRun.steps as any[] };
-  }
+  const finish = ({ task, ...extra }: Record<string, unknown>) => finishTask(api, task as string, extra, STEP_FIELDS);
 
   /** A completed run that books Ada in Lyon on layout a, typing the booking code as a secret. */
   async function sourceRun() {
