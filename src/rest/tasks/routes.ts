@@ -20,10 +20,10 @@ type Schema = Record<string, unknown>;
 
 /** Success in the spec's envelope: {success: true, data, ...extra}. */
 const envelope = (data: unknown, extra?: Record<string, unknown>): RestResult => ok({ success: true, data, ...extra });
-const bytes = (buffer: Buffer, contentType: string): RestResult => ({
+const bytes = (buffer: Buffer, contentType: string, headers: Record<string, string> = {}): RestResult => ({
   status: 200,
   body: buffer,
-  headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache' },
+  headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache', ...headers },
 });
 
 /** A handler that runs one GraphQL operation as the caller and shapes its data; the operation is
@@ -271,18 +271,13 @@ export const TASK_ROUTES: TaskRoute[] = [
         if (!data.task) throw taskError(404, `No task with id "${params.taskId}".`);
         const file = data.task.download;
         if (!file) throw taskError(404, `No download "${params.downloadId}" in task "${params.taskId}".`);
-        return {
-          status: 200,
-          body: Buffer.from(file.contentBase64, 'base64'),
-          headers: {
-            // Never the site's own type: a downloaded page served from this origin must not run here.
-            'Content-Type': 'application/octet-stream',
-            'Content-Disposition': attachment(file.name),
-            'X-Content-Type-Options': 'nosniff',
-            'Content-Security-Policy': "sandbox; default-src 'none'",
-            'Cache-Control': 'private, no-cache',
-          },
-        };
+        // Never the site's own type: a downloaded page served from this origin must not run here.
+        return bytes(Buffer.from(file.contentBase64, 'base64'), 'application/octet-stream', {
+          'Content-Disposition': attachment(file.name),
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Security-Policy': "sandbox; default-src 'none'",
+          'Cache-Control': 'private, no-cache',
+        });
       },
     },
   ),
