@@ -255,6 +255,21 @@ function showErrors(/** @type {HTMLFormElement} */ form, /** @type {unknown} */ 
   /** @type {HTMLElement | null} */ (first ?? $('form-error'))?.focus?.();
 }
 
+/**
+ * Disables a form's controls (all, or those given) while it loads (aria-busy); the returned
+ * function gives them back.
+ * @param {HTMLFormElement} form @param {Element[]} [controls]
+ */
+function holdForm(form, controls = [...form.elements]) {
+  const held = /** @type {HTMLButtonElement[]} */ (controls).filter((control) => !(/** @type {HTMLButtonElement} */ (control).disabled));
+  for (const control of held) control.disabled = true;
+  form.setAttribute('aria-busy', 'true');
+  return () => {
+    for (const control of held) control.disabled = false;
+    form.removeAttribute('aria-busy');
+  };
+}
+
 function clearErrors(/** @type {HTMLFormElement} */ form) {
   for (const slot of form.querySelectorAll('[data-error-for]')) slot.textContent = '';
   for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
@@ -283,14 +298,19 @@ async function formView(section, id) {
   /** @type {any} */
   let loaded = null;
   let readOnly = false;
+  // An edit takes no typing until the record is in (it would overwrite what was typed); nothing is
+  // saved before the pickers are in and the form's handler is set (a Save would reload the page).
+  const release = holdForm(form, id ? undefined : [submit]);
+  if (!id && section.name === 'events') fillForm(form, { status: 'draft', ...emptyRecurrence() });
   try {
     if (section.name === 'events') await setUpPicks(form);
+    if (id) loaded = await call(section.get, { id });
+    release();
     if (id) {
-      loaded = await call(section.get, { id });
       readOnly = applyRights(form, loaded);
       offerVenue(form, loaded);
       fillForm(form, section.toForm(loaded));
-    } else if (section.name === 'events') fillForm(form, { status: 'draft', ...emptyRecurrence() });
+    }
   } catch (error) {
     $('form-error').textContent = messageOf(error);
     return;
