@@ -6,8 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Middleware } from 'koa';
-import { compilePages, findPage, page, type PageRoute } from '../http/page-route.js';
+import { page, type PageRoute } from '../http/page-route.js';
 import { contentTypeOf, sendFile, staticFile, type StaticFile } from '../http/static-files.js';
 import { projectRoot } from '../paths.js';
 import { escapeRegex } from '../rest/route-table.js';
@@ -50,22 +49,6 @@ export function staticPageRoute(path: string, dir: string): PageRoute {
     const found = name === '' || name === 'index.html' ? index : name.includes('/') ? undefined : assets.get(name);
     sendFile(ctx, found, { immutable: found !== index && Boolean(ctx.query.v), headers: SECURITY_HEADERS });
   });
-}
-
-/** The console's and the editor's rows (src/manage), and any other static page's. */
-export function staticPageRoutes(rows: PageRoute[]): Middleware {
-  const routes = compilePages(rows);
-  return async (ctx, next) => {
-    const found = findPage(routes, ctx);
-    if (!found) return next();
-    if ('allow' in found) {
-      ctx.status = 405;
-      ctx.set('Allow', found.allow);
-      ctx.body = 'Method not allowed';
-      return;
-    }
-    await found.run();
-  };
 }
 
 export const consoleRoute = () => staticPageRoute(CONSOLE_PATH, join(projectRoot, 'src/console'));

@@ -31,7 +31,8 @@ export function errorAnswer(error: unknown, { envelope, state, mapError, logger,
   const fault = databaseFault(error);
   if (fault) {
     noteFault(state, fault);
-    return { status: 503, headers: retryAfter(fault), body: envelope.render(databaseUnavailable(fault.message)) };
+    const error = databaseUnavailable(fault.message, retryAfter(fault));
+    return { status: 503, headers: error.headers, body: envelope.render(error) };
   }
   let rest = error instanceof RestError ? error : mapError?.(error);
   if (!rest) {

@@ -92,4 +92,5 @@ export const internalError = () => new RestError('internal_server_error', 'There
  * client's, so 503 (with Retry-After) where WordPress would die with a 500 "Error establishing a
  * database connection".
  */
-export const databaseUnavailable = (message: string) => new RestError('database_unavailable', message, 503);
+export const databaseUnavailable = (message: string, headers: Record<string, string> = {}) =>
+  new RestError('database_unavailable', message, 503, {}, {}, headers);

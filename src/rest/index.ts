@@ -1,4 +1,5 @@
-// The generic REST framework: declare a route table, mount restRouter(). See route-table.ts.
+// The generic REST framework: declare a route table, serve restTable() with the app's one router
+// (src/http/router.ts). See route-table.ts.
 //
 //   const table: RouteTable = [{
 //     path: '/events/(?P<id>\\d+)',
@@ -9,8 +10,8 @@
 //         doc: { parameters: ['id'], requestBody: { args: CREATE_ARGS }, responses } },
 //     ],
 //   }];
-//   app.use(restRouter({ table, docInfo, config, resolveViewer, runner, context }));
-export { restRouter, type RestRouterOptions } from './router.js';
+//   app.use(serveTables([restTable({ table, docInfo, config, authenticate, runner, context })], logger));
+export { restTable, type RestTableOptions } from './router.js';
 export type { DocInfo } from './openapi.js';
 export * from './route-table.js';
 export * from './errors.js';

@@ -1,14 +1,16 @@
-// Koa middleware serving a route table under `${restRoot}/${namespace}` for every configured
-// namespace, the way WP_REST_Server::serve_request does: authentication, route match (404
-// rest_no_route), body parsing, the processing pipeline, then WP's response headers.
+// A REST API's table under `${restRoot}/${namespace}` for every configured namespace, served by the
+// app's one router (src/http/router.ts) the way WP_REST_Server::serve_request does: credentials
+// before routing, the root index and OPTIONS, route match (404 rest_no_route), body parsing, the
+// processing pipeline (pipeline.ts), then WP's response headers, PHP's JSON and kept answers.
 import type Koa from 'koa';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { GraphQLContext, OperationOptions } from '../graphql/context.js';
 import type { OperationRunner } from '../graphql/execute.js';
 import { encodePhpJsonBytes } from './json.js';
-import type { FaultNote } from '../http/unavailable.js';
-import { errorAnswer, WP_ERROR_ENVELOPE } from './error-answer.js';
+import type { Authenticate } from '../http/caller.js';
+import type { Answer, Table, TableCall } from '../http/router.js';
+import { WP_ERROR_ENVELOPE } from './error-answer.js';
 import { RestError, invalidCredentials, noRoute } from './errors.js';
 import { apiRootLink, namespaceIndex, restRootUrl, routeData } from './namespace-index.js';
 import { envelope, filterFields, rootIndex } from './wp-conventions.js';
@@ -19,25 +21,24 @@ import { ResponseCache, etagOf, sendConditionally, type CachedAnswer } from '../
 import {
   READABLE,
   compileRoutes,
-  matchRoute,
   ok,
   type Args,
   type CompiledRoute,
   type Endpoint,
   type ParamSources,
   type RestRequest,
-  type RestResult,
   type Route,
+  type RouteMatch,
   type RouteTable,
 } from './route-table.js';
 
-export interface RestRouterOptions {
+export interface RestTableOptions {
   table: RouteTable;
   /** Enables GET {ns}/doc; without it there is no /doc route. */
   docInfo?: DocInfo;
   config: Config;
-  /** The caller: a viewer, null (anonymous) or 'invalid' (credentials that match nothing → 401). */
-  resolveViewer: (ctx: Koa.Context) => Viewer | null | 'invalid' | Promise<Viewer | null | 'invalid'>;
+  /** The request's caller, as every table asks for it (src/http/caller.ts); a bad credential → 401. */
+  authenticate: Authenticate;
   /** In-process GraphQL for `req.graphql`; `context` builds the per-request GraphQL context. */
   runner?: OperationRunner;
   context?: (viewer: Viewer | null) => GraphQLContext;
@@ -54,8 +55,6 @@ export interface RestRouterOptions {
    * without it nothing is kept. Read routes must be pure functions of version, caller, URL and time.
    */
   cacheVersion?: () => Promise<number>;
-  /** Where unexpected exceptions are reported (pino-compatible); default console.error. */
-  logger?: { error(details: object, message?: string): void };
 }
 
 /** The namespace root and /doc, which WP/TEC register ahead of the table's routes. */
@@ -86,20 +85,24 @@ function builtinRoutes(docInfo: DocInfo | undefined, routesOf: (ns: string) => C
 
 const NOCACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private' };
 
-export function restRouter(options: RestRouterOptions): Koa.Middleware {
+/** A REST API's table (WP_REST_Server::serve_request), served by the app's one router. */
+export function restTable(options: RestTableOptions): Table<Endpoint> {
   const { config } = options;
   const bodyLimit = options.bodyLimit ?? 2 * 1024 * 1024;
-  const logger = options.logger ?? { error: (details: object, message?: string) => console.error(message, details) };
   const compiled = new Map<string, CompiledRoute[]>();
   const routesOf = (ns: string) => compiled.get(ns)!;
   const routes = [...builtinRoutes(options.docInfo, routesOf), ...options.table];
   for (const ns of config.restNamespaces) compiled.set(ns, compileRoutes(routes, ns));
   // Longest first, so a namespace that prefixes another does not shadow it.
   const namespaces = [...config.restNamespaces].sort((a, b) => b.length - a.length);
-  const linkRoot = restRootUrl(config);
-  const link = apiRootLink(config);
-  const cache = options.cacheVersion ? new ResponseCache() : undefined;
-
+  const shared: Shared = {
+    options,
+    bodyLimit,
+    routesOf,
+    linkRoot: restRootUrl(config),
+    link: apiRootLink(config),
+    cache: options.cacheVersion ? new ResponseCache() : undefined,
+  };
   const namespaceOf = (path: string) => {
     const lower = path.toLowerCase();
     return namespaces.find((ns) => {
@@ -107,107 +110,118 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
       return lower === prefix || lower.startsWith(prefix + '/');
     });
   };
+  return {
+    name: 'REST',
+    claim(ctx) {
+      const routePath = restRoutePath(ctx.path, config.restRoot);
+      return routePath === null ? undefined : new RestCall(ctx, routePath, namespaceOf(routePath), shared);
+    },
+  };
+}
 
-  return async (ctx, next) => {
-    const routePath = restRoutePath(ctx.path, config.restRoot);
-    if (routePath === null) return next();
+interface Shared {
+  options: RestTableOptions;
+  bodyLimit: number;
+  routesOf(ns: string): CompiledRoute[];
+  linkRoot: string;
+  link: string;
+  cache: ResponseCache | undefined;
+}
 
-    let viewer: Viewer | null = null;
-    let req: RestRequestImpl | undefined;
-    let matched: CompiledRoute | undefined;
-    let query: Record<string, unknown> = {};
-    let result: RestResult;
-    let cacheKey: string | undefined;
-    let readVersion: number | undefined;
-    try {
-      query = phpParseStr(ctx.querystring);
-      const resolved = await options.resolveViewer(ctx);
-      if (resolved === 'invalid') throw invalidCredentials(); // WP checks credentials before routing
-      viewer = resolved;
-      const method = effectiveMethod(ctx.method, query, ctx.headers);
-      if (cache && (method === 'GET' || method === 'HEAD')) {
-        // The version is read before anything is computed: an answer is kept under the version it
-        // may already be newer than, never under a newer one than its data.
-        readVersion = await options.cacheVersion!();
-        cacheKey = ResponseCache.key({ version: readVersion, viewer: viewer?.userId ?? null, url: ctx.url });
-        const kept = cache.get(cacheKey);
-        if (kept) return render(ctx, kept, { authenticated: viewer !== null, link });
+const refuseCaller = () => invalidCredentials(); // only a bad credential: the API is public otherwise
+
+/** One request to the REST API, step by step. */
+class RestCall implements TableCall<Endpoint> {
+  readonly envelope = WP_ERROR_ENVELOPE;
+  readonly routes: readonly CompiledRoute[];
+  method: string;
+  private viewer: Viewer | null = null;
+  private req: RestRequestImpl | undefined;
+  private matched: CompiledRoute | undefined;
+  private query: Record<string, unknown> = {};
+  private cacheKey: string | undefined;
+  private readVersion: number | undefined;
+  private graphqlContext: GraphQLContext | undefined;
+  private operationOptions: OperationOptions = {};
+
+  constructor(
+    private readonly ctx: Koa.Context,
+    readonly path: string,
+    private readonly ns: string | undefined,
+    private readonly shared: Shared,
+  ) {
+    this.routes = ns ? shared.routesOf(ns) : [];
+    this.method = ctx.method;
+  }
+
+  async begin(): Promise<Answer | 'answered' | undefined> {
+    const { ctx, shared } = this;
+    const { options } = shared;
+    this.query = phpParseStr(ctx.querystring);
+    // WP checks credentials before routing: a bad key is a 401 on any path.
+    this.viewer = await options.authenticate(ctx, { refuse: refuseCaller });
+    this.method = effectiveMethod(ctx.method, this.query, ctx.headers);
+    if (shared.cache && (this.method === 'GET' || this.method === 'HEAD')) {
+      // The version is read before anything is computed: an answer is kept under the version it
+      // may already be newer than, never under a newer one than its data.
+      this.readVersion = await options.cacheVersion!();
+      this.cacheKey = ResponseCache.key({ version: this.readVersion, viewer: this.viewer?.userId ?? null, url: ctx.url });
+      const kept = shared.cache.get(this.cacheKey);
+      if (kept) {
+        render(ctx, kept, { authenticated: this.viewer !== null, link: shared.link });
+        return 'answered';
       }
-      const ns = namespaceOf(routePath);
-      const nsRoutes = ns ? routesOf(ns) : [];
-      let graphqlContext: GraphQLContext | undefined;
-      const operationOptions = options.operationOptions?.() ?? {};
-      const makeRequest = (found: CompiledRoute, endpoint: Endpoint, args: Args, sources: ParamSources, namespace = ns!) =>
-        new RestRequestImpl({
-          method,
-          path: routePath.slice(namespace.length + 1),
-          route: found.route,
-          endpoint,
-          args,
-          sources,
-          viewer,
-          namespace,
-          namespaceUrl: `${linkRoot}${namespace}`,
-          headers: ctx.headers,
-          queryString: ctx.querystring,
-          protocol: ctx.protocol,
-          config,
-          operationOptions,
-          graphql: (source, variables = {}) => {
-            if (!options.runner || !options.context) return Promise.reject(new Error('restRouter: no GraphQL runner'));
-            graphqlContext ??= { ...options.context(viewer), readVersion, operationOptions };
-            return options.runner(source, variables, graphqlContext);
-          },
-        });
-
-      if (routePath === '/' && (method === 'GET' || method === 'HEAD')) {
-        // The API root: every namespace's index, merged (what discovery clients read first).
-        const indexes = config.restNamespaces.map((namespace) => {
-          const [indexRoute] = routesOf(namespace);
-          const first = indexRoute.endpoints[0];
-          const indexReq = makeRequest(
-            indexRoute,
-            first.endpoint,
-            first.args,
-            { json: {}, body: {}, query: {}, url: {}, defaults: {} },
-            namespace,
-          );
-          return namespaceIndex(routesOf(namespace), indexReq) as { routes: Record<string, unknown> };
-        });
-        result = ok(rootIndex(config, indexes));
-      } else if (method === 'OPTIONS') {
-        // WP rest_handle_options_request: the matched route's index data, or [] (always 200).
-        matched = nsRoutes.find((r) => r.pattern.test(routePath));
-        if (matched) {
-          const first = matched.endpoints[0];
-          req = makeRequest(matched, first.endpoint, first.args, { json: {}, body: {}, query, url: {}, defaults: {} });
-        }
-        result = ok(matched && req ? routeData(matched, req) : []);
-      } else {
-        const match = matchRoute(nsRoutes, routePath, method);
-        if (!match) throw noRoute();
-        matched = match.compiled;
-        // A body that a body parser mounted before this router already read (kept as rawBody) is reused.
-        const preRead = (ctx.request as { rawBody?: string }).rawBody;
-        const raw = preRead !== undefined ? Buffer.from(preRead) : await readBody(ctx.req, bodyLimit);
-        const parsed = await parseBody(raw, ctx.get('content-type') || undefined, ctx.method, method);
-        const sources = { json: parsed.json, body: parsed.body, query, url: match.params, defaults: {} };
-        req = makeRequest(match.compiled, match.endpoint, match.args, sources);
-        req.applyDefaults();
-        result = await runPipeline(req, parsed.jsonError);
-      }
-    } catch (error) {
-      result = errorAnswer(error, {
-        envelope: WP_ERROR_ENVELOPE,
-        state: ctx.state as FaultNote,
-        mapError: options.mapError && ((e) => options.mapError!(e, req)),
-        logger,
-        logFields: { requestId: (ctx.state as { requestId?: string }).requestId, path: req?.path },
-      });
     }
+    this.operationOptions = options.operationOptions?.() ?? {};
+    const { config } = options;
+    if (this.path === '/' && (this.method === 'GET' || this.method === 'HEAD')) {
+      // The API root: every namespace's index, merged (what discovery clients read first).
+      const indexes = config.restNamespaces.map((namespace) => {
+        const [indexRoute] = shared.routesOf(namespace);
+        const first = indexRoute.endpoints[0];
+        const indexReq = this.request(indexRoute, first.endpoint, first.args, NO_SOURCES, namespace);
+        return namespaceIndex(shared.routesOf(namespace), indexReq) as { routes: Record<string, unknown> };
+      });
+      return ok(rootIndex(config, indexes));
+    }
+    if (this.method === 'OPTIONS') {
+      // WP rest_handle_options_request: the matched route's index data, or [] (always 200).
+      this.matched = this.routes.find((r) => r.pattern.test(this.path));
+      if (!this.matched) return ok([]);
+      const first = this.matched.endpoints[0];
+      this.req = this.request(this.matched, first.endpoint, first.args, { ...NO_SOURCES, query: this.query });
+      return ok(routeData(this.matched, this.req));
+    }
+    return undefined;
+  }
 
+  unmatched() {
+    return noRoute();
+  }
+
+  async run(match: RouteMatch<Endpoint>): Promise<Answer> {
+    const { ctx } = this;
+    this.matched = match.compiled;
+    // A body that a body parser mounted before the router already read (kept as rawBody) is reused.
+    const preRead = (ctx.request as { rawBody?: string }).rawBody;
+    const raw = preRead !== undefined ? Buffer.from(preRead) : await readBody(ctx.req, this.shared.bodyLimit);
+    const parsed = await parseBody(raw, ctx.get('content-type') || undefined, ctx.method, this.method);
+    const sources = { json: parsed.json, body: parsed.body, query: this.query, url: match.params, defaults: {} };
+    this.req = this.request(match.compiled, match.endpoint, match.args, sources);
+    this.req.applyDefaults();
+    return runPipeline(this.req, parsed.jsonError);
+  }
+
+  mapError(error: unknown) {
+    return this.shared.options.mapError?.(error, this.req);
+  }
+
+  /** WP's answer: the Allow header, `_fields` and `_envelope`, PHP's JSON, kept and conditional reads. */
+  async send(answer: Answer): Promise<void> {
+    const { ctx, req, matched, query, shared } = this;
+    let result = answer;
     let allow: string | undefined;
-    if (req && matched && options.allowHeader !== false) {
+    if (req && matched && shared.options.allowHeader !== false) {
       allow = await allowHeader(
         req,
         matched.endpoints.map((e) => e.endpoint),
@@ -220,11 +234,39 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
       allow = undefined;
     }
     const body = encodePhpJsonBytes(result.body, Object.hasOwn(query, '_pretty'));
-    const answer: CachedAnswer = { status: result.status, headers: result.headers ?? {}, allow, body, etag: etagOf(body) };
-    if (cacheKey && result.status === 200) cache!.set(cacheKey, answer);
-    render(ctx, answer, { authenticated: viewer !== null, link });
-  };
+    const encoded: CachedAnswer = { status: result.status, headers: result.headers ?? {}, allow, body, etag: etagOf(body) };
+    if (this.cacheKey && result.status === 200) shared.cache!.set(this.cacheKey, encoded);
+    render(ctx, encoded, { authenticated: this.viewer !== null, link: shared.link });
+  }
+
+  private request(found: CompiledRoute, endpoint: Endpoint, args: Args, sources: ParamSources, namespace = this.ns!) {
+    const { ctx, shared } = this;
+    const { options } = shared;
+    return new RestRequestImpl({
+      method: this.method,
+      path: this.path.slice(namespace.length + 1),
+      route: found.route,
+      endpoint,
+      args,
+      sources,
+      viewer: this.viewer,
+      namespace,
+      namespaceUrl: `${shared.linkRoot}${namespace}`,
+      headers: ctx.headers,
+      queryString: ctx.querystring,
+      protocol: ctx.protocol,
+      config: options.config,
+      operationOptions: this.operationOptions,
+      graphql: (source, variables = {}) => {
+        if (!options.runner || !options.context) return Promise.reject(new Error('restTable: no GraphQL runner'));
+        this.graphqlContext ??= { ...options.context(this.viewer), readVersion: this.readVersion, operationOptions: this.operationOptions };
+        return options.runner(source, variables, this.graphqlContext);
+      },
+    });
+  }
 }
+
+const NO_SOURCES: ParamSources = { json: {}, body: {}, query: {}, url: {}, defaults: {} };
 
 function render(ctx: Koa.Context, result: CachedAnswer, opts: { authenticated: boolean; link: string }): void {
   ctx.status = result.status;

@@ -7,12 +7,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { decodeEntities } from '../calendar/text.js';
-import { databaseFault } from '../db/faults.js';
 import { errorCode } from '../graphql/errors.js';
-import { noteFault, retryAfter, type FaultNote } from '../http/unavailable.js';
-import { compilePages, findPage, page, type PageRoute } from '../http/page-route.js';
+import { page, pageTable, type PageErrors, type PageRoute } from '../http/page-route.js';
+import type { Table } from '../http/router.js';
 import { contentTypeOf, sendFile, staticFile } from '../http/static-files.js';
 import { projectRoot } from '../paths.js';
 import { apiRootLink, restRootUrl } from '../rest/namespace-index.js';
@@ -59,7 +58,8 @@ function stylesheet() {
   return { file: staticFile(contentTypeOf('site.css')!, body), version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
 }
 
-export function siteRoutes(options: SiteOptions): Middleware {
+/** The site's table, served by the app's one router (src/http/router.ts). */
+export function siteTable(options: SiteOptions): Table {
   const services = siteServices(options);
   const { config, runner } = services;
   const feed = feeds(services);
@@ -220,7 +220,7 @@ export function siteRoutes(options: SiteOptions): Middleware {
         );
         if (wrong) ctx.status = 403;
       },
-      { post: true },
+      ['GET', 'POST'],
     ),
     page('/venue/(?P<slug>[^/]+)/?', async ({ ctx, params: { slug } }) => {
       const venue = (await query<{ venue: PageVenue & { id: number; jsonLd: unknown } }>(ctx, VENUE, { slug: decodeURIComponent(slug) }))
@@ -250,46 +250,34 @@ export function siteRoutes(options: SiteOptions): Middleware {
       );
     }),
   ];
-  const routes = compilePages(table);
-
-  return async (ctx, next) => {
-    const found = findPage(routes, ctx);
-    if (!found) return next();
+  // Errors are pages (a feed's are a line of text); a malformed escape in a path names no page.
+  const errors = (ctx: Context): PageErrors => {
     const isFeed = wantsIcal(ctx) || ctx.path.endsWith('.ics') || /\/ical\/?$/.test(ctx.path);
-    try {
-      if ('allow' in found) {
-        ctx.set('Allow', found.allow);
-        throw new SiteError(405, 'This page only answers GET.');
-      }
-      await found.run();
-    } catch (caught) {
-      // A path with a malformed escape (decodeURIComponent's URIError) names no page.
-      const error =
-        caught instanceof SiteError
-          ? caught
-          : caught instanceof URIError
-            ? new SiteError(404, 'There is no such page.')
-            : faultPage(ctx, caught);
-      if (!error) throw caught;
-      if (isFeed) {
-        ctx.status = error.status;
-        ctx.type = 'text/plain; charset=utf-8';
-        ctx.body = `${error.message}\n`;
-        return;
-      }
-      sendPage(ctx, { title: TITLES[error.status] ?? 'Error' }, errorPage(error.status, error.message));
-      ctx.status = error.status;
-    }
+    return {
+      envelope: {
+        render: (error) => (isFeed ? `${error.message}\n` : errorPage(error.status, error.message)),
+        internal: () => new SiteError(500, 'Something went wrong on our side.'),
+      },
+      mapError: (error) => (error instanceof URIError ? new SiteError(404, 'There is no such page.') : undefined),
+      send(answer) {
+        if (isFeed) {
+          ctx.status = answer.status;
+          ctx.set(answer.headers ?? {});
+          ctx.type = 'text/plain; charset=utf-8';
+          ctx.body = answer.body;
+          return;
+        }
+        sendPage(ctx, { title: TITLES[answer.status] ?? 'Error' }, String(answer.body));
+        ctx.set(answer.headers ?? {});
+        ctx.status = answer.status;
+      },
+    };
   };
-}
-
-/** A database fault as a page or feed answers it: 503, Retry-After, a short message; else undefined. */
-function faultPage(ctx: Context, error: unknown): SiteError | undefined {
-  const fault = databaseFault(error);
-  if (!fault) return undefined;
-  noteFault(ctx.state as FaultNote, fault);
-  ctx.set(retryAfter(fault));
-  return new SiteError(503, 'The calendar is unavailable for a moment. Please try again shortly.');
+  return pageTable('site', table, errors, {
+    refuseMethod: (allow) => new SiteError(405, 'This page only answers GET.', { Allow: allow }),
+    // Feed readers and calendar apps poll: an unchanged page or feed is a 304.
+    conditional: true,
+  });
 }
 
 /** The `post_password` field of a posted form (WordPress's name for it), at most 1 KB read. */

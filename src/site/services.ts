@@ -1,10 +1,12 @@
 // What the site's pages and feeds need from the app: the config, in-process GraphQL, and the
 // caller's GraphQL context (an API key may come with the request; pages are public otherwise).
 import type { Context } from 'koa';
-import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { OperationRunner } from '../graphql/execute.js';
+import type { Authenticate } from '../http/caller.js';
+import { RestError } from '../rest/errors.js';
+import type { Viewer } from '../auth/viewer.js';
 
 export interface SiteServices {
   config: Config;
@@ -16,28 +18,25 @@ export interface SiteServices {
 export interface SiteOptions {
   config: Config;
   runner: OperationRunner;
-  resolveViewer(ctx: Context): Promise<Viewer | null | 'invalid'>;
+  authenticate: Authenticate;
   context(viewer: Viewer | null): GraphQLContext;
 }
 
 /** A page or feed that cannot be served: its status and a message for the visitor. */
-export class SiteError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
+export class SiteError extends RestError {
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    super('site_error', message, status, {}, {}, headers);
   }
 }
 
-export function siteServices({ config, runner, resolveViewer, context }: SiteOptions): SiteServices {
+const refuseCaller = () => new SiteError(401, 'Invalid API key.');
+
+export function siteServices({ config, runner, authenticate, context }: SiteOptions): SiteServices {
   return {
     config,
     runner,
     async graphqlContext(ctx) {
-      const viewer = await resolveViewer(ctx);
-      if (viewer === 'invalid') throw new SiteError(401, 'Invalid API key.');
-      return context(viewer);
+      return context(await authenticate(ctx, { refuse: refuseCaller }));
     },
   };
 }

@@ -1,4 +1,4 @@
-// A tiny Koa app mounting restRouter() on an ephemeral port, and a client for it.
+// A tiny Koa app serving one REST table on an ephemeral port (the app's one router), and a client for it.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import Koa from 'koa';
 import type { Viewer } from '../../src/auth/viewer.js';
 import { loadConfig } from '../../src/config.js';
-import { restRouter, type RestRouterOptions } from '../../src/rest/index.js';
+import { authenticator } from '../../src/http/caller.js';
+import { serveTables } from '../../src/http/router.js';
+import { restTable, type RestTableOptions } from '../../src/rest/index.js';
 
 export const config = loadConfig({ SITE_URL: 'http://127.0.0.1:8080', DATABASE_URL: 'file:./unused.db', LOG_LEVEL: 'silent' });
 
@@ -34,21 +36,22 @@ export interface TestApp {
 }
 
 export async function startApp(
-  options: Omit<RestRouterOptions, 'config' | 'resolveViewer'> & Partial<RestRouterOptions>,
+  options: Omit<RestTableOptions, 'config' | 'authenticate'> &
+    Partial<RestTableOptions> & { logger?: { error(details: object, message?: string): void } },
 ): Promise<TestApp> {
   const app = new Koa();
   app.proxy = true;
-  app.use(
-    restRouter({
-      config,
-      // x-api-key names a viewer; an unknown key is a bad credential.
-      resolveViewer: (ctx) => {
-        const key = ctx.get('x-api-key');
-        return key ? (VIEWERS[key] ?? 'invalid') : null;
-      },
-      ...options,
+  const { logger = { error: () => undefined }, ...tableOptions } = options;
+  const table = restTable({
+    config,
+    // x-api-key names a viewer; an unknown key is a bad credential.
+    authenticate: authenticator((ctx) => {
+      const key = ctx.get('x-api-key');
+      return key ? (VIEWERS[key] ?? 'invalid') : null;
     }),
-  );
+    ...tableOptions,
+  });
+  app.use(serveTables([table], logger));
   const server = createServer(app.callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -1,9 +1,8 @@
-// The task API (/api/v1) on the shared route-table pipeline (rest/route-table.ts, error-answer.ts,
-// request.ts's body reader, the app's GraphQL runner): what this table chooses is its auth (the
-// x-api-key per endpoint), its rate limit per key, the wording of its refused arguments and its error envelope.
-// An error a client caused is never a 500.
+// The task API (/api/v1) as a table of the app's one router (src/http/router.ts): what this table
+// chooses is its auth (the x-api-key per endpoint), its rate limit per key, its JSON-only body, the
+// wording of its refused arguments and its error envelope. An error a client caused is never a 500.
 import type { ExecutionResult } from 'graphql';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { hashApiKey, credentialsFromHeaders } from '../../auth/api-keys.js';
 import type { Viewer } from '../../auth/viewer.js';
 import type { GraphQLContext } from '../../graphql/context.js';
@@ -11,8 +10,9 @@ import { errorCode } from '../../graphql/errors.js';
 import type { GraphQLData, OperationRunner } from '../../graphql/execute.js';
 import type { Logger } from '../../http/logger.js';
 import type { RateDecision } from '../../tasks/rate-limit.js';
-import { errorAnswer } from '../error-answer.js';
-import { compileRoutes, matchRoute, methodsOnPath, type CompiledRoute, type RestResult } from '../route-table.js';
+import type { Authenticate } from '../../http/caller.js';
+import { allowedOn, decodeParams, type Table } from '../../http/router.js';
+import { compileRoutes, type CompiledRoute } from '../route-table.js';
 import { assertCheckable, checkArgs } from '../arg-check.js';
 import { MAX_BODY_BYTES, readJsonBody, taskError, TASK_ARG_RULES, TASK_ERROR_ENVELOPE } from './http.js';
 import { argsByPlace, type TaskEndpoint, type TaskRequest } from './endpoint.js';
@@ -46,8 +46,8 @@ export interface TaskApiOptions {
   /** The app's in-process GraphQL (the calendar API's too) and the context of a caller. */
   runner: OperationRunner;
   context: (viewer: Viewer | null) => GraphQLContext;
-  /** The caller of the request's credentials (the same resolution as the other APIs). */
-  resolveViewer: (ctx: Context) => Promise<Viewer | null | 'invalid'>;
+  /** The request's caller, as every table asks for it (src/http/caller.ts). */
+  authenticate: Authenticate;
   /** Counts a request of the key (its hash) against the per-minute limit (src/tasks/rate-limit.ts). */
   rateLimit: (keyHash: string) => Promise<RateDecision>;
   perMinute: number;
@@ -56,26 +56,28 @@ export interface TaskApiOptions {
   logger: Logger;
 }
 
-export function createTaskApi({
+const refuseCaller = (reason: 'missing' | 'invalid') =>
+  taskError(401, reason === 'missing' ? 'Missing API key: send it in the x-api-key header.' : 'Invalid API key.');
+
+/** The task API's table: its rows under /api/v1, served by the app's one router (src/http/router.ts). */
+export function taskApiTable({
   runner,
   context,
-  resolveViewer,
+  authenticate,
   rateLimit,
   perMinute,
   maxUploadBytes,
   logger,
-}: TaskApiOptions): Middleware {
+}: TaskApiOptions): Table<TaskEndpoint> {
   const filesBodyLimit = MAX_BODY_BYTES + Math.ceil(maxUploadBytes / 3) * 4;
   for (const { path, endpoints } of TASK_ROUTES) for (const endpoint of endpoints) assertCheckable(path, endpoint.args ?? {});
   const routes = compileRoutes(TASK_ROUTES, API_PREFIX.slice(1), { caseSensitive: true });
 
-  /** The caller as the endpoint's `auth` asks, after the key's request was counted. */
-  async function authenticate(ctx: Context, endpoint: TaskEndpoint): Promise<Viewer | null> {
+  /** The caller as the endpoint's `auth` asks; a key's request counts against its limit. */
+  async function caller(ctx: Context, endpoint: TaskEndpoint): Promise<Viewer | null> {
     if (endpoint.auth === 'none') return null;
+    const viewer = await authenticate(ctx, { required: endpoint.auth === 'key', refuse: refuseCaller });
     const credentials = credentialsFromHeaders(ctx.req.headers);
-    if (!credentials && endpoint.auth === 'key') throw taskError(401, 'Missing API key: send it in the x-api-key header.');
-    const viewer = await resolveViewer(ctx);
-    if (viewer === 'invalid') throw taskError(401, 'Invalid API key.');
     if (credentials) {
       const { allowed, retryAfter } = await rateLimit(hashApiKey(credentials.key));
       if (!allowed)
@@ -86,54 +88,50 @@ export function createTaskApi({
     return viewer;
   }
 
-  return async (ctx, next) => {
-    if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
-    let result: RestResult;
-    try {
-      const match = matchRoute(routes, ctx.path, ctx.method);
-      if (!match) throw unmatched(routes, ctx.method, ctx.path);
-      const { endpoint } = match;
-      const params = Object.fromEntries(Object.entries(match.params).map(([name, value]) => [name, decodeSegment(value)]));
-      const viewer = await authenticate(ctx, endpoint);
-      const places = argsByPlace(endpoint);
-      const req: TaskRequest = {
-        params,
-        query: checkArgs(ctx.query, places.query, 'query', TASK_ARG_RULES),
-        body: Object.keys(places.body).length
-          ? checkArgs(
-              await readJsonBody(ctx.req, endpoint.takesFiles ? filesBodyLimit : MAX_BODY_BYTES),
-              places.body,
-              'body',
-              TASK_ARG_RULES,
-            )
-          : {},
-        hasKey: viewer !== null,
-        graphql: async (source, variables) => unwrap(await runner(source, variables, context(viewer)), logger),
+  return {
+    name: 'task API',
+    claim(ctx) {
+      if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return undefined;
+      return {
+        path: ctx.path,
+        method: ctx.method,
+        routes,
+        envelope: TASK_ERROR_ENVELOPE,
+        unmatched: () => unmatched(routes, ctx.method, ctx.path),
+        async run({ endpoint, params }) {
+          const decoded = decodeParams(params, (segment) => taskError(400, `Malformed path segment "${segment}".`));
+          const viewer = await caller(ctx, endpoint);
+          const places = argsByPlace(endpoint);
+          const req: TaskRequest = {
+            params: decoded,
+            query: checkArgs(ctx.query, places.query, 'query', TASK_ARG_RULES),
+            body: Object.keys(places.body).length
+              ? checkArgs(
+                  await readJsonBody(ctx.req, endpoint.takesFiles ? filesBodyLimit : MAX_BODY_BYTES),
+                  places.body,
+                  'body',
+                  TASK_ARG_RULES,
+                )
+              : {},
+            hasKey: viewer !== null,
+            graphql: async (source, variables) => unwrap(await runner(source, variables, context(viewer)), logger),
+          };
+          return endpoint.handler(req);
+        },
+        send(answer) {
+          ctx.status = answer.status;
+          // Headers first: a Buffer body then keeps its Content-Type.
+          for (const [name, value] of Object.entries(answer.headers ?? {})) ctx.set(name, value);
+          ctx.body = answer.body;
+        },
       };
-      result = await endpoint.handler(req);
-    } catch (error) {
-      const logFields = { requestId: ctx.state.requestId, path: ctx.path };
-      result = errorAnswer(error, { envelope: TASK_ERROR_ENVELOPE, state: ctx.state, logger, logFields });
-    }
-    ctx.status = result.status;
-    // Headers first: a Buffer body then keeps its Content-Type.
-    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
-    ctx.body = result.body;
+    },
   };
 }
 
 /** 405 (with Allow) when a route has the path but not the method, else 404. */
 function unmatched(routes: readonly CompiledRoute<TaskEndpoint>[], method: string, path: string) {
-  const methods = methodsOnPath(routes, path);
-  if (!methods.length) return taskError(404, `No route ${method} ${path}.`);
-  const allowed = methods.join(', ');
+  const allowed = allowedOn(routes, path);
+  if (!allowed) return taskError(404, `No route ${method} ${path}.`);
   return taskError(405, `${method} is not allowed on ${path}; use ${allowed}.`, { Allow: allowed });
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw taskError(400, `Malformed path segment "${segment}".`);
-  }
 }
