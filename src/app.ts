@@ -145,7 +145,7 @@ function appTable({ config, db }: Pick<AppDeps, 'config' | 'db'>): Table {
   return pageTable(
     'app',
     [
-      page('/healthz', async ({ ctx }) => {
+      page('/healthz/?', async ({ ctx }) => {
         try {
           await db.prisma.$queryRawUnsafe('SELECT 1');
           ctx.body = { status: 'ok', database: db.kind };
@@ -156,7 +156,7 @@ function appTable({ config, db }: Pick<AppDeps, 'config' | 'db'>): Table {
           ctx.body = { status: 'unavailable', database: db.kind };
         }
       }),
-      page(String.raw`/openapi/calendar\.json`, ({ ctx }) => {
+      page(String.raw`/openapi/calendar\.json/?`, ({ ctx }) => {
         ctx.type = 'application/json';
         ctx.body = calendarApiDoc ??= JSON.stringify(calendarOpenApi(config));
       }),

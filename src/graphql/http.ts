@@ -29,7 +29,8 @@ export interface GraphQLTableOptions {
   keptAnswers?: KeptAnswers;
 }
 
-const graphqlError = (code: string, message: string, status: number) => new RestError(code, message, status);
+const graphqlError = (code: string, message: string, status: number, headers: Record<string, string> = {}) =>
+  new RestError(code, message, status, {}, {}, headers);
 const refuseCaller = () => graphqlError('UNAUTHENTICATED', 'Invalid API key.', 401);
 
 /** An error before GraphQL runs, as GraphQL would answer it (a database fault says when to retry). */
@@ -50,8 +51,6 @@ const graphqlErrors = (ctx: Context): PageErrors => ({
   },
 });
 
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
 export function graphqlTable({ config, db, yoga, authenticate, keptAnswers }: GraphQLTableOptions): Table {
   // GraphiQL's asset files: named by their content, so cached for good; compressed when the browser accepts it.
   const graphiqlAssets = page(`${escapeRegex(GRAPHIQL_ASSET_PATH)}(?P<file>[^/]+)`, async ({ ctx, params }) => {
@@ -64,9 +63,9 @@ export function graphqlTable({ config, db, yoga, authenticate, keptAnswers }: Gr
     sendFile(ctx, asset ?? undefined, { immutable: true });
   });
 
-  // Every method reaches yoga, which answers those GraphQL over HTTP does not take.
+  // GraphQL over HTTP takes GET and POST (yoga answers a HEAD); a trailing slash is the same endpoint.
   const endpoint = page(
-    '/graphql',
+    '/graphql/?',
     async ({ ctx }) => {
       // A body over the limit is refused before anything reads or parses it.
       if (Number(ctx.get('content-length') || 0) > config.graphql.maxBytes) {
@@ -102,8 +101,10 @@ export function graphqlTable({ config, db, yoga, authenticate, keptAnswers }: Gr
       if (keptAnswers) keptAnswers.send(ctx, kept, response, body);
       else ctx.body = body;
     },
-    ALL_METHODS,
+    ['GET', 'POST'],
   );
 
-  return pageTable('GraphQL', [endpoint, graphiqlAssets], graphqlErrors);
+  return pageTable('GraphQL', [endpoint, graphiqlAssets], graphqlErrors, {
+    refuseMethod: (allow) => graphqlError('METHOD_NOT_ALLOWED', `Use ${allow}.`, 405, { Allow: allow }),
+  });
 }

@@ -53,8 +53,9 @@ export const methodNotAllowed = (allow: string, message = 'Method not allowed') 
 export interface PageTableChoices {
   /** The error of a row that has the path but not the method (default: plain text). */
   refuseMethod?: (allow: string) => RestError;
-  /** A read's 200 carries an ETag of its body, and a client that has that body gets a 304. */
-  conditional?: boolean;
+  /** A read's 200 carries an ETag of its body, and a client that has that body gets a 304 (for
+   *  the requests it is true of, when a function). */
+  conditional?: boolean | ((ctx: Context) => boolean);
 }
 
 /** A table of whole paths (matched with case as written); `errors` chooses how it answers an error. */
@@ -86,7 +87,7 @@ export function pageTable(
         },
         async run({ endpoint, params }) {
           await endpoint.handler({ ctx, params });
-          if (conditional) answerConditionally(ctx);
+          if (conditional === true || (conditional && conditional(ctx))) answerConditionally(ctx);
         },
       };
     },

@@ -1,6 +1,7 @@
-// The one error path of the route tables: a database fault is a 503 with Retry-After, a RestError
-// is its own answer, anything else is what the table's mapError makes of it, or a logged 500 that
-// says nothing of its cause. Only the envelope the error is rendered in belongs to the table.
+// The one error path of every route table (src/http/router.ts): a database fault is a 503 with
+// Retry-After, a RestError is its own answer, anything else is what the table's mapError makes of
+// it, or a logged 500 that says nothing of its cause. Only the envelope the error is rendered in
+// belongs to the table.
 import { databaseFault } from '../db/faults.js';
 import { noteFault, retryAfter, type FaultNote } from '../http/unavailable.js';
 import { RestError, databaseUnavailable, internalError } from './errors.js';
@@ -36,7 +37,7 @@ export function errorAnswer(error: unknown, { envelope, state, mapError, logger,
   }
   let rest = error instanceof RestError ? error : mapError?.(error);
   if (!rest) {
-    logger.error({ ...logFields, err: error }, 'REST request failed');
+    logger.error({ ...logFields, err: error }, 'request failed');
     rest = envelope.internal();
   }
   return { status: rest.status, headers: rest.headers, body: envelope.render(rest) };

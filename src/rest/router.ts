@@ -119,6 +119,7 @@ export function restTable(options: RestTableOptions): Table<Endpoint> {
   };
 }
 
+/** What every request of a REST table shares: its options, compiled rows, links and kept answers. */
 interface Shared {
   options: RestTableOptions;
   bodyLimit: number;

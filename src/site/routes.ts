@@ -251,16 +251,17 @@ export function siteTable(options: SiteOptions): Table {
     }),
   ];
   // Errors are pages (a feed's are a line of text); a malformed escape in a path names no page.
+  const isFeed = (ctx: Context) => wantsIcal(ctx) || ctx.path.endsWith('.ics') || /\/ical\/?$/.test(ctx.path);
   const errors = (ctx: Context): PageErrors => {
-    const isFeed = wantsIcal(ctx) || ctx.path.endsWith('.ics') || /\/ical\/?$/.test(ctx.path);
+    const feedError = isFeed(ctx);
     return {
       envelope: {
-        render: (error) => (isFeed ? `${error.message}\n` : errorPage(error.status, error.message)),
+        render: (error) => (feedError ? `${error.message}\n` : errorPage(error.status, error.message)),
         internal: () => new SiteError(500, 'Something went wrong on our side.'),
       },
       mapError: (error) => (error instanceof URIError ? new SiteError(404, 'There is no such page.') : undefined),
       send(answer) {
-        if (isFeed) {
+        if (feedError) {
           ctx.status = answer.status;
           ctx.set(answer.headers ?? {});
           ctx.type = 'text/plain; charset=utf-8';
@@ -275,8 +276,9 @@ export function siteTable(options: SiteOptions): Table {
   };
   return pageTable('site', table, errors, {
     refuseMethod: (allow) => new SiteError(405, 'This page only answers GET.', { Allow: allow }),
-    // Feed readers and calendar apps poll: an unchanged page or feed is a 304.
-    conditional: true,
+    // An unchanged page is a 304. Not a feed: its DTSTAMP is the second it was made (METHOD:PUBLISH,
+    // RFC 5545 3.8.7.2), so hashing it would never match.
+    conditional: (ctx) => !isFeed(ctx),
   });
 }
 
