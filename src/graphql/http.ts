@@ -10,7 +10,7 @@ import type { Database } from '../db/client.js';
 import type { DatabaseUnavailable } from '../db/faults.js';
 import type { Authenticate } from '../http/caller.js';
 import { page, pageTable, type PageErrors } from '../http/page-route.js';
-import type { Table } from '../http/router.js';
+import { writeAnswer, type Table } from '../http/router.js';
 import { sendFile } from '../http/static-files.js';
 import { noteFault, type FaultNote } from '../http/unavailable.js';
 import { RestError } from '../rest/errors.js';
@@ -44,11 +44,7 @@ const graphqlErrors = (ctx: Context): PageErrors => ({
     },
     internal: () => graphqlError('INTERNAL_SERVER_ERROR', 'Unexpected error.', 500),
   },
-  send(answer) {
-    ctx.status = answer.status;
-    ctx.set(answer.headers ?? {});
-    ctx.body = answer.body;
-  },
+  send: (answer) => writeAnswer(ctx, answer),
 });
 
 export function graphqlTable({ config, db, yoga, authenticate, keptAnswers }: GraphQLTableOptions): Table {

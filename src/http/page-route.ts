@@ -7,7 +7,7 @@ import type { ErrorEnvelope } from '../rest/error-answer.js';
 import { RestError } from '../rest/errors.js';
 import { compileRoutes, READABLE, type Endpoint, type HttpMethod, type Route } from '../rest/route-table.js';
 import { etagOf, sendConditionally } from './response-cache.js';
-import { allowedOn, type Answer, type Table } from './router.js';
+import { allowedOn, writeAnswer, type Answer, type Table } from './router.js';
 
 export interface PageRequest {
   ctx: Context;
@@ -35,15 +35,12 @@ export interface PageErrors {
   send(answer: Answer): void;
 }
 
+const PLAIN_TEXT = 'text/plain; charset=utf-8';
+
 /** An error in plain text: the status and a line (the console's, the editor's and the app's files). */
 export const plainErrors = (ctx: Context): PageErrors => ({
   envelope: { render: (error) => error.message, internal: () => new RestError('internal_error', 'Internal server error', 500) },
-  send(answer) {
-    ctx.status = answer.status;
-    ctx.set(answer.headers ?? {});
-    ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = answer.body;
-  },
+  send: (answer) => writeAnswer(ctx, answer, PLAIN_TEXT),
 });
 
 /** A 405's error, with its Allow. */

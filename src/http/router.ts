@@ -83,6 +83,15 @@ export function serveTables(tables: readonly Table[], logger: Pick<Logger, 'erro
   };
 }
 
+/** Writes an answer as it is: status, headers (before the body, so that a Buffer body keeps the
+ *  Content-Type they name), the body; with `type` when the table gives every error one. */
+export function writeAnswer(ctx: Context, answer: Answer, type?: string): void {
+  ctx.status = answer.status;
+  ctx.set(answer.headers ?? {});
+  if (type) ctx.type = type;
+  ctx.body = answer.body;
+}
+
 /** The Allow of a 405: the methods of the rows that have the path (HEAD with GET); undefined when
  *  no row has it. */
 export function allowedOn(routes: readonly CompiledRoute<AnyEndpoint>[], path: string, { head = false } = {}): string | undefined {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Context } from 'koa';
 import { decodeEntities } from '../calendar/text.js';
 import { errorCode } from '../graphql/errors.js';
-import { page, pageTable, type PageErrors, type PageRoute } from '../http/page-route.js';
+import { page, pageTable, plainErrors, type PageErrors, type PageRoute } from '../http/page-route.js';
 import type { Table } from '../http/router.js';
 import { contentTypeOf, sendFile, staticFile } from '../http/static-files.js';
 import { projectRoot } from '../paths.js';
@@ -261,13 +261,7 @@ export function siteTable(options: SiteOptions): Table {
       },
       mapError: (error) => (error instanceof URIError ? new SiteError(404, 'There is no such page.') : undefined),
       send(answer) {
-        if (feedError) {
-          ctx.status = answer.status;
-          ctx.set(answer.headers ?? {});
-          ctx.type = 'text/plain; charset=utf-8';
-          ctx.body = answer.body;
-          return;
-        }
+        if (feedError) return plainErrors(ctx).send(answer);
         sendPage(ctx, { title: TITLES[answer.status] ?? 'Error' }, String(answer.body));
         ctx.set(answer.headers ?? {});
         ctx.status = answer.status;

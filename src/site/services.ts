@@ -1,12 +1,12 @@
 // What the site's pages and feeds need from the app: the config, in-process GraphQL, and the
 // caller's GraphQL context (an API key may come with the request; pages are public otherwise).
 import type { Context } from 'koa';
+import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { OperationRunner } from '../graphql/execute.js';
 import type { Authenticate } from '../http/caller.js';
 import { RestError } from '../rest/errors.js';
-import type { Viewer } from '../auth/viewer.js';
 
 export interface SiteServices {
   config: Config;

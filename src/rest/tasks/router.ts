@@ -11,7 +11,7 @@ import type { GraphQLData, OperationRunner } from '../../graphql/execute.js';
 import type { Logger } from '../../http/logger.js';
 import type { RateDecision } from '../../tasks/rate-limit.js';
 import type { Authenticate } from '../../http/caller.js';
-import { allowedOn, decodeParams, type Table } from '../../http/router.js';
+import { allowedOn, decodeParams, writeAnswer, type Table } from '../../http/router.js';
 import { compileRoutes, type CompiledRoute } from '../route-table.js';
 import { assertCheckable, checkArgs } from '../arg-check.js';
 import { MAX_BODY_BYTES, readJsonBody, taskError, TASK_ARG_RULES, TASK_ERROR_ENVELOPE } from './http.js';
@@ -118,12 +118,7 @@ export function taskApiTable({
           };
           return endpoint.handler(req);
         },
-        send(answer) {
-          ctx.status = answer.status;
-          // Headers first: a Buffer body then keeps its Content-Type.
-          for (const [name, value] of Object.entries(answer.headers ?? {})) ctx.set(name, value);
-          ctx.body = answer.body;
-        },
+        send: (answer) => writeAnswer(ctx, answer),
       };
     },
   };
