@@ -3,6 +3,7 @@
 // JSON by ONE SQL statement through the bare driver (better-sqlite3 or pg) and served by a bare
 // node:http server. Nothing Almanac does can be faster on the same data.
 // Usage: floor.ts <DATABASE_URL>; prints {"port":N} once listening.
+import '../src/db/node-runtime.js';
 import Database from 'better-sqlite3';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -13,6 +13,7 @@
 // are occurrences of recurring series, as src/calendar/series.ts makes them: weekly series without
 // an end (open, their horizon moving) and monthly ones of a few occurrences (COUNT), each occurrence
 // an Event row with its series, its place in it (recurrenceId) and the slug "<series slug>/<day>".
+import '../src/db/node-runtime.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';

@@ -60,7 +60,9 @@ process.once('SIGTERM', () => controller.abort());
 
 try {
   if (values.list) {
-    for (const job of await listImportJobs(db.prisma, viewer, 100)) console.log(formatProgress(job));
+    const jobs = await listImportJobs(db.prisma, viewer, 100);
+    if (jobs.length === 0) console.log('import: no import jobs yet');
+    for (const job of jobs) console.log(formatProgress(job));
   } else {
     let job: ImportJobView;
     if (values.resume) job = await claimImportJob(db.prisma, viewer, Number(values.resume));

@@ -1,5 +1,6 @@
 // One Prisma client per process, on the driver adapter that DATABASE_URL names. Each provider has
 // its own generated client (a client is tied to one provider); both expose the same model API.
+import './node-runtime.js';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { createHash } from 'node:crypto';

@@ -1,6 +1,7 @@
 // Create, deploy and check migrations for both providers from the one committed schema.
 // Layout: prisma/migrations/<provider>/<timestamp>_<name>/migration.sql, a migration_lock.toml per
 // provider, and prisma/migrations/schema.snapshot.prisma: the schema as of the last migration.
+import './node-runtime.js';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // Prisma's migrations, driven through @prisma/schema-engine-wasm: the CLI's native engine cannot be
 // downloaded on our machines (see ../shared/notes/prisma-offline.md). This module works around the
 // engine's quirks so callers only see `withSchemaEngine(url, datamodel, fn)`.
+import './node-runtime.js';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
