@@ -5,7 +5,7 @@
 // key end.
 import type { Prisma } from '../db/client.js';
 import { DomainError } from '../domain-error.js';
-import { checkHttpUrl } from '../http/http-url.js';
+import { checkHttpUrl } from '../net/http-url.js';
 import { hashApiKey, newApiKey } from './api-keys.js';
 import { keySignals } from './key-signals.js';
 import type { Viewer } from './viewer.js';

@@ -1,6 +1,6 @@
 // The `venue` and `organizer` arguments of event writes (spec §6.5): ids, `{id}` objects, or data
 // objects that create (or reuse) a venue/organizer. Validation first; creation inside the write.
-import type { UrlPolicy } from '../http/url-policy.js';
+import type { UrlPolicy } from '../net/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import { CalendarError } from './errors.js';

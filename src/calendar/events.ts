@@ -1,7 +1,7 @@
 // Event writes and single reads with The Events Calendar's rules (spec §2.2–2.4, §6.5–6.9, §6.11),
 // except where Almanac decided otherwise: an update changes only the fields it is given.
 // Order of checks, as the REST contract needs: validation → permission → existence → write.
-import { outboundPolicy, type UrlPolicy } from '../http/url-policy.js';
+import { outboundPolicy, type UrlPolicy } from '../net/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';

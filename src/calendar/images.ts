@@ -1,8 +1,8 @@
 // Featured images (spec §6.10): an attachment id of an image, or an image URL that answers a HEAD
 // request with 200 and an image type. A URL already in the media library reuses its attachment.
 import type { Viewer } from '../auth/viewer.js';
-import { guardedHead } from '../http/guarded-request.js';
-import type { UrlPolicy } from '../http/url-policy.js';
+import { guardedHead } from '../net/guarded-request.js';
+import type { UrlPolicy } from '../net/url-policy.js';
 import { canUploadFiles } from './capabilities.js';
 import { allocatePostId, isDbId, type Db } from './posts.js';
 

@@ -3,7 +3,7 @@
 // Order of checks, as the REST contract needs: validation → permission → existence/state → write.
 // Almanac decision: an update changes only the fields it is given (the original resets omitted
 // image, show_map flags and status).
-import { outboundPolicy } from '../http/url-policy.js';
+import { outboundPolicy } from '../net/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';

@@ -1,7 +1,7 @@
 // Venues and organizers ("linked posts"): validation and creation shared by their own mutations and
 // by events that create them inline (spec §2.6, §6.5). Creation reuses an existing record of the same
 // name (and description, when one is sent) instead of making a duplicate, as the original does.
-import type { UrlPolicy } from '../http/url-policy.js';
+import type { UrlPolicy } from '../net/url-policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { DateTime } from 'luxon';

@@ -7,14 +7,14 @@
 //
 // The body: {"webhookId", "deliveryId", "cursor", "changes": [{cursor, type, id, kind, removed,
 // fields, atUtc}]}; the receiver reads the records it needs through the API. Header
-// X-Almanac-Event: calendar.changes. Signed as the task webhooks are (src/http/signed-post.ts).
+// X-Almanac-Event: calendar.changes. Signed as the task webhooks are (src/net/signed-post.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
 import type { Logger } from '../http/logger.js';
-import { afterAttempt, postSigned } from '../http/signed-post.js';
-import { outboundPolicy } from '../http/url-policy.js';
+import { afterAttempt, postSigned } from '../net/signed-post.js';
+import { outboundPolicy } from '../net/url-policy.js';
 import { everyInterval, type Rounds } from '../rounds.js';
 import type { Viewer } from './capabilities.js';
 import { changeLogHead, CHANGE_TYPES, decodeCursor, readChanges, type ChangeType } from './changes.js';

@@ -14,7 +14,7 @@ import { LeaseLost, RunLease, type StepRecord } from './lease.js';
 import { locatorOf } from './locator.js';
 import { decide, LlmError, NO_USAGE, type ChatMessage, type LlmClient } from './llm.js';
 import { fingerprint, formatObservation, summarizeObservation, type Observation } from './observe.js';
-import type { UrlPolicy } from '../http/url-policy.js';
+import type { UrlPolicy } from '../net/url-policy.js';
 import { resumeNote, systemPrompt, taskMessage } from './prompt.js';
 import type { PolicyProxy } from './proxy.js';
 import type { ClaimedRun } from './queue.js';

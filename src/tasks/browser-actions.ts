@@ -2,7 +2,7 @@
 // for the agent ("element [7] is not on the page"), not an exception: the agent can correct itself.
 import type { BrowserContext, Download, Frame, Locator, Page, Request } from 'playwright-core';
 import type { DownloadedFile, TaskFileData } from './files.js';
-import type { UrlPolicy } from '../http/url-policy.js';
+import type { UrlPolicy } from '../net/url-policy.js';
 import { observe, type Observation, type TabView } from './observe.js';
 import { visionShot } from './vision.js';
 import { BLOCKED_HEADER, type PolicyProxy } from './proxy.js';

@@ -4,8 +4,8 @@
 // whole, never kept truncated.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Prisma } from '../db/client.js';
-import { guardedRequest, ResponseTooLarge } from '../http/guarded-request.js';
-import type { UrlPolicy } from '../http/url-policy.js';
+import { guardedRequest, ResponseTooLarge } from '../net/guarded-request.js';
+import type { UrlPolicy } from '../net/url-policy.js';
 import { isPlainObject } from '../values.js';
 import { invalid } from './errors.js';
 import { validateHttpUrl } from './validation.js';

@@ -7,7 +7,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import type { UrlPolicy } from '../http/url-policy.js';
+import type { UrlPolicy } from '../net/url-policy.js';
 
 export const BLOCKED_HEADER = 'x-almanac-blocked';
 

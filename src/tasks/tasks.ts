@@ -12,7 +12,7 @@ import { requireSecretKey, sealSecrets } from './secrets.js';
 import { checkBudgetOptions, checkKeyTokens } from './budgets.js';
 import { loadFiles, taskFileRows, validateFiles } from './files.js';
 import { checkReplayOf } from './replay.js';
-import { outboundPolicy } from '../http/url-policy.js';
+import { outboundPolicy } from '../net/url-policy.js';
 
 export interface Owner {
   userId: number;

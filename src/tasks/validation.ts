@@ -1,6 +1,6 @@
 // The create contract: task, agent, tools (OpenAI-style function tools with a JSON Schema each) and
 // the optional run settings. Every failure names the field and the rule it broke.
-import { checkHttpUrl } from '../http/http-url.js';
+import { checkHttpUrl } from '../net/http-url.js';
 import { Ajv } from 'ajv';
 import { isBuiltInName, type FunctionTool } from './actions.js';
 import { invalid } from './errors.js';

@@ -4,12 +4,12 @@
 // marks them, so each becomes exactly one delivery; deliveries are retried with backoff until the
 // receiver answers 2xx (at least once), and survive restarts. Every POST obeys the URL policy.
 //
-// Signed (src/http/signed-post.ts) with the webhook secret of the API key that created the task.
+// Signed (src/net/signed-post.ts) with the webhook secret of the API key that created the task.
 import { everyInterval, type Rounds } from '../rounds.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
-import { afterAttempt, postSigned } from '../http/signed-post.js';
+import { afterAttempt, postSigned } from '../net/signed-post.js';
 import type { Logger } from '../http/logger.js';
 
 const ENDED = ['completed', 'error'];

@@ -11,7 +11,7 @@ import { runAgent, type AgentDeps } from './agent.js';
 import { BrowserHost } from './browser.js';
 import { taskSignals } from './events.js';
 import { LlmClient } from './llm.js';
-import { outboundPolicy } from '../http/url-policy.js';
+import { outboundPolicy } from '../net/url-policy.js';
 import { startPolicyProxy, type PolicyProxy } from './proxy.js';
 import { claimNextRun, expireToolWaits, recoverStaleRuns } from './queue.js';
 import { startWebhookDeliveries } from './webhooks.js';

@@ -1,7 +1,7 @@
 // The URL policy: unit checks of schemes and addresses, then real Chromium refusing denied URLs,
 // redirects included, on a server that allows exactly one loopback host (the test pages).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressKind, UrlPolicy } from '../../src/http/url-policy.js';
+import { addressKind, UrlPolicy } from '../../src/net/url-policy.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { ADMIN_KEY, useTestServer } from '../support/server.js';
 import { createTask, ended, runResult, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPolicyProxy, type PolicyProxy } from '../../src/tasks/proxy.ts';
-import { UrlPolicy } from '../../src/http/url-policy.ts';
+import { UrlPolicy } from '../../src/net/url-policy.ts';
 
 /**
  * The policy proxy as Chromium uses it: plain HTTP requests with absolute URLs. A site that closes

@@ -3,7 +3,7 @@
 // GraphQL endpoint serves: a run after the first reads only the changes since the last one.
 // An Almanac is told from a WordPress site by asking its /graphql for `calendarChangeCursor`, a
 // field only Almanac has (a WordPress site answers 404, or WPGraphQL an error naming the field).
-import type { UrlPolicy } from '../../http/url-policy.js';
+import type { UrlPolicy } from '../../net/url-policy.js';
 import { answerJson, ImportError, readSource, withRetries, type PeerJson } from './errors.js';
 import type { SourceOptions, TecCollection } from './tec-source.js';
 

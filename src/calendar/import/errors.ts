@@ -1,8 +1,8 @@
 // The import's own errors, mapped to GraphQL codes (and command-line messages) at the edge, and the
 // one way an import reads its source.
 import { DomainError } from '../../domain-error.js';
-import { guardedRequest, OutboundDenied, type GuardedOptions, type GuardedResponse } from '../../http/guarded-request.js';
-import type { UrlPolicy } from '../../http/url-policy.js';
+import { guardedRequest, OutboundDenied, type GuardedOptions, type GuardedResponse } from '../../net/guarded-request.js';
+import type { UrlPolicy } from '../../net/url-policy.js';
 
 export type ImportErrorCode =
   | 'invalid' // the request itself: a bad URL, options, a job that cannot be resumed

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { findIana } from 'windows-iana';
-import type { UrlPolicy } from '../../http/url-policy.js';
+import type { UrlPolicy } from '../../net/url-policy.js';
 import { isValidTimezone, toZone } from '../dates/zones.js';
 import type { EventFields } from '../events.js';
 import { parseRrule, RecurrenceError } from '../recurrence/index.js';

@@ -8,7 +8,7 @@
 // source no longer keeps them (CURSOR_EXPIRED).
 import type { Config } from '../../config.js';
 import type { Prisma } from '../../db/client.js';
-import { outboundPolicy } from '../../http/url-policy.js';
+import { outboundPolicy } from '../../net/url-policy.js';
 import type { Viewer } from '../../auth/viewer.js';
 import { AlmanacChangeLog, ChangeCursorExpired } from './almanac-source.js';
 import { ImportError } from './errors.js';

@@ -1,6 +1,6 @@
 // Reads a site running The Events Calendar through its public REST API, page by page, through the
 // outbound URL policy. Failed reads are retried with backoff before the import stops (resumable).
-import type { UrlPolicy } from '../../http/url-policy.js';
+import type { UrlPolicy } from '../../net/url-policy.js';
 import { answerJson, ImportError, readSource, withRetries, type PeerJson } from './errors.js';
 import type { TecRecord } from './tec-records.js';
 

@@ -1,6 +1,9 @@
+// The outbound half of HTTP: every request Almanac makes goes through one URL policy (url-policy.ts)
+// and connects only to the address that policy checked (guarded-request.ts); webhooks sign theirs
+// (signed-post.ts). The inbound half, serving requests, is src/http.
 // Which addresses Almanac may reach, for every outbound request it makes: the agent's browser (the
 // navigate action asks first; the policy proxy asks again for every request the browser sends,
-// each redirect hop included) and the server's own requests (image URLs: src/http/guarded-request.ts).
+// each redirect hop included) and the server's own requests (image URLs: src/net/guarded-request.ts).
 // Web schemes only, and no private, loopback, link-local or otherwise reserved address unless
 // configured (TASK_ALLOW_PRIVATE_NETWORK, TASK_ALLOWED_HOSTS). Callers connect only to the address
 // that was checked, so DNS cannot change the answer. The LLM endpoint is configuration, not input,
