@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { ApiKeyResolver, credentialsFromHeaders } from './auth/api-keys.js';
+import { FailedSignIns } from './auth/failed-sign-ins.js';
 import type { Viewer } from './auth/viewer.js';
 import type { Config } from './config.js';
 import { calendarVersion } from './calendar/list-totals.js';
@@ -89,7 +90,11 @@ export function createApp({ config, db, logger }: AppDeps) {
 
   // Every route is a row of a table, and one router serves them all (src/http/router.ts): each
   // table chooses its caller rule, arguments, error envelope and encoding.
-  const authenticate = authenticator((ctx) => keys.resolve(credentialsFromHeaders(ctx.req.headers)));
+  const failedSignIns = new FailedSignIns(db.prisma, db.kind, config.authFailuresPerMinute);
+  const authenticate = authenticator(
+    (ctx) => keys.resolve(credentialsFromHeaders(ctx.req.headers)),
+    (address) => failedSignIns.failed(address),
+  );
   const runner = createOperationRunner(schema);
   const calendarContext = (viewer: Viewer | null) => createContext(db, config, viewer);
   const perMinute = config.tasks.apiRateLimit;

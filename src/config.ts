@@ -12,6 +12,9 @@ export interface Config {
   siteTimezone: string;
   postsPerPage: number;
   adminKey: string | undefined;
+  /** Failed sign-ins (wrong API keys) one address may make per minute before it gets 429s
+   *  (AUTH_FAILURES_PER_MINUTE, default 30), counted across processes. */
+  authFailuresPerMinute: number;
   /** Encrypts stored task secrets (ALMANAC_SECRET_KEY, at least 16 characters); without it tasks take no secrets. */
   secretKey: string | undefined;
   restRoot: string;
@@ -221,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     siteTimezone,
     postsPerPage: integer(env, 'POSTS_PER_PAGE', 10, 1, 1000),
     adminKey,
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     secretKey,
     restRoot,
     restNamespaces: ['calendar/events/v1', ...aliases.filter((a) => a !== 'calendar/events/v1')],

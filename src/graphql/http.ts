@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { DatabaseUnavailable } from '../db/faults.js';
-import type { Authenticate } from '../http/caller.js';
+import { throttledMessage, type Authenticate, type CallerRefusal } from '../http/caller.js';
 import { page, pageTable, type PageErrors } from '../http/page-route.js';
 import { writeAnswer, type Table } from '../http/router.js';
 import { sendFile } from '../http/static-files.js';
@@ -31,7 +31,10 @@ export interface GraphQLTableOptions {
 
 const graphqlError = (code: string, message: string, status: number, headers: Record<string, string> = {}) =>
   new RestError(code, message, status, {}, {}, headers);
-const refuseCaller = () => graphqlError('UNAUTHENTICATED', 'Invalid API key.', 401);
+const refuseCaller = (reason: CallerRefusal, retryAfter = 0) =>
+  reason === 'throttled'
+    ? graphqlError('RATE_LIMITED', throttledMessage(retryAfter), 429, { 'Retry-After': String(retryAfter) })
+    : graphqlError('UNAUTHENTICATED', 'Invalid API key.', 401);
 
 /** An error before GraphQL runs, as GraphQL would answer it (a database fault says when to retry). */
 const graphqlErrors = (ctx: Context): PageErrors => ({

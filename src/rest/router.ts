@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { GraphQLContext, OperationOptions } from '../graphql/context.js';
 import type { OperationRunner } from '../graphql/execute.js';
 import { encodePhpJsonBytes } from './json.js';
-import type { Authenticate } from '../http/caller.js';
+import { throttledMessage, type Authenticate, type CallerRefusal } from '../http/caller.js';
 import type { Answer, Table, TableCall } from '../http/router.js';
 import { WP_ERROR_ENVELOPE } from './error-answer.js';
 import { RestError, invalidCredentials, noRoute } from './errors.js';
@@ -129,7 +129,11 @@ interface Shared {
   cache: ResponseCache | undefined;
 }
 
-const refuseCaller = () => invalidCredentials(); // only a bad credential: the API is public otherwise
+// Only a bad credential is refused: the API is public otherwise.
+const refuseCaller = (reason: CallerRefusal, retryAfter = 0) =>
+  reason === 'throttled'
+    ? new RestError('rest_too_many_failed_sign_ins', throttledMessage(retryAfter), 429, {}, {}, { 'Retry-After': String(retryAfter) })
+    : invalidCredentials();
 
 /** One request to the REST API, step by step. */
 class RestCall implements TableCall<Endpoint> {

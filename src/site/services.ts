@@ -5,7 +5,7 @@ import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { OperationRunner } from '../graphql/execute.js';
-import type { Authenticate } from '../http/caller.js';
+import { throttledMessage, type Authenticate, type CallerRefusal } from '../http/caller.js';
 import { RestError } from '../rest/errors.js';
 
 export interface SiteServices {
@@ -29,7 +29,10 @@ export class SiteError extends RestError {
   }
 }
 
-const refuseCaller = () => new SiteError(401, 'Invalid API key.');
+const refuseCaller = (reason: CallerRefusal, retryAfter = 0) =>
+  reason === 'throttled'
+    ? new SiteError(429, throttledMessage(retryAfter), { 'Retry-After': String(retryAfter) })
+    : new SiteError(401, 'Invalid API key.');
 
 export function siteServices({ config, runner, authenticate, context }: SiteOptions): SiteServices {
   return {

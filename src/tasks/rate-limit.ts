@@ -1,48 +1,9 @@
-// The task API's rate limit: requests per API key per minute, counted in the database so that any
-// number of processes sharing it enforce one limit (a fixed window per calendar minute, the same
-// for every process). One statement per request: an upsert that returns the new count.
-import type { Database, Prisma } from '../db/client.js';
-import type { DatabaseKind } from '../db/url.js';
+// The task API's rate limit: requests per API key per minute (src/db/rate-window.ts counts them in
+// the database, a fixed window per calendar minute, the same for every process).
+import type { Database } from '../db/client.js';
+import { SharedRateLimit, type RateDecision } from '../db/rate-window.js';
 
-export interface RateDecision {
-  allowed: boolean;
-  /** Seconds until the next window, when not allowed. */
-  retryAfter: number;
-}
-
-const WINDOW_MS = 60_000;
-
-export class SharedRateLimit {
-  private cleanedMinute = 0;
-
-  /** Placeholders: `?` for SQLite, `$n` for PostgreSQL. */
-  private param: (n: number) => string;
-
-  constructor(
-    private prisma: Prisma,
-    kind: DatabaseKind,
-    private perMinute: number,
-  ) {
-    this.param = kind === 'sqlite' ? () => '?' : (n) => `$${n}`;
-  }
-
-  async count(keyHash: string, now = Date.now()): Promise<RateDecision> {
-    const minute = Math.floor(now / WINDOW_MS);
-    const rows = await this.prisma.$queryRawUnsafe<{ count: number | bigint }[]>(
-      `INSERT INTO "RateWindow" ("keyHash", "minute", "count") VALUES (${this.param(1)}, ${this.param(2)}, 1) ` +
-        'ON CONFLICT ("keyHash", "minute") DO UPDATE SET "count" = "RateWindow"."count" + 1 RETURNING "count"',
-      keyHash,
-      minute,
-    );
-    // Past windows are of no use: the first request of each minute in each process clears them.
-    if (this.cleanedMinute !== minute) {
-      this.cleanedMinute = minute;
-      await this.prisma.$executeRawUnsafe(`DELETE FROM "RateWindow" WHERE "minute" < ${this.param(1)}`, minute);
-    }
-    const allowed = Number(rows[0].count) <= this.perMinute;
-    return { allowed, retryAfter: allowed ? 0 : Math.max(1, Math.ceil(((minute + 1) * WINDOW_MS - now) / 1000)) };
-  }
-}
+export type { RateDecision };
 
 /** A limit of `perMinute` requests per key hash on this database, for callers (the task API's
  *  HTTP layer) that do not reach the database themselves. */

@@ -10,7 +10,7 @@ import { errorCode } from '../../graphql/errors.js';
 import type { GraphQLData, OperationRunner } from '../../graphql/execute.js';
 import type { Logger } from '../../http/logger.js';
 import type { RateDecision } from '../../tasks/rate-limit.js';
-import type { Authenticate } from '../../http/caller.js';
+import { throttledMessage, type Authenticate, type CallerRefusal } from '../../http/caller.js';
 import { allowedOn, decodeParams, writeAnswer, type Table } from '../../http/router.js';
 import { compileRoutes, type CompiledRoute } from '../route-table.js';
 import { assertCheckable, checkArgs } from '../arg-check.js';
@@ -56,8 +56,10 @@ export interface TaskApiOptions {
   logger: Logger;
 }
 
-const refuseCaller = (reason: 'missing' | 'invalid') =>
-  taskError(401, reason === 'missing' ? 'Missing API key: send it in the x-api-key header.' : 'Invalid API key.');
+const refuseCaller = (reason: CallerRefusal, retryAfter = 0) =>
+  reason === 'throttled'
+    ? taskError(429, throttledMessage(retryAfter), { 'Retry-After': String(retryAfter) })
+    : taskError(401, reason === 'missing' ? 'Missing API key: send it in the x-api-key header.' : 'Invalid API key.');
 
 /** The task API's table: its rows under /api/v1, served by the app's one router (src/http/router.ts). */
 export function taskApiTable({
