@@ -1,11 +1,16 @@
 // Brings the Debian packages a test command needs: `node scripts/system-packages.mjs chromium faketime`.
 // Each missing one is installed with apt-get when this runs as root; otherwise it stops and says what
-// to install. The browser tests launch /usr/bin/chromium; `npm run test:year-ahead` runs under faketime.
+// to install. The browser tests launch /usr/bin/chromium; `npm run test:year-ahead` runs under faketime;
+// the feed tests read feeds with Python's icalendar too (a second, independent parser).
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 
-// Debian package → the program the tests run from it.
-const programs = { chromium: '/usr/bin/chromium', faketime: '/usr/bin/faketime' };
+// Debian package → the file the tests use from it (a program, or a Python module for /usr/bin/python3).
+const programs = {
+  chromium: '/usr/bin/chromium',
+  faketime: '/usr/bin/faketime',
+  'python3-icalendar': '/usr/lib/python3/dist-packages/icalendar/__init__.py',
+};
 
 const wanted = process.argv.slice(2);
 for (const name of wanted) {
@@ -17,7 +22,7 @@ for (const name of wanted) {
 
 const runnable = (path) => {
   try {
-    accessSync(path, constants.X_OK);
+    accessSync(path, path.endsWith('.py') ? constants.R_OK : constants.X_OK);
     return true;
   } catch {
     return false;

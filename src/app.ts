@@ -132,7 +132,7 @@ export function createApp({ config, db, logger }: AppDeps) {
           logger,
         }),
         // The public site: event pages, lists and archives, and their iCalendar feeds.
-        siteTable({ config, runner, authenticate, context: calendarContext }),
+        siteTable({ config, runner, authenticate, context: calendarContext, dataVersion: () => calendarVersion(db.prisma) }),
         // The task console (/console) and the calendar editor (/manage, src/manage): static pages
         // that talk to /graphql.
         pageTable('static pages', [consoleRoute(), manageRoute()], plainErrors),

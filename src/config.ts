@@ -10,6 +10,9 @@ export interface Config {
   /** The site's name (SITE_NAME): the REST root index, feed names. */
   siteName: string;
   siteTimezone: string;
+  /** How often subscribed calendar clients should poll the feeds, in minutes (FEED_REFRESH_MINUTES,
+   *  default 60): the feeds' REFRESH-INTERVAL and X-PUBLISHED-TTL. */
+  feedRefreshMinutes: number;
   postsPerPage: number;
   adminKey: string | undefined;
   /** Failed sign-ins (wrong API keys) one address may make per minute before it gets 429s
@@ -222,6 +225,7 @@ export function loadConfig(env: Env = process.env): Config {
     siteUrl,
     siteName: env.SITE_NAME?.trim() || 'Almanac',
     siteTimezone,
+    feedRefreshMinutes: integer(env, 'FEED_REFRESH_MINUTES', 60, 1, 10_080),
     postsPerPage: integer(env, 'POSTS_PER_PAGE', 10, 1, 1000),
     adminKey,
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),

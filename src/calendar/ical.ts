@@ -98,8 +98,13 @@ export interface ICalOptions {
   siteUrl: string;
   /** X-WR-CALNAME, the name clients show for a subscribed calendar. */
   calendarName: string;
-  /** DTSTAMP: when this copy was made. */
+  /** When this copy was made: the DTSTAMP of an entry with no modification time, and the years
+   *  the VTIMEZONEs cover. Every other DTSTAMP is its entry's last modification, so that the same
+   *  calendar gives the same bytes, whenever it is asked for. */
   now: Date;
+  /** REFRESH-INTERVAL (RFC 7986) and X-PUBLISHED-TTL (Outlook's, Google's): how often a subscribed
+   *  client should poll, in minutes. */
+  refreshMinutes?: number;
   /** VTIMEZONEs describe each zone exactly up to this year at least (default: two years from now). */
   untilYear?: number;
 }
@@ -144,6 +149,16 @@ function sequenceOf(modifiedUtc: string): number {
 }
 
 const isRealDate = (wall: string) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(wall) && !wall.startsWith('0000');
+
+/** An entry's DTSTAMP: its last modification (UTC wall time), or the copy's time when it has none. */
+const stampOf = (modifiedUtc: string, now: string) => (isRealDate(modifiedUtc) ? basicUtc(modifiedUtc) : now);
+
+/** An RFC 5545 DURATION of whole minutes: PT1H, PT90M → PT1H30M, P1D. */
+export function durationOfMinutes(minutes: number): string {
+  if (minutes % 1440 === 0) return `P${minutes / 1440}D`;
+  const hours = Math.floor(minutes / 60);
+  return `PT${hours ? `${hours}H` : ''}${minutes % 60 ? `${minutes % 60}M` : ''}`;
+}
 
 /** "YYYY-MM-DD HH:MM:SS" → local DATE-TIME "YYYYMMDDTHHMMSS". */
 const basicLocal = (wall: string) => `${basicDate(wall)}T${wall.slice(11, 19).replaceAll(':', '')}`;
@@ -210,7 +225,7 @@ function eventLines(event: ICalEvent, host: string, stamp: string): string[] {
   return [
     'BEGIN:VEVENT',
     `UID:event-${event.id}@${host}`,
-    `DTSTAMP:${stamp}`,
+    `DTSTAMP:${stampOf(event.modifiedUtc, stamp)}`,
     ...datesOf({ ...event, timezone: undefined }),
     ...bodyLines(event),
   ];
@@ -220,7 +235,7 @@ function cancellationLines(entry: ICalCancellation, host: string, stamp: string)
   return [
     'BEGIN:VEVENT',
     `UID:${entry.cancelled}-${entry.id}@${host}`,
-    `DTSTAMP:${stamp}`,
+    `DTSTAMP:${stampOf(entry.removedAtUtc, stamp)}`,
     ...datesOf({ ...entry, timezone: undefined }),
     `SUMMARY:${escapeText(entry.title)}`,
     // Strictly above the last revision's SEQUENCE (written by this process's clock, possibly the same second)
@@ -234,7 +249,7 @@ function cancellationLines(entry: ICalCancellation, host: string, stamp: string)
 function seriesLines({ series, master, exceptions }: ICalSeries, host: string, stamp: string): string[] {
   const uid = `UID:series-${series.id}@${host}`;
   const { timezone: zone, allDay } = series;
-  const lines = ['BEGIN:VEVENT', uid, `DTSTAMP:${stamp}`];
+  const lines = ['BEGIN:VEVENT', uid, `DTSTAMP:${stampOf(master.modifiedUtc, stamp)}`];
   if (allDay) {
     lines.push(`DTSTART;VALUE=DATE:${basicDate(series.startLocal)}`);
     lines.push(`DTEND;VALUE=DATE:${basicDate(dayAfter(series.endLocal < series.startLocal ? series.startLocal : series.endLocal))}`);
@@ -247,7 +262,12 @@ function seriesLines({ series, master, exceptions }: ICalSeries, host: string, s
   if (series.rdates.length) lines.push(zoned('RDATE', [...new Set(series.rdates)].sort(), zone, allDay));
   lines.push(...bodyLines(master));
   for (const exception of exceptions) {
-    lines.push('BEGIN:VEVENT', uid, `DTSTAMP:${stamp}`, zoned('RECURRENCE-ID', [exception.recurrenceId], zone, allDay));
+    lines.push(
+      'BEGIN:VEVENT',
+      uid,
+      `DTSTAMP:${stampOf(exception.modifiedUtc, stamp)}`,
+      zoned('RECURRENCE-ID', [exception.recurrenceId], zone, allDay),
+    );
     lines.push(...datesOf(exception.allDay ? exception : { ...exception, timezone: exception.timezone || zone }), ...bodyLines(exception));
   }
   return lines;
@@ -292,6 +312,12 @@ export function toICalendar(entries: ICalEntry[], options: ICalOptions): string 
     'METHOD:PUBLISH',
     `X-WR-CALNAME:${escapeText(options.calendarName)}`,
     `X-ORIGINAL-URL:${options.siteUrl}`,
+    ...(options.refreshMinutes
+      ? [
+          `REFRESH-INTERVAL;VALUE=DURATION:${durationOfMinutes(options.refreshMinutes)}`,
+          `X-PUBLISHED-TTL:${durationOfMinutes(options.refreshMinutes)}`,
+        ]
+      : []),
     ...timezones,
     ...entries.flatMap((entry) =>
       isCancellation(entry)

@@ -6,6 +6,7 @@
 // A recurring event is written once, as its series (a master VEVENT with the rule, and one VEVENT
 // per occurrence changed alone), however many of its occurrences the list holds; its exceptions,
 // its removed dates and the fields of its master are read through GraphQL too, as the caller may.
+import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import {
   toICalendar,
@@ -18,6 +19,7 @@ import {
 import { normalizeWall, parseWall, wallAsUtcMillis, wallString } from '../calendar/dates/wall-times.js';
 import { databaseFault } from '../db/faults.js';
 import { errorCode } from '../graphql/errors.js';
+import { matchesEtag } from '../http/response-cache.js';
 import { SiteError, type SiteServices } from './services.js';
 
 const EVENT_FIELDS = `id title description url allDay startDate endDate utcStartDate utcEndDate dateUtc modifiedUtc status cost
@@ -134,15 +136,64 @@ export interface Archive {
   organizer?: number[];
 }
 
-export function feeds({ config, runner, graphqlContext }: SiteServices) {
+/** How many feeds' Last-Modified a process remembers (see `conditionally`). */
+const KEPT_DATES = 10_000;
+
+export function feeds({ config, runner, graphqlContext, dataVersion }: SiteServices) {
+  /** ETag → when this process first saw that version of that feed (its Last-Modified). */
+  const firstSeen = new Map<string, Date>();
+
   function send(ctx: Context, entries: ICalEntry[], name: string, file: string) {
     const now = new Date();
     ctx.type = 'text/calendar; charset=utf-8';
     ctx.set('Content-Disposition', `inline; filename="${file}.ics"`);
-    ctx.set('Cache-Control', 'no-cache');
     // VTIMEZONEs cover the years up to the recurrence horizon at least (occurrences exist up to it).
     const untilYear = new Date(now.getTime() + config.recurrence.horizonDays * 86_400_000).getUTCFullYear();
-    ctx.body = toICalendar(entries, { siteUrl: config.siteUrl, calendarName: name, now, untilYear });
+    ctx.body = toICalendar(entries, {
+      siteUrl: config.siteUrl,
+      calendarName: name,
+      now,
+      untilYear,
+      refreshMinutes: config.feedRefreshMinutes,
+    });
+  }
+
+  /**
+   * A feed poll answered from the calendar's data version, before anything is read or rendered:
+   * the ETag names the version, the caller, the URL (its filters) and the hour (the list's window
+   * moves with time), so an unchanged calendar's feed is a 304 for one version read. Last-Modified
+   * is when this process first saw that ETag: a later version is always seen later, so a date a
+   * client got for an older version never matches a newer one (other processes' dates for the same
+   * ETag may differ; a mismatch only costs a full answer).
+   */
+  async function conditionally(ctx: Context, render: () => Promise<void>): Promise<void> {
+    const context = await graphqlContext(ctx);
+    const version = await dataVersion();
+    const hour = Math.floor(Date.now() / 3_600_000);
+    const key = JSON.stringify([version, context.viewer?.userId ?? null, ctx.url, ctx.get('cookie'), hour]);
+    const etag = `"ical-${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`;
+    let modified = firstSeen.get(etag);
+    if (!modified) {
+      if (firstSeen.size >= KEPT_DATES) firstSeen.clear();
+      // HTTP dates are whole seconds.
+      firstSeen.set(etag, (modified = new Date(Math.floor(Date.now() / 1000) * 1000)));
+    }
+    ctx.set('ETag', etag);
+    ctx.set('Last-Modified', modified.toUTCString());
+    // Every poll asks again (no-cache), and an unchanged calendar answers it for one version read.
+    ctx.set('Cache-Control', 'no-cache');
+    const ifNoneMatch = ctx.get('If-None-Match');
+    const ifModifiedSince = Date.parse(ctx.get('If-Modified-Since'));
+    // If-Modified-Since counts only without If-None-Match (RFC 9110 13.1.3).
+    const unchanged = ifNoneMatch
+      ? matchesEtag(ifNoneMatch, etag)
+      : !Number.isNaN(ifModifiedSince) && modified.getTime() <= ifModifiedSince;
+    if (unchanged) {
+      ctx.status = 304;
+      ctx.body = null;
+      return;
+    }
+    await render();
   }
 
   /** A database fault is no reason to write a series as single events: the feed fails (503). */
@@ -216,50 +267,53 @@ export function feeds({ config, runner, graphqlContext }: SiteServices) {
 
   return {
     /** The list's events (an archive's, and the URL's filters) as one calendar. */
-    async list(ctx: Context, archive: Archive, name: string, file: string) {
-      const context = await graphqlContext(ctx);
-      const filter = filterOf(ctx.query, archive);
-      const events: Row[] = [];
-      for (let page = 1; events.length < ICAL_MAX_EVENTS; page++) {
-        const result = await runner<{ events: { items: Row[] } }>(LIST, { filter, page, perPage: PAGE }, context);
-        if (result.errors?.length) {
-          const error = result.errors[0];
-          if (errorCode(error) !== 'INVALID_INPUT') throw error;
-          const params = Object.keys((error.extensions?.params as Record<string, string>) ?? {});
-          // An archive whose term does not exist is a page that does not exist.
-          if ((archive.categories && params.includes('categories')) || (archive.tags && params.includes('tags')))
-            throw new SiteError(404, 'No such archive.');
-          throw new SiteError(400, `Invalid parameter(s): ${params.map((param) => PARAMETERS[param] ?? param).join(', ')}.`);
-        }
-        const items = result.data!.events.items;
-        events.push(...items);
-        if (items.length < PAGE) break;
-      }
-      const entries = await entriesOf(context, events.slice(0, ICAL_MAX_EVENTS));
-      // The whole calendar's feed keeps what was trashed or deleted lately, cancelled, so that
-      // subscribed calendars drop it (a filtered feed cannot tell what it held).
-      const whole = Object.keys(filter).every((key) => key === 'startDate' || key === 'endDate');
-      if (whole && entries.length < ICAL_MAX_EVENTS) {
-        type Removed = Omit<ICalCancellation, 'cancelled'> & { series: boolean };
-        const removed = await runner<{ removedEvents: Removed[] }>(REMOVED, { first: ICAL_MAX_EVENTS - entries.length }, context);
-        if (removed.errors?.length) throw removed.errors[0];
-        for (const { series, ...gone } of removed.data!.removedEvents) entries.push({ ...gone, cancelled: series ? 'series' : 'event' });
-      }
-      send(ctx, entries, name, file);
-    },
-
-    /** One event as a calendar. */
-    async event(ctx: Context, slug: string) {
-      const context = await graphqlContext(ctx);
-      const result = await runner<{ event: Row }>(ONE, { slug }, context);
-      if (result.errors?.length) {
-        const code = errorCode(result.errors[0]);
-        if (code === 'PASSWORD_REQUIRED' || code === 'NOT_ACCESSIBLE') throw new SiteError(403, 'This event is not public.');
-        if (code === 'NOT_FOUND' || code === 'INVALID_INPUT' || code === 'TRASHED') throw new SiteError(404, 'No such event.');
-        throw result.errors[0];
-      }
-      // An occurrence's feed is its series' (/event/<series>/<day>/ical/ names a file of its own).
-      send(ctx, await entriesOf(context, [result.data!.event]), result.data!.event.title, `event-${slug.replace(/\//g, '-')}`);
-    },
+    list: (ctx: Context, archive: Archive, name: string, file: string) => conditionally(ctx, () => list(ctx, archive, name, file)),
+    event: (ctx: Context, slug: string) => conditionally(ctx, () => event(ctx, slug)),
   };
+
+  async function list(ctx: Context, archive: Archive, name: string, file: string) {
+    const context = await graphqlContext(ctx);
+    const filter = filterOf(ctx.query, archive);
+    const events: Row[] = [];
+    for (let page = 1; events.length < ICAL_MAX_EVENTS; page++) {
+      const result = await runner<{ events: { items: Row[] } }>(LIST, { filter, page, perPage: PAGE }, context);
+      if (result.errors?.length) {
+        const error = result.errors[0];
+        if (errorCode(error) !== 'INVALID_INPUT') throw error;
+        const params = Object.keys((error.extensions?.params as Record<string, string>) ?? {});
+        // An archive whose term does not exist is a page that does not exist.
+        if ((archive.categories && params.includes('categories')) || (archive.tags && params.includes('tags')))
+          throw new SiteError(404, 'No such archive.');
+        throw new SiteError(400, `Invalid parameter(s): ${params.map((param) => PARAMETERS[param] ?? param).join(', ')}.`);
+      }
+      const items = result.data!.events.items;
+      events.push(...items);
+      if (items.length < PAGE) break;
+    }
+    const entries = await entriesOf(context, events.slice(0, ICAL_MAX_EVENTS));
+    // The whole calendar's feed keeps what was trashed or deleted lately, cancelled, so that
+    // subscribed calendars drop it (a filtered feed cannot tell what it held).
+    const whole = Object.keys(filter).every((key) => key === 'startDate' || key === 'endDate');
+    if (whole && entries.length < ICAL_MAX_EVENTS) {
+      type Removed = Omit<ICalCancellation, 'cancelled'> & { series: boolean };
+      const removed = await runner<{ removedEvents: Removed[] }>(REMOVED, { first: ICAL_MAX_EVENTS - entries.length }, context);
+      if (removed.errors?.length) throw removed.errors[0];
+      for (const { series, ...gone } of removed.data!.removedEvents) entries.push({ ...gone, cancelled: series ? 'series' : 'event' });
+    }
+    send(ctx, entries, name, file);
+  }
+
+  /** One event as a calendar. */
+  async function event(ctx: Context, slug: string) {
+    const context = await graphqlContext(ctx);
+    const result = await runner<{ event: Row }>(ONE, { slug }, context);
+    if (result.errors?.length) {
+      const code = errorCode(result.errors[0]);
+      if (code === 'PASSWORD_REQUIRED' || code === 'NOT_ACCESSIBLE') throw new SiteError(403, 'This event is not public.');
+      if (code === 'NOT_FOUND' || code === 'INVALID_INPUT' || code === 'TRASHED') throw new SiteError(404, 'No such event.');
+      throw result.errors[0];
+    }
+    // An occurrence's feed is its series' (/event/<series>/<day>/ical/ names a file of its own).
+    send(ctx, await entriesOf(context, [result.data!.event]), result.data!.event.title, `event-${slug.replace(/\//g, '-')}`);
+  }
 }

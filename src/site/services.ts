@@ -13,6 +13,8 @@ export interface SiteServices {
   runner: OperationRunner;
   /** The caller's context; a request with a key that matches nothing is a 401. */
   graphqlContext(ctx: Context): Promise<GraphQLContext>;
+  /** The calendar's data version: changes with every committed write to what a page or feed shows. */
+  dataVersion(): Promise<number>;
 }
 
 export interface SiteOptions {
@@ -20,6 +22,7 @@ export interface SiteOptions {
   runner: OperationRunner;
   authenticate: Authenticate;
   context(viewer: Viewer | null): GraphQLContext;
+  dataVersion(): Promise<number>;
 }
 
 /** A page or feed that cannot be served: its status and a message for the visitor. */
@@ -34,10 +37,11 @@ const refuseCaller = (reason: CallerRefusal, retryAfter = 0) =>
     ? new SiteError(429, throttledMessage(retryAfter), { 'Retry-After': String(retryAfter) })
     : new SiteError(401, 'Invalid API key.');
 
-export function siteServices({ config, runner, authenticate, context }: SiteOptions): SiteServices {
+export function siteServices({ config, runner, authenticate, context, dataVersion }: SiteOptions): SiteServices {
   return {
     config,
     runner,
+    dataVersion,
     async graphqlContext(ctx) {
       return context(await authenticate(ctx, { refuse: refuseCaller }));
     },
