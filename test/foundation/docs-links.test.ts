@@ -57,7 +57,7 @@ async function brokenLinks(root: string, files: string[]): Promise<string[]> {
   return found.flatMap((file) => file.messages.map((message) => `${relative(root, file.path)}:${message.line ?? '?'}: ${message.reason}`));
 }
 
-/** Inline code that names a path in one of the repository's top-level folders, and is missing. */
+/** Inline code that names a path in one of the repository's top-level folders, or a bare file name, and is missing. */
 function missingPaths(root: string, files: string[]): string[] {
   const folders = new Set(readdirSync(root).filter((name) => !NOT_REPOSITORY.has(name) && statSync(join(root, name)).isDirectory()));
   const problems: string[] = [];
@@ -65,7 +65,9 @@ function missingPaths(root: string, files: string[]): string[] {
     const tree = remark.parse(readFileSync(join(root, file), 'utf8')) as Root;
     visit(tree, 'inlineCode', (node: InlineCode) => {
       const value = node.value;
-      if (!/^[\w.-]+\/\S*$/.test(value) || !folders.has(value.split('/')[0])) return;
+      // A bare file name (`schema.graphql`) is a file at the root; anywhere else, write its path.
+      const bareFile = /^[\w.-]+\.(json|[cm]?[jt]s|graphql|prisma|md|sh)$/.test(value);
+      if (!bareFile && (!/^[\w.-]+\/\S*$/.test(value) || !folders.has(value.split('/')[0]))) return;
       // A placeholder (bench/results/<database>-<events>.md) or a pattern: its fixed folders must exist.
       const fixed = /[<*{]/.test(value) ? value.slice(0, value.search(/[<*{]/)).replace(/[^/]*$/, '') : value;
       if (!existsSync(join(root, fixed))) problems.push(`${file}:${node.position?.start.line}: \`${value}\` does not exist`);
@@ -110,7 +112,7 @@ describe('README.md and docs/', () => {
     expect(await check(ROOT)).toEqual([]);
   });
 
-  it('the checks fail on a broken link, a missing heading, a missing path, ../shared and a long README', async () => {
+  it('the checks fail on a broken link, a missing heading, a missing path or bare file, ../shared and a long README', async () => {
     const root = mkdtempSync(join(tmpdir(), 'almanac-docs-links-'));
     try {
       const write = (file: string, text: string) => {
@@ -127,7 +129,7 @@ describe('README.md and docs/', () => {
         'README.md',
         fine +
           '\n[gone](docs/missing.md), [no such heading](docs/guide.md#nowhere), [here](#nowhere-either).\n' +
-          'Paths: `src/rest/response-cache.ts`, `src/nope/<name>.ts`, `text/calendar` (not a path).\n' +
+          'Paths: `src/rest/response-cache.ts`, `src/nope/<name>.ts`, `router.ts`, `text/calendar` (not a path).\n' +
           'The contract: `../shared/spec/browser-tasks.md`.\n' +
           '\n'.repeat(README_MAX_LINES),
       );
@@ -142,10 +144,11 @@ describe('README.md and docs/', () => {
       has(/README\.md:5: .*nowhere-either/);
       has(/`src\/rest\/response-cache\.ts` does not exist/);
       has(/`src\/nope\/<name>\.ts` does not exist/);
+      has(/`router\.ts` does not exist/);
       has(/README\.md:7: names \.\.\/shared/);
       has(/README\.md has \d+ lines/);
       expect(problems.some((line) => line.includes('text/calendar'))).toBe(false);
-      expect(problems).toHaveLength(7);
+      expect(problems).toHaveLength(8);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
