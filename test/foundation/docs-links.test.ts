@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { InlineCode, Root } from 'mdast';
+import type { Nodes } from 'mdast';
 import { remark } from 'remark';
 import remarkValidateLinks from 'remark-validate-links';
 import type { Pluggable } from 'unified';
 import { engine } from 'unified-engine';
-import { visit } from 'unist-util-visit';
 import type { VFile } from 'vfile';
 import { describe, expect, it } from 'vitest';
 
@@ -62,18 +61,23 @@ function missingPaths(root: string, files: string[]): string[] {
   const folders = new Set(readdirSync(root).filter((name) => !NOT_REPOSITORY.has(name) && statSync(join(root, name)).isDirectory()));
   const problems: string[] = [];
   for (const file of files) {
-    const tree = remark.parse(readFileSync(join(root, file), 'utf8')) as Root;
-    visit(tree, 'inlineCode', (node: InlineCode) => {
+    for (const node of inlineCode(remark.parse(readFileSync(join(root, file), 'utf8')))) {
       const value = node.value;
       // A bare file name (`schema.graphql`) is a file at the root; anywhere else, write its path.
       const bareFile = /^[\w.-]+\.(json|[cm]?[jt]s|graphql|prisma|md|sh)$/.test(value);
-      if (!bareFile && (!/^[\w.-]+\/\S*$/.test(value) || !folders.has(value.split('/')[0]))) return;
+      if (!bareFile && (!/^[\w.-]+\/\S*$/.test(value) || !folders.has(value.split('/')[0]))) continue;
       // A placeholder (bench/results/<database>-<events>.md) or a pattern: its fixed folders must exist.
       const fixed = /[<*{]/.test(value) ? value.slice(0, value.search(/[<*{]/)).replace(/[^/]*$/, '') : value;
       if (!existsSync(join(root, fixed))) problems.push(`${file}:${node.position?.start.line}: \`${value}\` does not exist`);
-    });
+    }
   }
   return problems;
+}
+
+/** Every inline code node of a markdown tree, in document order. */
+function* inlineCode(node: Nodes): Generator<Extract<Nodes, { type: 'inlineCode' }>> {
+  if (node.type === 'inlineCode') yield node;
+  if ('children' in node) for (const child of node.children) yield* inlineCode(child);
 }
 
 /** Lines that name ../shared (or a shared/ path), which a user's clone does not have. */
