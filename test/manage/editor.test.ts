@@ -186,6 +186,9 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     const { page, problems, close } = await open(t.keys.editor);
     // The organizers' list: 20 a page, the search kept on the next page.
     await page.getByRole('link', { name: 'Organizers' }).click();
+    // The events list has a search box too: type only once the organizers' list is the one shown
+    // (under load, typing into the events' box searched events, and the organizers came unfiltered).
+    await expect.poll(async () => page.locator('#view-title').textContent(), WAIT).toBe('Organizers');
     await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Guide');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(async () => page.locator('#list-status').textContent(), WAIT).toBe('25 organizers, page 1 of 2.');
