@@ -11,6 +11,7 @@ import type { Database } from './db/client.js';
 import { databaseFault } from './db/faults.js';
 import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
+import { mcpHttp } from './mcp/http.js';
 import { graphqlTable } from './graphql/http.js';
 import { keptGraphQLAnswers } from './graphql/kept-answers.js';
 import { schema } from './graphql/schema.js';
@@ -93,6 +94,17 @@ export function createApp({ config, db, logger }: AppDeps) {
   const runner = createOperationRunner(schema);
   const calendarContext = (viewer: Viewer | null) => createContext(db, config, viewer);
   const perMinute = config.tasks.apiRateLimit;
+  // MCP (src/mcp): the same runner, contexts and keys; its transport authenticates each request itself.
+  const mcp = mcpHttp({
+    runner,
+    context: calendarContext,
+    logger,
+    siteTimezone: config.siteTimezone,
+    siteUrl: config.siteUrl,
+    corsOrigins: config.corsOrigins,
+    credentialsOf: credentialsFromHeaders,
+    resolveCaller: (credentials) => keys.resolve(credentials),
+  });
   app.use(
     serveTables(
       [
@@ -116,6 +128,8 @@ export function createApp({ config, db, logger }: AppDeps) {
           keptAnswers: config.responseCache ? keptGraphQLAnswers(() => calendarVersion(db.prisma)) : undefined,
         }),
         appTable({ config, db }),
+        // The MCP server's Streamable HTTP transport at /mcp.
+        mcp.table,
         // The task API: the same runner and caller, its own auth rule, limits and envelope.
         taskApiTable({
           runner,
@@ -135,7 +149,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       logger,
     ),
   );
-  return { app, keys };
+  return { app, keys, mcp };
 }
 
 /** Health and the calendar API's OpenAPI document. */

@@ -1,0 +1,99 @@
+// What /mcp's host adds to the SDK's transport: the API key (401 + WWW-Authenticate), the Origin
+// check, bounded bodies, sessions that belong to their user; and the stdio bin's one-line reasons.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { useTestServer } from '../support/server.js';
+
+const BIN = fileURLToPath(new URL('../../bin/almanac-mcp.mjs', import.meta.url));
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+describe.each(DATABASE_KINDS)('/mcp on %s', (kind) => {
+  const api = useTestServer(kind, { CORS_ORIGINS: 'https://editor.example' });
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${api.url}/mcp`, {
+      method: 'POST',
+      headers: { ...ACCEPT, ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it('answers 401 with WWW-Authenticate without a key or with a wrong one', async () => {
+    const missing = await post(initialize);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="almanac"');
+    expect((await missing.json()).error.message).toMatch(/API key is required/);
+    const wrong = await post(initialize, { authorization: 'Bearer not-a-key' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="almanac", error="invalid_token"');
+    const client = new Client({ name: 'no-key', version: '1' });
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL('/mcp', api.url)))).rejects.toThrow();
+  });
+
+  it('takes the key as x-api-key or Authorization: Bearer', async () => {
+    const ways: Record<string, string>[] = [{ 'x-api-key': api.keys.editor }, { authorization: `Bearer ${api.keys.editor}` }];
+    for (const headers of ways) {
+      const answer = await post(initialize, headers);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('mcp-session-id')).toBeTruthy();
+    }
+  });
+
+  it('refuses foreign Origins (DNS rebinding) and takes the site and CORS_ORIGINS ones', async () => {
+    const key = { 'x-api-key': api.keys.editor };
+    expect((await post(initialize, { ...key, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await post(initialize, { ...key, origin: 'https://editor.example' })).status).toBe(200);
+    expect((await post(initialize, { ...key, origin: 'http://almanac.test' })).status).toBe(200);
+    // A local page calling the local server (the inspector's UI).
+    expect((await post(initialize, { ...key, origin: 'http://localhost:6274' })).status).toBe(200);
+  });
+
+  it('bounds request bodies (413) and answers a body that is not JSON with a parse error', async () => {
+    const key = { 'x-api-key': api.keys.editor };
+    const big = await post(JSON.stringify({ ...initialize, padding: 'x'.repeat(1024 * 1024) }), key);
+    expect(big.status).toBe(413);
+    const garbled = await post('{not json', key);
+    expect(garbled.status).toBe(400);
+    expect((await garbled.json()).error.code).toBe(-32700);
+  });
+
+  it("treats another user's session as unknown, and asks for initialize without one", async () => {
+    const opened = await post(initialize, { 'x-api-key': api.keys.editor });
+    const session = opened.headers.get('mcp-session-id')!;
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    const foreign = await post(list, { 'x-api-key': api.keys.author, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+    expect(foreign.status).toBe(404);
+    const sessionless = await post(list, { 'x-api-key': api.keys.editor });
+    expect(sessionless.status).toBe(400);
+  });
+
+  it('the stdio bin says in one line what is misconfigured', async () => {
+    // Not spawnSync: the server answering the bin runs in this process.
+    const run = async (env: Record<string, string>) => {
+      const { PATH, HOME } = process.env;
+      const child = spawn(process.execPath, [BIN], { env: { PATH: PATH!, HOME: HOME!, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const [status] = await once(child, 'exit');
+      return { status, stderr };
+    };
+    const noUrl = await run({});
+    expect(noUrl.status).toBe(1);
+    expect(noUrl.stderr).toMatch(/^almanac-mcp: set ALMANAC_URL .*\n$/);
+    expect((await run({ ALMANAC_URL: api.url })).stderr).toMatch(/^almanac-mcp: set ALMANAC_API_KEY .*\n$/);
+    const refused = await run({ ALMANAC_URL: api.url, ALMANAC_API_KEY: 'wrong' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/^almanac-mcp: cannot connect to .*\/mcp: the API key was refused \(401\).*\n$/);
+  });
+});
