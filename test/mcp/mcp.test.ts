@@ -2,6 +2,7 @@
 // the stdio bin that proxies it), on both engines: the tools and their schemas, a weekly series
 // found through search_events, update/trash/restore, a contributor's refused trash, a browser task
 // run to its output with progress notifications, and a caller tool answered through MCP.
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -11,6 +12,7 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/http/logger.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
 import { FORM_INPUT_TOOL, taskText, useTaskFixtures } from '../support/tasks.js';
@@ -50,8 +52,18 @@ const textOf = (result: CallToolResult) => result.content.map((part) => (part.ty
 const daysAhead = (days: number, time = '18:00:00') => `${DateTime.utc().plus({ days }).toFormat('yyyy-LL-dd')} ${time}`;
 
 describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
-  const fx = useTaskFixtures();
-  const api = useTestServer(kind, fx.env);
+  const logged: string[] = [];
+  const logger = createLogger(
+    'info',
+    new Writable({
+      write(chunk, _encoding, callback) {
+        logged.push(String(chunk));
+        callback();
+      },
+    }),
+  );
+  const fx = useTaskFixtures(() => ({ ALMANAC_SECRET_KEY: 'test-secret-key-0123456789' }));
+  const api = useTestServer(kind, fx.env, { logger });
 
   describe.each(TRANSPORTS)('over %s', (transport) => {
     let admin: Client;
@@ -238,6 +250,18 @@ describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
         wait: true,
       });
       expect(answered.run).toMatchObject({ status: 'completed', output: 'Hello Ada' });
+    });
+
+    it('logs each tool call with its caller, and never a secret or a key', async () => {
+      fx.llm.define('mcp-secret', [{ call: 'done', args: { output: 'nothing typed' } }]);
+      const secret = `Zebra-${transport}-991-secret`;
+      const created = await call(admin, 'create_browser_task', { task: taskText('mcp-secret'), secrets: { password: secret }, wait: true });
+      expect(created.run.status).toBe('completed');
+      const lines = logged.map((line) => JSON.parse(line)).filter((line) => line.mcp?.tool === 'create_browser_task');
+      const line = lines.find((l) => JSON.stringify(l.args).includes('mcp-secret'));
+      expect(line).toMatchObject({ userId: expect.any(Number), isError: false, args: { secrets: ['password'] } });
+      expect(logged.join('')).not.toContain(secret);
+      expect(logged.join('')).not.toContain(api.keys.administrator);
     });
 
     it('reads an event as a resource', async () => {
