@@ -2,7 +2,6 @@
 // the stdio bin that proxies it), on both engines: the tools and their schemas, a weekly series
 // found through search_events, update/trash/restore, a contributor's refused trash, a browser task
 // run to its output with progress notifications, and a caller tool answered through MCP.
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -12,8 +11,8 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/http/logger.js';
 import { DATABASE_KINDS } from '../support/databases.js';
+import { capturedLogger } from '../support/logs.js';
 import { useTestServer, type TestServer } from '../support/server.js';
 import { FORM_INPUT_TOOL, taskText, useTaskFixtures } from '../support/tasks.js';
 
@@ -52,16 +51,7 @@ const textOf = (result: CallToolResult) => result.content.map((part) => (part.ty
 const daysAhead = (days: number, time = '18:00:00') => `${DateTime.utc().plus({ days }).toFormat('yyyy-LL-dd')} ${time}`;
 
 describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
-  const logged: string[] = [];
-  const logger = createLogger(
-    'info',
-    new Writable({
-      write(chunk, _encoding, callback) {
-        logged.push(String(chunk));
-        callback();
-      },
-    }),
-  );
+  const { logger, lines: logged } = capturedLogger();
   const fx = useTaskFixtures(() => ({ ALMANAC_SECRET_KEY: 'test-secret-key-0123456789' }));
   const api = useTestServer(kind, fx.env, { logger });
 
