@@ -41,15 +41,40 @@ try {
   fail(`ALMANAC_URL is not an http(s) URL: ${baseUrl}`);
 }
 
-const upstream = new Client({ name: 'almanac-mcp-stdio', version: '0.1.0' });
+/** A client connected to /mcp: a new session. */
+async function connectUpstream() {
+  const client = new Client({ name: 'almanac-mcp-stdio', version: '0.1.0' });
+  await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { 'x-api-key': apiKey } } }));
+  return client;
+}
+
+let upstream;
 try {
-  await upstream.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { 'x-api-key': apiKey } } }));
+  upstream = await connectUpstream();
 } catch (error) {
   const message = String(error?.message ?? error);
   const reason = /401|unauthori[sz]ed|api key/i.test(message)
     ? 'the API key was refused (401): check ALMANAC_API_KEY'
     : message.split('\n')[0];
   fail(`cannot connect to ${endpoint.href}: ${reason}`);
+}
+
+/**
+ * Sends a request upstream. When the server no longer knows the session (404: it restarted, ended
+ * an idle session, or another process behind a balancer without affinity got the request), the
+ * proxy opens a new session and sends the request once more: the server refused it before running
+ * anything, so nothing happens twice.
+ */
+async function forward(send) {
+  try {
+    return await send(upstream);
+  } catch (error) {
+    if (error?.code !== 404) throw error;
+    const stale = upstream;
+    upstream = await connectUpstream();
+    stale.close().catch(() => undefined);
+    return send(upstream);
+  }
 }
 
 const server = new Server(upstream.getServerVersion() ?? { name: 'almanac', version: '0.1.0' }, {
@@ -71,13 +96,15 @@ function forwarding(request, extra) {
   };
 }
 
-server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
+server.setRequestHandler(ListToolsRequestSchema, (request) => forward((client) => client.listTools(request.params)));
 server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-  upstream.callTool(request.params, undefined, forwarding(request, extra)),
+  forward((client) => client.callTool(request.params, undefined, forwarding(request, extra))),
 );
-server.setRequestHandler(ListResourcesRequestSchema, (request) => upstream.listResources(request.params));
-server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => upstream.listResourceTemplates(request.params));
-server.setRequestHandler(ReadResourceRequestSchema, (request) => upstream.readResource(request.params));
+server.setRequestHandler(ListResourcesRequestSchema, (request) => forward((client) => client.listResources(request.params)));
+server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
+  forward((client) => client.listResourceTemplates(request.params)),
+);
+server.setRequestHandler(ReadResourceRequestSchema, (request) => forward((client) => client.readResource(request.params)));
 
 const stdio = new StdioServerTransport();
 // When the assistant goes, so does the session on the server.

@@ -2,10 +2,7 @@
 // the stdio bin that proxies it), on both engines: the tools and their schemas, a weekly series
 // found through search_events, update/trash/restore, a contributor's refused trash, a browser task
 // run to its output with progress notifications, and a caller tool answered through MCP.
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -13,30 +10,9 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { capturedLogger } from '../support/logs.js';
-import { useTestServer, type TestServer } from '../support/server.js';
+import { connectMcpClient, MCP_TRANSPORTS } from '../support/mcp.js';
+import { useTestServer } from '../support/server.js';
 import { FORM_INPUT_TOOL, taskText, useTaskFixtures } from '../support/tasks.js';
-
-const BIN = fileURLToPath(new URL('../../bin/almanac-mcp.mjs', import.meta.url));
-const TRANSPORTS = ['http', 'stdio'] as const;
-type TransportKind = (typeof TRANSPORTS)[number];
-
-/** A connected SDK client as the key's user, over `transport`. */
-export async function connectClient(api: TestServer, transport: TransportKind, key: string): Promise<Client> {
-  const client = new Client({ name: 'almanac-test', version: '1.0.0' });
-  if (transport === 'http') {
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', api.url), { requestInit: { headers: { 'x-api-key': key } } }));
-  } else {
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN],
-        env: { ...(process.env as Record<string, string>), ALMANAC_URL: api.url, ALMANAC_API_KEY: key },
-        stderr: 'pipe',
-      }),
-    );
-  }
-  return client;
-}
 
 /** A tool's result, failing the test on a tool error. */
 async function call(client: Client, name: string, args: Record<string, unknown>, onprogress?: (p: Progress) => void) {
@@ -55,12 +31,12 @@ describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
   const fx = useTaskFixtures(() => ({ ALMANAC_SECRET_KEY: 'test-secret-key-0123456789' }));
   const api = useTestServer(kind, fx.env, { logger });
 
-  describe.each(TRANSPORTS)('over %s', (transport) => {
+  describe.each(MCP_TRANSPORTS)('over %s', (transport) => {
     let admin: Client;
     let contributor: Client;
     beforeAll(async () => {
-      admin = await connectClient(api, transport, api.keys.administrator);
-      contributor = await connectClient(api, transport, api.keys.contributor);
+      admin = await connectMcpClient(api.url, transport, api.keys.administrator);
+      contributor = await connectMcpClient(api.url, transport, api.keys.contributor);
     });
     afterAll(async () => {
       await admin?.close();

@@ -2,14 +2,12 @@
 // check, bounded bodies, sessions that belong to their user; and the stdio bin's one-line reasons.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
+import { connectMcpClient, MCP_BIN } from '../support/mcp.js';
 import { useTestServer } from '../support/server.js';
-
-const BIN = fileURLToPath(new URL('../../bin/almanac-mcp.mjs', import.meta.url));
 
 const initialize = {
   jsonrpc: '2.0',
@@ -78,11 +76,30 @@ describe.each(DATABASE_KINDS)('/mcp on %s', (kind) => {
     expect(sessionless.status).toBe(400);
   });
 
+  it("caps a user's sessions (the least recently used ends), and the stdio bin opens a new one by itself", async () => {
+    const key = { 'x-api-key': api.keys.subscriber };
+    const bin = await connectMcpClient(api.url, 'stdio', api.keys.subscriber);
+    try {
+      expect((await bin.callTool({ name: 'current_datetime', arguments: {} })).isError).toBeFalsy();
+      const first = (await post(initialize, key)).headers.get('mcp-session-id')!;
+      // 20 sessions a user: 20 more end the bin's session and then the first raw one.
+      for (let i = 0; i < 20; i++) expect((await post(initialize, key)).status).toBe(200);
+      const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+      expect((await post(list, { ...key, 'mcp-session-id': first, 'mcp-protocol-version': '2025-06-18' })).status).toBe(404);
+      // The bin's session ended too (it was older): it opens a new one, and the call goes through.
+      const result = await bin.callTool({ name: 'current_datetime', arguments: {} });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ timezone: 'UTC' });
+    } finally {
+      await bin.close();
+    }
+  });
+
   it('the stdio bin says in one line what is misconfigured', async () => {
     // Not spawnSync: the server answering the bin runs in this process.
     const run = async (env: Record<string, string>) => {
       const { PATH, HOME } = process.env;
-      const child = spawn(process.execPath, [BIN], { env: { PATH: PATH!, HOME: HOME!, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [MCP_BIN], { env: { PATH: PATH!, HOME: HOME!, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
       const [status] = await once(child, 'exit');
