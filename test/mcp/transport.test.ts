@@ -57,6 +57,22 @@ describe.each(DATABASE_KINDS)('/mcp on %s', (kind) => {
     expect((await post(initialize, { ...key, origin: 'http://localhost:6274' })).status).toBe(200);
   });
 
+  it('lets a page of a CORS_ORIGINS origin use sessions: preflight and exposed headers', async () => {
+    const preflight = await fetch(`${api.url}/mcp`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://editor.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'mcp-session-id',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')!.toLowerCase()).toContain('mcp-session-id');
+    const opened = await post(initialize, { 'x-api-key': api.keys.editor, origin: 'https://editor.example' });
+    expect(opened.headers.get('access-control-allow-origin')).toBe('https://editor.example');
+    expect(opened.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+  });
+
   it('bounds request bodies (413) and answers a body that is not JSON with a parse error', async () => {
     const key = { 'x-api-key': api.keys.editor };
     const big = await post(JSON.stringify({ ...initialize, padding: 'x'.repeat(1024 * 1024) }), key);
