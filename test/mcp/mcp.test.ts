@@ -172,6 +172,57 @@ describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
       expect(venues.total).toBe(0);
     });
 
+    it('manages venues, organizers, categories and tags, each under its own rights', async () => {
+      const venue = await call(admin, 'create_venue', { name: `Hall ${transport}`, city: 'Nantes' });
+      const moved = await call(admin, 'update_venue', { id: venue.venue.id, city: 'Rennes' });
+      expect(moved.venue).toMatchObject({ name: `Hall ${transport}`, city: 'Rennes', status: 'publish' });
+      expect((await call(admin, 'list_venues', { search: `Hall ${transport}` })).venues.map((v: any) => v.id)).toEqual([venue.venue.id]);
+      const organizer = await call(contributor, 'create_organizer', { name: `Ensemble ${transport}`, email: 'ensemble@example.org' });
+      expect(organizer.organizer.email).toBe('ensemble@example.org');
+      expect((await call(admin, 'get_organizer', { id: organizer.organizer.id })).organizer.name).toBe(`Ensemble ${transport}`);
+      expect((await call(admin, 'delete_venue', { id: venue.venue.id })).venue.status).toBe('trash');
+
+      const category = await call(admin, 'create_category', { name: `Concerts ${transport}` });
+      const child = await call(admin, 'create_category', { name: `Choirs ${transport}`, parent: String(category.category.id) });
+      expect(child.category.parentId).toBe(category.category.id);
+      expect((await call(admin, 'list_categories', { search: `Choirs ${transport}` })).total).toBe(1);
+      const tag = await call(admin, 'create_tag', { name: `outdoor-${transport}` });
+      expect((await call(admin, 'update_tag', { id: tag.tag.id, description: 'Under the sky' })).tag.description).toBe('Under the sky');
+      // Contributors may not write terms (GraphQL's rule, unchanged).
+      const refused = (await contributor.callTool({ name: 'create_tag', arguments: { name: `sneaky-${transport}` } })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/FORBIDDEN/);
+      expect((await call(admin, 'list_tags', { search: `sneaky-${transport}` })).total).toBe(0);
+      expect((await call(admin, 'delete_tag', { id: tag.tag.id })).tag.name).toBe(`outdoor-${transport}`);
+      const gone = (await admin.callTool({ name: 'get_tag', arguments: { id: tag.tag.id } })) as CallToolResult;
+      expect(gone.isError).toBe(true);
+    });
+
+    it('changes a series from one occurrence on (scope FOLLOWING)', async () => {
+      const start = daysAhead(12, '19:00:00');
+      const { event } = await call(admin, 'create_event', {
+        title: `Rehearsal ${transport}`,
+        startDate: start,
+        endDate: start.replace('19:00:00', '21:00:00'),
+        recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4' },
+      });
+      const window = { series: [event.series.id], startDate: daysAhead(11).slice(0, 10), endDate: daysAhead(60).slice(0, 10) };
+      const occurrences = (await call(admin, 'search_events', window)).events;
+      expect(occurrences).toHaveLength(4);
+      await call(admin, 'update_event', { id: occurrences[2].id, scope: 'FOLLOWING', title: `Dress rehearsal ${transport}` });
+      const titles = (
+        await call(admin, 'search_events', { search: transport, startDate: window.startDate, endDate: window.endDate })
+      ).events
+        .filter((e: any) => /rehearsal/i.test(e.title))
+        .map((e: any) => e.title);
+      expect(titles).toEqual([
+        `Rehearsal ${transport}`,
+        `Rehearsal ${transport}`,
+        `Dress rehearsal ${transport}`,
+        `Dress rehearsal ${transport}`,
+      ]);
+    });
+
     it('tells the date in the site time zone', async () => {
       const now = await call(admin, 'current_datetime', {});
       expect(now.timezone).toBe('UTC');
