@@ -223,6 +223,20 @@ describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
       ]);
     });
 
+    it('follows the change feed from a cursor, and keeps imports to administrators', async () => {
+      const { cursor } = await call(admin, 'calendar_changes', {});
+      const start = daysAhead(6);
+      const { event } = await call(admin, 'create_event', { title: `Changed ${transport}`, startDate: start, endDate: start });
+      const changes = await call(admin, 'calendar_changes', { after: cursor, types: ['EVENT'] });
+      expect(changes.changes).toEqual([expect.objectContaining({ type: 'EVENT', id: event.id, kind: 'CREATED', removed: false })]);
+      const refused = (await contributor.callTool({
+        name: 'start_import',
+        arguments: { kind: 'ICAL', source: 'https://calendar.example.org/feed.ics' },
+      })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/FORBIDDEN/);
+    });
+
     it('tells the date in the site time zone', async () => {
       const now = await call(admin, 'current_datetime', {});
       expect(now.timezone).toBe('UTC');
