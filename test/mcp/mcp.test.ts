@@ -23,8 +23,11 @@ async function call(client: Client, name: string, args: Record<string, unknown>,
 
 const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 
-/** A wall time `days` from now, at `time`, in UTC (the test server's site zone): never a fixed date. */
-const daysAhead = (days: number, time = '18:00:00') => `${DateTime.utc().plus({ days }).toFormat('yyyy-LL-dd')} ${time}`;
+/** The day the suite started, in UTC (the test server's site zone): dates are relative to it, never fixed,
+ *  and one suite run uses one day even across midnight. */
+const TODAY = DateTime.utc().startOf('day');
+/** A wall time `days` after TODAY, at `time`. */
+const daysAhead = (days: number, time = '18:00:00') => `${TODAY.plus({ days }).toFormat('yyyy-LL-dd')} ${time}`;
 
 describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
   const { logger, lines: logged } = capturedLogger();
@@ -237,6 +240,15 @@ describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
       expect(textOf(refused)).toMatch(/FORBIDDEN/);
     });
 
+    it('cuts long descriptions with a note', async () => {
+      const start = daysAhead(8);
+      const description = 'A very long programme note. '.repeat(200);
+      const { event } = await call(admin, 'create_event', { title: 'Long notes', startDate: start, endDate: start, description });
+      const got = await call(admin, 'get_event', { id: event.id });
+      expect(got.event.description.length).toBeLessThan(2100);
+      expect(got.event.description).toMatch(/… \[cut: \d+ more characters\]$/);
+    });
+
     it('tells the date in the site time zone', async () => {
       const now = await call(admin, 'current_datetime', {});
       expect(now.timezone).toBe('UTC');
@@ -281,6 +293,19 @@ describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
         wait: true,
       });
       expect(answered.run).toMatchObject({ status: 'completed', output: 'Hello Ada' });
+    });
+
+    it('stops a run that waits for a person', async () => {
+      fx.llm.define('mcp-stop', [{ call: 'form_input', args: { heading: 'Anything?' } }]);
+      const created = await call(admin, 'create_browser_task', { task: taskText('mcp-stop'), tools: [FORM_INPUT_TOOL], wait: true });
+      expect(created.run.waitingFor).not.toBeNull();
+      const stopped = await call(admin, 'stop_task_run', { taskId: created.taskId });
+      expect(stopped.run).toMatchObject({ id: created.run.id, status: 'error', error: 'stopped', waitingFor: null });
+      const late = (await admin.callTool({
+        name: 'answer_tool_call',
+        arguments: { taskId: created.taskId, input: 'too late' },
+      })) as CallToolResult;
+      expect(late.isError).toBe(true);
     });
 
     it('logs each tool call with its caller, and never a secret or a key', async () => {
