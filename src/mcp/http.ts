@@ -171,8 +171,12 @@ export function mcpHttp(options: McpHttpOptions): McpHttp {
     // reaches the tools as authInfo, read again on every request (a revoked key stops at once).
     ctx.respond = false;
     ctx.status = 200;
-    const req = ctx.req as IncomingMessage & { auth?: { token: string; clientId: string; scopes: string[]; extra: { viewer: Viewer } } };
-    req.auth = { token: '', clientId: `user:${viewer.userId}`, scopes: [], extra: { viewer } };
+    // The request id ties each tool call's log line to the request's access log line (app.ts).
+    const requestId = (ctx.state as { requestId?: string }).requestId;
+    const req = ctx.req as IncomingMessage & {
+      auth?: { token: string; clientId: string; scopes: string[]; extra: Record<string, unknown> };
+    };
+    req.auth = { token: '', clientId: `user:${viewer.userId}`, scopes: [], extra: { viewer, requestId } };
     await transport.handleRequest(req, ctx.res, body);
   }
 

@@ -127,7 +127,8 @@ export function defineTool<I extends Shape, O extends Shape>(
       return { content: [{ type: 'text', text: failed }], isError: true };
     } finally {
       deps.logger.info({
-        mcp: { tool: name, sessionId: extra.sessionId, requestId: extra.requestId },
+        requestId: extra.authInfo?.extra?.requestId,
+        mcp: { tool: name, sessionId: extra.sessionId, rpcId: extra.requestId },
         userId: viewer?.userId ?? null,
         args: loggable(args as Record<string, unknown>),
         isError: failed !== undefined,

@@ -316,6 +316,9 @@ describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
       const lines = logged.map((line) => JSON.parse(line)).filter((line) => line.mcp?.tool === 'create_browser_task');
       const line = lines.find((l) => JSON.stringify(l.args).includes('mcp-secret'));
       expect(line).toMatchObject({ userId: expect.any(Number), isError: false, args: { secrets: ['password'] } });
+      // The same request id as the access log's line of the HTTP request that carried the call.
+      const requests = logged.map((l) => JSON.parse(l)).filter((l) => l.path === '/mcp' && l.requestId === line.requestId);
+      expect(requests).toHaveLength(1);
       expect(logged.join('')).not.toContain(secret);
       expect(logged.join('')).not.toContain(api.keys.administrator);
     });
