@@ -94,7 +94,7 @@ export function createApp({ config, db, logger }: AppDeps) {
   const runner = createOperationRunner(schema);
   const calendarContext = (viewer: Viewer | null) => createContext(db, config, viewer);
   const perMinute = config.tasks.apiRateLimit;
-  // MCP (src/mcp): the same runner, contexts and keys; its transport authenticates each request itself.
+  // MCP (src/mcp): the same runner, contexts and caller resolution as the other tables.
   const mcp = mcpHttp({
     runner,
     context: calendarContext,
@@ -102,8 +102,7 @@ export function createApp({ config, db, logger }: AppDeps) {
     siteTimezone: config.siteTimezone,
     siteUrl: config.siteUrl,
     corsOrigins: config.corsOrigins,
-    credentialsOf: credentialsFromHeaders,
-    resolveCaller: (credentials) => keys.resolve(credentials),
+    authenticate,
   });
   app.use(
     serveTables(

@@ -9,17 +9,16 @@ import type { IncomingMessage } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Context } from 'koa';
-import type { Credentials } from '../auth/api-keys.js';
 import type { Viewer } from '../auth/viewer.js';
+import type { Authenticate } from '../http/caller.js';
 import { page, pageTable, plainErrors } from '../http/page-route.js';
 import type { Table } from '../http/router.js';
 import { createMcpServer } from './server.js';
 import type { McpDeps } from './tool-kit.js';
 
 export interface McpHttpOptions extends McpDeps {
-  /** The caller of a request's credentials (the app's ApiKeyResolver). */
-  resolveCaller(credentials: Credentials | null): Promise<Viewer | null | 'invalid'>;
-  credentialsOf(headers: IncomingMessage['headers']): Credentials | null;
+  /** The app's caller resolution, shared by every table (src/http/caller.ts). */
+  authenticate: Authenticate;
   /** CORS_ORIGINS: a listed origin may call /mcp from a browser; '*' allows none beyond the site's own. */
   corsOrigins: '*' | string[];
   maxBodyBytes?: number;
@@ -81,6 +80,29 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
   return Buffer.concat(chunks);
 }
 
+/** The app's refusal of a caller, as /mcp answers it. */
+class CallerRefused extends Error {
+  constructor(
+    readonly reason: string,
+    readonly retryAfter?: number,
+  ) {
+    super(reason);
+  }
+}
+
+/** 401 with WWW-Authenticate for a missing or wrong key; any other refusal (an address that failed
+ *  too often) 429, with Retry-After when the app gives one. */
+function refuseCaller(ctx: Context, refusal: CallerRefused): void {
+  if (refusal.reason === 'missing')
+    return refuse(ctx, 401, -32001, 'An API key is required: header x-api-key or Authorization: Bearer <key>.', {
+      'WWW-Authenticate': 'Bearer realm="almanac"',
+    });
+  if (refusal.reason === 'invalid')
+    return refuse(ctx, 401, -32001, 'The API key is not valid.', { 'WWW-Authenticate': 'Bearer realm="almanac", error="invalid_token"' });
+  const wait = refusal.retryAfter ?? 60;
+  return refuse(ctx, 429, -32000, `Too many failed sign-ins from this address; retry in ${wait} s.`, { 'Retry-After': String(wait) });
+}
+
 const isInitialize = (body: unknown) =>
   (Array.isArray(body) ? body : [body]).some((message) => (message as { method?: unknown })?.method === 'initialize');
 
@@ -135,11 +157,14 @@ export function mcpHttp(options: McpHttpOptions): McpHttp {
     if (!originAllowed(ctx.get('Origin') || undefined, { siteUrl: options.siteUrl, corsOrigins: options.corsOrigins, host: ctx.host })) {
       return refuse(ctx, 403, -32000, 'Forbidden: this Origin may not call /mcp (CORS_ORIGINS lists the origins that may).');
     }
-    const viewer = await options.resolveCaller(options.credentialsOf(ctx.req.headers));
-    if (!viewer || viewer === 'invalid') {
-      const error = viewer ? ', error="invalid_token"' : '';
-      const message = viewer ? 'The API key is not valid.' : 'An API key is required: header x-api-key or Authorization: Bearer <key>.';
-      return refuse(ctx, 401, -32001, message, { 'WWW-Authenticate': `Bearer realm="almanac"${error}` });
+    let viewer: Viewer;
+    try {
+      // `refuse` takes any reason the app's rule may give (a throttled address, too), as an Error.
+      const rule = { required: true, refuse: (reason: string, retryAfter?: number) => new CallerRefused(reason, retryAfter) };
+      viewer = (await options.authenticate(ctx, rule))!;
+    } catch (error) {
+      if (error instanceof CallerRefused) return refuseCaller(ctx, error);
+      throw error;
     }
 
     let body: unknown;
