@@ -1,13 +1,36 @@
 // What /mcp's host adds to the SDK's transport: the API key (401 + WWW-Authenticate), the Origin
 // check, bounded bodies, sessions that belong to their user; and the stdio bin's one-line reasons.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { connectMcpClient, MCP_BIN } from '../support/mcp.js';
 import { useTestServer } from '../support/server.js';
+
+/** Runs the bin on `node` with only `env` (and PATH, HOME); not spawnSync: the server it calls runs in this process. */
+async function runBin(node: string, env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
+  const { PATH, HOME } = process.env;
+  const child = spawn(node, [MCP_BIN], { env: { PATH: PATH!, HOME: HOME!, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const [status] = await once(child, 'exit');
+  return { status, stderr };
+}
+
+/** The machine's own `node` (PATH without node_modules) when it is older than Node 24, else undefined. */
+function olderMachineNode(): string | undefined {
+  const dirs = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => !dir.includes('node_modules') && !dir.includes(join('.cache', 'almanac')));
+  const node = dirs.map((dir) => join(dir, 'node')).find((path) => existsSync(path));
+  if (!node) return undefined;
+  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  return Number(/^v(\d+)/.exec(version)?.[1]) < 24 ? node : undefined;
+}
 
 const initialize = {
   jsonrpc: '2.0',
@@ -112,21 +135,19 @@ describe.each(DATABASE_KINDS)('/mcp on %s', (kind) => {
   });
 
   it('the stdio bin says in one line what is misconfigured', async () => {
-    // Not spawnSync: the server answering the bin runs in this process.
-    const run = async (env: Record<string, string>) => {
-      const { PATH, HOME } = process.env;
-      const child = spawn(process.execPath, [MCP_BIN], { env: { PATH: PATH!, HOME: HOME!, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      const [status] = await once(child, 'exit');
-      return { status, stderr };
-    };
-    const noUrl = await run({});
+    const noUrl = await runBin(process.execPath, {});
     expect(noUrl.status).toBe(1);
     expect(noUrl.stderr).toMatch(/^almanac-mcp: set ALMANAC_URL .*\n$/);
-    expect((await run({ ALMANAC_URL: api.url })).stderr).toMatch(/^almanac-mcp: set ALMANAC_API_KEY .*\n$/);
-    const refused = await run({ ALMANAC_URL: api.url, ALMANAC_API_KEY: 'wrong' });
+    expect((await runBin(process.execPath, { ALMANAC_URL: api.url })).stderr).toMatch(/^almanac-mcp: set ALMANAC_API_KEY .*\n$/);
+    const refused = await runBin(process.execPath, { ALMANAC_URL: api.url, ALMANAC_API_KEY: 'wrong' });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/^almanac-mcp: cannot connect to .*\/mcp: the API key was refused \(401\).*\n$/);
+  });
+
+  // CI machines' own Node is 20: the bin run on it says what it needs instead of failing later.
+  it.skipIf(!olderMachineNode())('the stdio bin on a Node older than 24 says it needs Node 24', async () => {
+    const old = await runBin(olderMachineNode()!, { ALMANAC_URL: api.url, ALMANAC_API_KEY: api.keys.editor });
+    expect(old.status).toBe(1);
+    expect(old.stderr).toMatch(/^almanac-mcp: needs Node 24 or later \(this is Node \d+\.[\d.]+\).*\n$/);
   });
 });
