@@ -12,6 +12,7 @@ import type { Database } from './db/client.js';
 import { databaseFault } from './db/faults.js';
 import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
+import { mcpHttp } from './mcp/http.js';
 import { graphqlTable } from './graphql/http.js';
 import { keptGraphQLAnswers } from './graphql/kept-answers.js';
 import { schema } from './graphql/schema.js';
@@ -98,6 +99,16 @@ export function createApp({ config, db, logger }: AppDeps) {
   const runner = createOperationRunner(schema);
   const calendarContext = (viewer: Viewer | null) => createContext(db, config, viewer);
   const perMinute = config.tasks.apiRateLimit;
+  // MCP (src/mcp): the same runner, contexts and caller resolution as the other tables.
+  const mcp = mcpHttp({
+    runner,
+    context: calendarContext,
+    logger,
+    siteTimezone: config.siteTimezone,
+    siteUrl: config.siteUrl,
+    corsOrigins: config.corsOrigins,
+    authenticate,
+  });
   app.use(
     serveTables(
       [
@@ -121,6 +132,8 @@ export function createApp({ config, db, logger }: AppDeps) {
           keptAnswers: config.responseCache ? keptGraphQLAnswers(() => calendarVersion(db.prisma)) : undefined,
         }),
         appTable({ config, db }),
+        // The MCP server's Streamable HTTP transport at /mcp.
+        mcp.table,
         // The task API: the same runner and caller, its own auth rule, limits and envelope.
         taskApiTable({
           runner,
@@ -140,7 +153,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       logger,
     ),
   );
-  return { app, keys };
+  return { app, keys, mcp };
 }
 
 /** Health and the calendar API's OpenAPI document. */

@@ -39,7 +39,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       reuse: true,
     });
   }
-  const { app, keys } = createApp({ config, db, logger });
+  const { app, keys, mcp } = createApp({ config, db, logger });
   const server = createServer(app.callback());
   answerClientErrors(server);
   const websockets = serveGraphQLOverWebSocket(server, { keys, db, config });
@@ -67,6 +67,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await websockets.close();
+        await mcp.close();
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
         // Meanwhile the task workers hand their running runs back to the queue, and imports save where they stand.
