@@ -150,4 +150,15 @@ describe.each(DATABASE_KINDS)('/mcp on %s', (kind) => {
     expect(old.status).toBe(1);
     expect(old.stderr).toMatch(/^almanac-mcp: needs Node 24 or later \(this is Node \d+\.[\d.]+\).*\n$/);
   });
+
+  // Last in this block: it leaves this address over its limit of failed sign-ins for the minute.
+  it('answers a burst of wrong keys 429 with Retry-After once the address is over its limit, and still takes a valid key', async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => post(initialize, { 'x-api-key': `alm_wrong_${i}` })));
+    const throttled = answers.filter((answer) => answer.status === 429);
+    expect(answers.every((answer) => answer.status === 401 || answer.status === 429)).toBe(true);
+    expect(throttled.length).toBeGreaterThanOrEqual(10);
+    expect(Number(throttled[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await throttled[0].json()).error.message).toMatch(/Too many failed sign-ins/);
+    expect((await post(initialize, { 'x-api-key': api.keys.editor })).status).toBe(200);
+  });
 });
