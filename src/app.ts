@@ -11,6 +11,8 @@ import type { Database } from './db/client.js';
 import { databaseFault } from './db/faults.js';
 import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
+import { buildFederation } from './federation/federation.js';
+import { federationTable } from './federation/http.js';
 import { graphqlTable } from './graphql/http.js';
 import { keptGraphQLAnswers } from './graphql/kept-answers.js';
 import { schema } from './graphql/schema.js';
@@ -93,6 +95,8 @@ export function createApp({ config, db, logger }: AppDeps) {
   const runner = createOperationRunner(schema);
   const calendarContext = (viewer: Viewer | null) => createContext(db, config, viewer);
   const perMinute = config.tasks.apiRateLimit;
+  // ActivityPub (src/federation), when on: its paths, and event pages asked for activity+json.
+  const federation = config.federation.enabled ? buildFederation({ prisma: db.prisma, config, logger }) : undefined;
   app.use(
     serveTables(
       [
@@ -126,6 +130,7 @@ export function createApp({ config, db, logger }: AppDeps) {
           maxUploadBytes: config.tasks.maxUploadBytes,
           logger,
         }),
+        ...(federation ? [federationTable({ prisma: db.prisma, calendar: federation, logger })] : []),
         // The public site: event pages, lists and archives, and their iCalendar feeds.
         siteTable({ config, runner, authenticate, context: calendarContext }),
         // The task console (/console) and the calendar editor (/manage, src/manage): static pages
@@ -135,7 +140,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       logger,
     ),
   );
-  return { app, keys };
+  return { app, keys, federation };
 }
 
 /** Health and the calendar API's OpenAPI document. */
