@@ -24,6 +24,8 @@ export interface Peer {
   actorId: string;
   keyId: string;
   received: Received[];
+  /** While true the inbox answers 503 (a server that is down) and keeps nothing. */
+  failing: boolean;
   /** Signed POST of `activity` to `url` (draft-cavage, rsa-sha256, like Mastodon). */
   post(url: string, activity: unknown, options?: { sign?: 'right' | 'wrong' | 'none'; keyId?: string; body?: string }): Promise<Response>;
   waitFor(predicate: (r: Received) => boolean, timeoutMs?: number): Promise<Received>;
@@ -55,6 +57,7 @@ export async function startPeer(options: { name?: string; sharedInbox?: boolean 
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
   let base = '';
+  const control = { failing: false };
   const server: Server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -74,6 +77,10 @@ export async function startPeer(options: { name?: string; sharedInbox?: boolean 
           publicKey: { id: `${base}/users/${name}#main-key`, owner: `${base}/users/${name}`, publicKeyPem },
         }),
       );
+      return;
+    }
+    if (request.method === 'POST' && control.failing) {
+      response.writeHead(503).end();
       return;
     }
     if (request.method === 'POST') {
@@ -99,6 +106,12 @@ export async function startPeer(options: { name?: string; sharedInbox?: boolean 
   const keyId = `${actorId}#main-key`;
 
   return {
+    get failing() {
+      return control.failing;
+    },
+    set failing(value: boolean) {
+      control.failing = value;
+    },
     url: base,
     host: `127.0.0.1:${port}`,
     actorId,
