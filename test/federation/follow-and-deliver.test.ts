@@ -92,6 +92,7 @@ describe.each(DATABASE_KINDS)('federation on %s', (kind) => {
         venue: { venue: 'Old Pier', address: '1 Quay Street', city: 'Marseille', zip: '13002', country: 'France' },
         categories: ['Walks'],
         tags: ['night life'],
+        image: `${peer.url}/banner.png`,
       },
     });
     expect(created.status).toBe(201);
@@ -121,6 +122,8 @@ describe.each(DATABASE_KINDS)('federation on %s', (kind) => {
         ['Hashtag', '#nightlife'],
       ]),
     );
+    expect(event.attachment).toMatchObject({ type: 'Document', mediaType: 'image/png', url: `${peer.url}/banner.png` });
+    expect(event.status).toBe('CONFIRMED');
     expect(event.published).toBeTruthy();
     expect(event.updated).toBeTruthy();
     // Its times, in its zone, are the REST API's.
@@ -192,11 +195,20 @@ describe.each(DATABASE_KINDS)('federation on %s', (kind) => {
     const privateKeyId = `http://127.0.0.1:1/users/mallory#main-key`;
     const mallory = { ...follow(), actor: 'http://127.0.0.1:1/users/mallory' };
     expect((await peer.post(inbox, mallory, { keyId: privateKeyId })).status).toBe(401);
+    // Signed by a key its actor does not own (alice signs for carol).
+    const carol = { ...follow(), actor: `${peer.url}/users/carol` };
+    expect((await peer.post(inbox, carol)).status).toBe(401);
     // An activity of a type the calendar does not handle: accepted and ignored, never a 5xx.
     const like = activityOf(peer, 'Like', actor.id);
     const liked = await peer.post(inbox, like);
     expect(liked.status).toBeLessThan(500);
     expect(liked.status).toBeGreaterThanOrEqual(200);
+  });
+
+  it('verifies RFC 9421 signatures too', async () => {
+    const like = activityOf(peer, 'Like', actor.id);
+    expect((await peer.post(inbox, like, { sign: 'rfc9421' })).status).toBe(202);
+    expect((await peer.post(inbox, activityOf(peer, 'Like', actor.id), { sign: 'rfc9421-wrong' })).status).toBe(401);
   });
 
   it('lists deliveries for administrators only, and removes a follower on Undo', async () => {

@@ -2,7 +2,7 @@
 // actor and inbox, node:crypto signs what it sends (draft-cavage HTTP Signatures, as Mastodon
 // does), and Misskey's @misskey-dev/node-http-message-signatures verifies what it receives, an
 // implementation independent of the one Almanac signs with.
-import { createHash, createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createHash, createSign, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +27,11 @@ export interface Peer {
   /** While true the inbox answers 503 (a server that is down) and keeps nothing. */
   failing: boolean;
   /** Signed POST of `activity` to `url` (draft-cavage, rsa-sha256, like Mastodon). */
-  post(url: string, activity: unknown, options?: { sign?: 'right' | 'wrong' | 'none'; keyId?: string; body?: string }): Promise<Response>;
+  post(
+    url: string,
+    activity: unknown,
+    options?: { sign?: 'right' | 'wrong' | 'none' | 'rfc9421' | 'rfc9421-wrong'; keyId?: string; body?: string },
+  ): Promise<Response>;
   waitFor(predicate: (r: Received) => boolean, timeoutMs?: number): Promise<Received>;
   close(): Promise<void>;
 }
@@ -50,6 +54,15 @@ async function verify(request: IncomingMessage, body: string): Promise<{ verifie
   const pem = await keyOf(parsed.value.keyId);
   if (!pem) return { verified: false, keyId: parsed.value.keyId };
   return { verified: (await verifyDraftSignature(parsed.value, pem)) === true, keyId: parsed.value.keyId };
+}
+
+/** RFC 9421 HTTP Message Signature headers (rsa-v1_5-sha256) over method, target URI and Content-Digest. */
+function rfc9421Headers(url: string, body: string, keyId: string, key: KeyObject): Record<string, string> {
+  const contentDigest = `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
+  const params = `("@method" "@target-uri" "content-digest");created=${Math.floor(Date.now() / 1000)};keyid="${keyId}";alg="rsa-v1_5-sha256"`;
+  const base = `"@method": POST\n"@target-uri": ${url}\n"content-digest": ${contentDigest}\n"@signature-params": ${params}`;
+  const signature = createSign('sha256').update(base).sign(key, 'base64');
+  return { 'content-digest': contentDigest, 'signature-input': `sig1=${params}`, signature: `sig1=:${signature}:` };
 }
 
 export async function startPeer(options: { name?: string; sharedInbox?: boolean } = {}): Promise<Peer> {
@@ -77,6 +90,11 @@ export async function startPeer(options: { name?: string; sharedInbox?: boolean 
           publicKey: { id: `${base}/users/${name}#main-key`, owner: `${base}/users/${name}`, publicKeyPem },
         }),
       );
+      return;
+    }
+    if ((request.method === 'GET' || request.method === 'HEAD') && path === '/banner.png') {
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': '8' });
+      response.end(request.method === 'GET' ? Buffer.from('89504e470d0a1a0a', 'hex') : undefined);
       return;
     }
     if (request.method === 'POST' && control.failing) {
@@ -122,7 +140,9 @@ export async function startPeer(options: { name?: string; sharedInbox?: boolean 
       const date = new Date().toUTCString();
       const digest = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
       const headers: Record<string, string> = { 'content-type': 'application/activity+json', date, digest };
-      if (sign !== 'none') {
+      if (sign.startsWith('rfc9421'))
+        Object.assign(headers, rfc9421Headers(url, body, signedKeyId, sign === 'rfc9421' ? privateKey : otherKey));
+      else if (sign !== 'none') {
         const signed = `(request-target): post ${target.pathname}\nhost: ${target.host}\ndate: ${date}\ndigest: ${digest}`;
         const signature = createSign('sha256')
           .update(signed)
