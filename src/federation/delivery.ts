@@ -84,7 +84,7 @@ export async function sendDue(
       if (claimed.count !== 1) return;
       attempted++;
       const outcome = await postActivity(deps.config, deps.urls, key, delivery.inbox, delivery.body);
-      const data = afterAttempt(delivery.attempts + 1, outcome);
+      const data = afterAttempt(delivery.attempts + 1, outcome, now);
       await prisma.federationDelivery.update({ where: { id: delivery.id }, data });
       if (data.status === 'failed') {
         // The inbox kept failing through every retry: give up on what else waits for it, and say so.
