@@ -5,8 +5,9 @@
 // actor) goes through Almanac's URL policy (document-loader.ts); its key–value state is in
 // Almanac's database (kv-store.ts). Fedify does not send here: the delivery queue does
 // (outbox.ts, delivery.ts), so what is sent survives restarts and is sent once per inbox.
-import { createFederation, type Federation } from '@fedify/fedify';
-import { Application, Create, Endpoints, Follow, Image, Undo } from '@fedify/fedify/vocab';
+import { createFederation, type Context, type Federation } from '@fedify/fedify';
+import { Temporal } from '@js-temporal/polyfill';
+import { Application, Create, Endpoints, Follow, Image, PUBLIC_COLLECTION, Undo } from '@fedify/fedify/vocab';
 import type { Config } from '../config.js';
 import type { Prisma } from '../db/client.js';
 import type { Logger } from '../http/logger.js';
@@ -29,6 +30,10 @@ export interface CalendarFederation {
   /** The actor's RSA key pair (signs deliveries). */
   signingKey(): Promise<ActorKeyPair>;
 }
+
+/** A remote document that cannot be had (down, refused by the URL policy) reads as absent: the
+ *  activity is then ignored (202), not failed. */
+const lenient = (ctx: Context<void>) => ({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader, suppressError: true });
 
 export function buildFederation({ prisma, config, logger }: { prisma: Prisma; config: Config; logger: Logger }): CalendarFederation {
   const urls = federationUrls(config);
@@ -88,8 +93,8 @@ export function buildFederation({ prisma, config, logger }: { prisma: Prisma; co
             id: new URL(`${urls.eventId(eventId).href}#create`),
             actor: urls.actorId,
             object,
-            published: object.published,
-            updated: announcedAt ? object.updated : null,
+            to: PUBLIC_COLLECTION,
+            published: Temporal.Instant.fromEpochMilliseconds(announcedAt.getTime()),
           }),
         );
       }
@@ -120,7 +125,7 @@ export function buildFederation({ prisma, config, logger }: { prisma: Prisma; co
       if (!follow.id || !follow.actorId || !follow.objectId) return;
       const target = ctx.parseUri(follow.objectId);
       if (target?.type !== 'actor' || !ours(target.identifier)) return;
-      const actor = await follow.getActor(ctx);
+      const actor = await follow.getActor(lenient(ctx));
       if (!actor?.id || !actor.inboxId) return;
       await recordFollower(
         prisma,
@@ -135,7 +140,7 @@ export function buildFederation({ prisma, config, logger }: { prisma: Prisma; co
       );
     })
     .on(Undo, async (ctx, undo) => {
-      const object = await undo.getObject(ctx);
+      const object = await undo.getObject(lenient(ctx));
       // Only the follower itself may undo its follow.
       if (object instanceof Follow && undo.actorId && object.actorId?.href === undo.actorId.href)
         await forgetFollower(prisma, undo.actorId.href);

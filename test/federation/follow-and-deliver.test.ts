@@ -80,6 +80,14 @@ describe.each(DATABASE_KINDS)('federation on %s', (kind) => {
 
   let eventId = 0;
   it('sends Create when an event is published, with every field, signed, to the shared inbox', async () => {
+    const venue = await api.request('POST', `${NS}/venues`, {
+      key: ADMIN_KEY,
+      body: { venue: 'Old Pier', address: '1 Quay Street', city: 'Marseille', zip: '13002', country: 'France' },
+    });
+    expect(venue.status).toBe(201);
+    const venueId = venue.json.id;
+    // Coordinates come from imports and geocoding, not from the REST API's writes.
+    await api.server.db.prisma.venue.update({ where: { id: venueId }, data: { geoLat: 43.2951, geoLng: 5.3625 } });
     const created = await api.request('POST', `${NS}/events`, {
       key: ADMIN_KEY,
       body: {
@@ -89,7 +97,7 @@ describe.each(DATABASE_KINDS)('federation on %s', (kind) => {
         start_date: daysFromNow(5, '19:30:00'),
         end_date: daysFromNow(5, '21:00:00'),
         timezone: 'Europe/Paris',
-        venue: { venue: 'Old Pier', address: '1 Quay Street', city: 'Marseille', zip: '13002', country: 'France' },
+        venue: { id: venueId },
         categories: ['Walks'],
         tags: ['night life'],
         image: `${peer.url}/banner.png`,
@@ -107,7 +115,7 @@ describe.each(DATABASE_KINDS)('federation on %s', (kind) => {
     expect(event.summary).toBe('An evening walk by the water.');
     expect(event.timezone).toBe('Europe/Paris');
     expect(event.url).toBe(created.json.url);
-    expect(event.location).toMatchObject({ type: 'Place', name: 'Old Pier' });
+    expect(event.location).toMatchObject({ type: 'Place', name: 'Old Pier', latitude: 43.2951, longitude: 5.3625 });
     expect(event.location.address).toMatchObject({
       type: 'PostalAddress',
       streetAddress: '1 Quay Street',
@@ -222,5 +230,25 @@ describe.each(DATABASE_KINDS)('federation on %s', (kind) => {
     expect((await peer.post(inbox, undo)).status).toBe(202);
     const after = await api.graphql(`{ federation { followers { count } } }`, {}, ADMIN_KEY);
     expect(after.data.federation.followers.count).toBe(0);
+  });
+});
+
+describe('the federation paths are rate-limited per address', () => {
+  const api = useTestServer('sqlite', { SITE_URL: 'http://calendar.test' });
+
+  it('answers 429 with Retry-After past the budget of a minute', async () => {
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    // Past the limit within one minute (unless the minute turns meanwhile: then the next batch passes it).
+    for (let batch = 0; batch < 8 && !statuses.includes(429); batch++) {
+      const answers = await Promise.all(Array.from({ length: 100 }, () => api.request('GET', '/.well-known/nodeinfo')));
+      for (const answer of answers) {
+        statuses.push(answer.status);
+        if (answer.status === 429) retryAfter = answer.headers.get('retry-after');
+      }
+    }
+    expect(statuses).toContain(429);
+    expect(retryAfter).toBe('60');
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
   });
 });
