@@ -76,6 +76,22 @@ async function record(tx: Tx, planned: Planned, inboxes: string[]) {
   });
 }
 
+/** The events the changes concern: each changed event, and the announced events at a changed venue
+ *  (their Place and address are part of the Event). */
+async function changedEvents(prisma: Prisma, changes: Array<{ type: string; id: number }>): Promise<number[]> {
+  const ids = new Set(changes.filter((change) => change.type === 'event').map((change) => change.id));
+  const venues = changes.filter((change) => change.type === 'venue').map((change) => change.id);
+  if (venues.length) {
+    const atVenues = await prisma.eventVenue.findMany({ where: { venueId: { in: venues } }, select: { eventId: true } });
+    const told = await prisma.federationObject.findMany({
+      where: { eventId: { in: atVenues.map((link) => link.eventId) }, deleted: false },
+      select: { eventId: true },
+    });
+    for (const { eventId } of told) ids.add(eventId);
+  }
+  return [...ids];
+}
+
 /** Queues the activities of the changes after the cursor; how many activities it queued. */
 export async function queueChanges(prisma: Prisma, config: Config, urls: FederationUrls, now = new Date()): Promise<number> {
   const row = await prisma.federationCursor.findUnique({ where: { name: CURSOR } });
@@ -87,7 +103,7 @@ export async function queueChanges(prisma: Prisma, config: Config, urls: Federat
   }
   let page;
   try {
-    page = await readChanges(prisma, { after: row.cursor, first: CHANGES_PER_ROUND, types: ['event'], viewer: null });
+    page = await readChanges(prisma, { after: row.cursor, first: CHANGES_PER_ROUND, types: ['event', 'venue'], viewer: null });
   } catch (error) {
     if (!(error instanceof CalendarError) || error.code !== 'CURSOR_EXPIRED') throw error;
     // Down longer than the log keeps changes: start again from now (the sweep still finds what is near).
@@ -99,8 +115,8 @@ export async function queueChanges(prisma: Prisma, config: Config, urls: Federat
   }
   if (page.cursor === row.cursor) return 0;
   const planned: Planned[] = [];
-  for (const change of page.changes) {
-    const activity = await plan(prisma, config, urls, change.id, now);
+  for (const eventId of await changedEvents(prisma, page.changes)) {
+    const activity = await plan(prisma, config, urls, eventId, now);
     if (activity) planned.push(activity);
   }
   const inboxes = await followerInboxes(prisma);

@@ -157,6 +157,13 @@ describe.each(DATABASE_KINDS)('federation on %s', (kind) => {
     const update = await peer.waitFor((r) => r.activity?.type === 'Update');
     expect(update.verified).toBe(true);
     expect(update.activity.object.name).toBe('Harbour lights walk (new route)');
+    // A change to its venue alone changes the Event's place: Update too.
+    const venueId = changed.json.venue.id;
+    expect((await api.request('POST', `${NS}/venues/${venueId}`, { key: ADMIN_KEY, body: { city: 'Aix-en-Provence' } })).status).toBe(200);
+    const moved = await peer.waitFor(
+      (r) => r.activity?.type === 'Update' && r.activity.object.location?.address?.addressLocality === 'Aix-en-Provence',
+    );
+    expect(moved.verified).toBe(true);
     const trashed = await api.request('DELETE', `${NS}/events/${eventId}`, { key: ADMIN_KEY });
     expect(trashed.status).toBe(200);
     const removal = await peer.waitFor((r) => r.activity?.type === 'Delete');
