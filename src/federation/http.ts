@@ -82,7 +82,9 @@ async function handOver(ctx: Context, calendar: CalendarFederation, logger: Pick
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const request = new Request(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`, {
+  // The public address, not the Host header: what a sender signed (RFC 9421's @target-uri) is the
+  // URL it posted to, which a reverse proxy in front of Almanac does not change.
+  const request = new Request(new URL(ctx.originalUrl, calendar.urls.siteUrl), {
     method: ctx.method,
     headers,
     body: body ? new Uint8Array(body) : undefined,
