@@ -20,6 +20,8 @@ const FEDERATION_PATH = /^\/(?:\.well-known\/(?:webfinger|nodeinfo|host-meta)|ap
 const EVENT_PAGE = /^\/event\/([^/]+(?:\/\d{4}-\d{2}-\d{2}(?:-\d+)?)?)\/?$/;
 const EVENT_OBJECT = /^\/ap\/events\/(\d{1,12})$/;
 const ACTIVITY_JSON = 'application/activity+json';
+/** Record ids are 32-bit integers: a larger one names no event (and must not reach the database). */
+const MAX_ID = 2 ** 31 - 1;
 
 /** Whether the client asks for ActivityStreams (activity+json, or ld+json with its profile). */
 export function wantsActivityJson(accept: string): boolean {
@@ -136,7 +138,7 @@ export function federationTable({ prisma, calendar, logger }: { prisma: Prisma; 
             const object = EVENT_OBJECT.exec(ctx.path);
             if (page) await answerEvent(ctx, prisma, calendar, { slug: decodeURIComponent(page[1]!) });
             else if (object && (ctx.method === 'GET' || ctx.method === 'HEAD'))
-              await answerEvent(ctx, prisma, calendar, { id: Number(object[1]) });
+              await answerEvent(ctx, prisma, calendar, { id: Math.min(Number(object[1]), MAX_ID) });
             else await handOver(ctx, calendar, logger);
           } catch (error) {
             if (error instanceof BodyTooLarge) plain(ctx, 413, `The body is larger than ${MAX_INBOX_BYTES} bytes.`);

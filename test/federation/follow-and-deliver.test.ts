@@ -259,3 +259,28 @@ describe('the federation paths are rate-limited per address', () => {
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
   });
 });
+
+describe('odd requests to the federation are answered, never with a 5xx', () => {
+  const api = useTestServer('sqlite', { SITE_URL: 'http://calendar.test' });
+
+  it.each([
+    ['GET', '/ap/events/999999999999'],
+    ['GET', '/ap/events/0'],
+    ['GET', '/ap/actors/%ZZ'],
+    ['GET', '/ap/actors/nobody'],
+    ['GET', '/ap/actors/events/outbox?cursor=%ZZ'],
+    ['GET', '/.well-known/webfinger'],
+    ['GET', '/.well-known/webfinger?resource=%ZZ'],
+    ['GET', '/.well-known/webfinger?resource=acct:nobody@calendar.test'],
+    ['GET', '/event/%E0%A4%A/'],
+    ['DELETE', '/ap/inbox'],
+    ['POST', '/ap/inbox'],
+    ['POST', '/ap/actors/events/inbox'],
+  ])('%s %s', async (method, path) => {
+    const headers = { accept: 'application/activity+json', 'content-type': 'application/activity+json' };
+    const answer = await api.request(method, path, { headers, ...(method === 'POST' ? { body: '{"type":' } : {}) });
+    // A cursor the outbox does not know is ignored (200); everything else here is refused (4xx).
+    expect(answer.status).toBeGreaterThanOrEqual(path.includes('cursor') ? 200 : 400);
+    expect(answer.status).toBeLessThan(500);
+  });
+});
