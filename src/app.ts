@@ -13,6 +13,8 @@ import { databaseFault } from './db/faults.js';
 import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
 import { mcpHttp } from './mcp/http.js';
+import { buildFederation } from './federation/federation.js';
+import { federationTable } from './federation/http.js';
 import { graphqlTable } from './graphql/http.js';
 import { keptGraphQLAnswers } from './graphql/kept-answers.js';
 import { schema } from './graphql/schema.js';
@@ -109,6 +111,8 @@ export function createApp({ config, db, logger }: AppDeps) {
     corsOrigins: config.corsOrigins,
     authenticate,
   });
+  // ActivityPub (src/federation), when on: its paths, and event pages asked for activity+json.
+  const federation = config.federation.enabled ? buildFederation({ prisma: db.prisma, config, logger }) : undefined;
   app.use(
     serveTables(
       [
@@ -144,6 +148,7 @@ export function createApp({ config, db, logger }: AppDeps) {
           maxUploadBytes: config.tasks.maxUploadBytes,
           logger,
         }),
+        ...(federation ? [federationTable({ prisma: db.prisma, calendar: federation, logger })] : []),
         // The public site: event pages, lists and archives, and their iCalendar feeds.
         siteTable({ config, runner, authenticate, context: calendarContext, dataVersion: () => calendarVersion(db.prisma) }),
         // The task console (/console) and the calendar editor (/manage, src/manage): static pages
@@ -153,7 +158,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       logger,
     ),
   );
-  return { app, keys, mcp };
+  return { app, keys, mcp, federation };
 }
 
 /** Health and the calendar API's OpenAPI document. */

@@ -1,4 +1,4 @@
-// Environment → one typed, validated configuration object. Every setting is documented in README.md.
+// Environment → one typed, validated configuration object. Every setting is documented in docs/operations.md (federation's in docs/federation.md).
 import { databaseKind } from './db/url.js';
 import { VISION_MODELS, visionEnabled } from './tasks/vision.js';
 
@@ -33,6 +33,11 @@ export interface Config {
   /** The change log keeps each change this many days (CHANGES_RETENTION_DAYS, default 30): a sync
    *  cursor older than that expires, and feeds cancel events deleted within it. */
   changes: { retentionDays: number };
+  /** ActivityPub (src/federation): on when FEDERATION is on (the default) and SITE_URL names the
+   *  public address; `handle` is the calendar actor's name (FEDERATION_HANDLE, default `events`);
+   *  a series' occurrence is announced once it starts within `seriesDays` (FEDERATION_SERIES_DAYS,
+   *  default 14); `iconUrl` is the actor's picture (FEDERATION_ICON_URL, default none). */
+  federation: { enabled: boolean; handle: string; seriesDays: number; iconUrl: string | undefined };
   graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number; maxBytes: number; maxBatch: number };
   tasks: {
     workers: number;
@@ -188,6 +193,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('DATABASE_URL must be file:<path> (SQLite) or postgresql://… (PostgreSQL)');
   }
   const siteUrl = checkedUrl('SITE_URL', env.SITE_URL || `http://localhost:${port}`, HTTP, 'an http(s) URL');
+  const federationHandle = env.FEDERATION_HANDLE || 'events';
+  if (!/^[a-z0-9_][a-z0-9_.-]{0,63}$/i.test(federationHandle)) {
+    throw new ConfigError(`FEDERATION_HANDLE must be letters, digits, _ . - (at most 64; got "${federationHandle}")`);
+  }
+  // A fediverse identity is its address: without a public SITE_URL there is none to give.
+  if (flag(env, 'FEDERATION', false) && !env.SITE_URL) throw new ConfigError('FEDERATION=on needs SITE_URL, the public address');
   const siteTimezone = env.SITE_TIMEZONE || 'UTC';
   if (!validTimezone(siteTimezone)) {
     throw new ConfigError(`SITE_TIMEZONE must be an IANA time zone such as Europe/Paris, or UTC±N (got "${siteTimezone}")`);
@@ -240,6 +251,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxOccurrencesPerExpansion: integer(env, 'RECURRENCE_MAX_OCCURRENCES_PER_EXPANSION', 1000, 10, 100_000),
     },
     changes: { retentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 3650) },
+    federation: {
+      enabled: Boolean(env.SITE_URL) && flag(env, 'FEDERATION', true),
+      handle: federationHandle,
+      seriesDays: integer(env, 'FEDERATION_SERIES_DAYS', 14, 1, 365),
+      iconUrl: optionalUrl(env, 'FEDERATION_ICON_URL', HTTP, 'an http(s) URL of an image'),
+    },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 100, 10_000_000),

@@ -12,6 +12,7 @@ import { deployMigrations } from './db/migrations.js';
 import { keepChangeRetention } from './calendar/change-retention.js';
 import { keepSeriesHorizons } from './calendar/series-horizon.js';
 import { startCalendarWebhooks } from './calendar/webhooks.js';
+import { startFederationWorker } from './federation/worker.js';
 import { serveGraphQLOverWebSocket } from './graphql/websocket.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { createLogger, type Logger } from './http/logger.js';
@@ -39,7 +40,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       reuse: true,
     });
   }
-  const { app, keys, mcp } = createApp({ config, db, logger });
+  const { app, keys, mcp, federation } = createApp({ config, db, logger });
   const server = createServer(app.callback());
   answerClientErrors(server);
   const websockets = serveGraphQLOverWebSocket(server, { keys, db, config });
@@ -52,6 +53,8 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const horizons = keepSeriesHorizons(db.prisma, config, logger);
   const retention = keepChangeRetention(db.prisma, config, logger);
   const calendarWebhooks = startCalendarWebhooks({ prisma: db.prisma, config, logger });
+  const federationWorker = federation ? startFederationWorker({ prisma: db.prisma, config, logger, calendar: federation }) : undefined;
+  await federationWorker?.firstRound;
   // Whether any calendar webhook is registered: looked up once now, then hourly while there is none.
   await calendarWebhooks.firstRound;
   logger.info({ port, database: db.kind }, 'almanac listening');
@@ -78,6 +81,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
           horizons.stop(),
           retention.stop(),
           calendarWebhooks.stop(),
+          federationWorker?.stop(),
         ]);
         clearTimeout(force);
         keys.close();

@@ -11,6 +11,7 @@ import '../calendar/graphql/post-rights.js';
 import '../calendar/graphql/import.js';
 import '../calendar/graphql/changes.js';
 import '../calendar/graphql/webhooks.js';
+import '../federation/graphql/federation.js';
 import '../tasks/graphql/index.js';
 import '../tasks/graphql/subscriptions.js';
 import '../auth/graphql/api-keys.js';

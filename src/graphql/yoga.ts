@@ -35,6 +35,11 @@ const UNVERSIONED_TYPES = [
   'NewApiKey',
   'SavedTool',
   'ImportJob',
+  // The federation's followers and deliveries change without a calendar write (src/federation).
+  'Federation',
+  'FederationFollowers',
+  'FederationFollower',
+  'FederationDelivery',
 ];
 
 const graphiqlPages = new Map<string, string>();
