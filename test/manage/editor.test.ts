@@ -380,6 +380,9 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     await page.keyboard.type('1100AM');
     expect(await page.getByLabel('Starts').inputValue()).toBe('2031-06-01T10:00');
     expect(await page.getByLabel('Ends').inputValue()).toBe('2031-06-01T11:00');
+    // Enter saves once Save is enabled: it waits (aria-busy) for the pickers, which under load in a
+    // full run came in after the typing, and an Enter before that submits nothing.
+    await expect.poll(async () => page.locator('form[aria-busy]').count(), WAIT).toBe(0);
     await press('Enter');
     await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toMatch(/^Saved/);
     const id = Number(new URL(page.url()).hash.split('/')[2]);
