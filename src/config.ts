@@ -33,6 +33,10 @@ export interface Config {
   /** The change log keeps each change this many days (CHANGES_RETENTION_DAYS, default 30): a sync
    *  cursor older than that expires, and feeds cancel events deleted within it. */
   changes: { retentionDays: number };
+  /** Calendar sources on a schedule: the shortest refresh interval a source may have
+   *  (SOURCE_MIN_REFRESH_SECONDS, default 300), and how often each process looks for due sources
+   *  (SOURCE_CHECK_SECONDS, default 30). */
+  sources: { minRefreshSeconds: number; checkSeconds: number };
   graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number; maxBytes: number; maxBatch: number };
   tasks: {
     workers: number;
@@ -240,6 +244,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxOccurrencesPerExpansion: integer(env, 'RECURRENCE_MAX_OCCURRENCES_PER_EXPANSION', 1000, 10, 100_000),
     },
     changes: { retentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 3650) },
+    sources: {
+      minRefreshSeconds: integer(env, 'SOURCE_MIN_REFRESH_SECONDS', 300, 1, 86_400),
+      checkSeconds: integer(env, 'SOURCE_CHECK_SECONDS', 30, 1, 3600),
+    },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 100, 10_000_000),

@@ -1,0 +1,286 @@
+// Calendar sources on a schedule, through GraphQL and the REST API only, with a local HTTP server as
+// the calendar imported: a source on a short interval picks up a new, a changed and a removed event
+// by itself; each update authority meets a local edit; a failing source is backed off and reported
+// through a calendar webhook. The feed's dates are counted from today, so that no test depends on
+// the day it runs; every wait is for a condition, with a deadline.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { useTestServer } from '../support/server.js';
+import { eventually } from '../support/tasks.js';
+
+const SECRET_KEY = 'sources-test-secret-key-0123456789';
+const TOKEN = 'Bearer feed-token-7f3a9c1e5b';
+
+/** The calendar served: feeds by path (a number: that status instead), the requests it got, and webhook POSTs received. */
+interface CalendarSite {
+  port: number;
+  url: string;
+  feeds: Map<string, string | number>;
+  requests: { path: string; headers: IncomingHttpHeaders }[];
+  notices: { event: string; body: any }[];
+  close(): Promise<void>;
+}
+
+async function startCalendarSite(): Promise<CalendarSite> {
+  const site = { feeds: new Map(), requests: [], notices: [] } as unknown as CalendarSite;
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://site.test').pathname;
+    if (req.method === 'POST') {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        site.notices.push({ event: String(req.headers['x-almanac-event']), body: JSON.parse(body) });
+        res.writeHead(200).end('ok');
+      });
+      return;
+    }
+    site.requests.push({ path, headers: req.headers });
+    const feed = site.feeds.get(path);
+    if (typeof feed === 'string') res.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8' }).end(feed);
+    else res.writeHead(feed ?? 404, { 'content-type': 'text/plain' }).end('not a calendar');
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  site.port = (server.address() as AddressInfo).port;
+  site.url = `http://127.0.0.1:${site.port}`;
+  site.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return site;
+}
+
+/** A UTC iCalendar time `days` after today at `hour`:00. */
+function icalTime(days: number, hour: number): string {
+  const now = new Date();
+  const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days, hour));
+  return at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
+}
+
+interface FeedEvent {
+  uid: string;
+  title: string;
+  description?: string;
+  day: number;
+  cancelled?: boolean;
+}
+
+function feed(events: FeedEvent[]): string {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Almanac tests//Sources//EN'];
+  for (const event of events)
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:${event.uid}`,
+      `DTSTAMP:${icalTime(0, 0)}`,
+      `DTSTART:${icalTime(event.day, 18)}`,
+      `DTEND:${icalTime(event.day, 20)}`,
+      `SUMMARY:${event.title}`,
+      `DESCRIPTION:${event.description ?? ''}`,
+      ...(event.cancelled ? ['STATUS:CANCELLED'] : []),
+      'END:VEVENT',
+    );
+  lines.push('END:VCALENDAR');
+  return lines.join('\r\n') + '\r\n';
+}
+
+const SOURCE_FIELDS = `id name kind address hasCredentials refreshSeconds authority state failures nextRunAt runningJobId
+  lastRun { jobId at outcome error warnings counts { kind created updated unchanged skipped kept removed failed } }`;
+
+const site = await startCalendarSite();
+afterAll(() => site.close());
+
+for (const kind of DATABASE_KINDS) {
+  describe(`calendar sources on ${kind}`, () => {
+    const api = useTestServer(kind, {
+      TASK_ALLOWED_HOSTS: `127.0.0.1:${site.port}`,
+      ALMANAC_SECRET_KEY: SECRET_KEY,
+      SOURCE_MIN_REFRESH_SECONDS: '1',
+      SOURCE_CHECK_SECONDS: '1',
+    });
+    const admin = async (query: string, variables: Record<string, unknown> = {}) => {
+      const result = await api.graphql(query, variables, api.keys.administrator);
+      expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+      return result.data;
+    };
+    const source = async (id: number) =>
+      (await admin(`query($id: Int!) { calendarSource(id: $id) { ${SOURCE_FIELDS} } }`, { id })).calendarSource;
+    const create = async (input: Record<string, unknown>) =>
+      (await admin(`mutation($input: CalendarSourceInput!) { createCalendarSource(input: $input) { ${SOURCE_FIELDS} } }`, { input }))
+        .createCalendarSource;
+    /** The events of the feed's days (any status but trash), by title. */
+    const events = async (search: string) => {
+      const from = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+      const to = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+      const response = await api.request(
+        'GET',
+        `/wp-json/tribe/events/v1/events?start_date=${from}&end_date=${to}&per_page=50&status=publish,draft&search=${encodeURIComponent(search)}`,
+        { key: api.keys.administrator },
+      );
+      return ((response.json?.events ?? []) as any[]).sort((a, b) => a.title.localeCompare(b.title));
+    };
+    /** Runs the source now and waits for that run to end. */
+    const runNow = async (id: number) => {
+      const before = (await source(id)).lastRun?.jobId ?? 0;
+      await admin(`mutation($id: Int!) { runCalendarSource(id: $id) { id } }`, { id });
+      let after: any;
+      await eventually(async () => {
+        after = await source(id);
+        return (after.lastRun?.jobId ?? 0) > before && after.state !== 'RUNNING';
+      }, `source ${id} to run`);
+      return after;
+    };
+    const countOf = (view: any, kind = 'event') => view.lastRun.counts.find((c: any) => c.kind === kind);
+
+    it('is for administrators only', async () => {
+      const asEditor = await api.graphql('{ calendarSources { id } }', {}, api.keys.editor);
+      expect(asEditor.errors?.[0].extensions.code).toBe('FORBIDDEN');
+      const anonymous = await api.graphql('{ calendarSources { id } }');
+      expect(anonymous.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+    });
+
+    it('picks up a new, a changed and a removed event on its own schedule; credentials are sent, never shown, sealed at rest', async () => {
+      site.feeds.set(
+        '/schedule.ics',
+        feed([
+          { uid: 'sched-a', title: 'Scheduled Alpha', day: 3 },
+          { uid: 'sched-b', title: 'Scheduled Beta', day: 4 },
+        ]),
+      );
+      const created = await create({
+        name: 'Partner calendar',
+        kind: 'ICAL',
+        address: `${site.url}/schedule.ics`,
+        headers: [`Authorization: ${TOKEN}`],
+        refreshSeconds: 1,
+      });
+      expect(created).toMatchObject({ hasCredentials: true, refreshSeconds: 1, authority: 'OVERWRITE' });
+      await eventually(async () => (await events('Scheduled')).length === 2, 'the first run');
+      expect(site.requests.find((r) => r.path === '/schedule.ics')?.headers.authorization).toBe(TOKEN);
+      const listed = await api.request('POST', '/graphql', {
+        body: { query: `{ calendarSources { ${SOURCE_FIELDS} hasCredentials } }` },
+        key: api.keys.administrator,
+      });
+      expect(listed.text).not.toContain('feed-token');
+      // At rest: sealed (AES-GCM with ALMANAC_SECRET_KEY), not readable in the database.
+      const stored = await api.server.db.prisma.calendarSource.findUniqueOrThrow({ where: { id: created.id } });
+      expect(stored.credentials).toMatch(/^v1\./);
+      expect(JSON.stringify(stored)).not.toContain('feed-token');
+
+      // The source changes: Alpha is renamed, Beta leaves the feed, Gamma comes. Nobody asks for a run.
+      site.feeds.set(
+        '/schedule.ics',
+        feed([
+          { uid: 'sched-a', title: 'Scheduled Alpha (moved indoors)', day: 3 },
+          { uid: 'sched-c', title: 'Scheduled Gamma', day: 5 },
+        ]),
+      );
+      await eventually(
+        async () =>
+          JSON.stringify((await events('Scheduled')).map((e) => e.title)) ===
+          JSON.stringify(['Scheduled Alpha (moved indoors)', 'Scheduled Gamma']),
+        'the changes to arrive by schedule',
+      );
+      const status = await source(created.id);
+      expect(status.lastRun.outcome).toBe('completed');
+      expect(Date.parse(status.nextRunAt)).toBeGreaterThan(Date.parse(status.lastRun.at));
+
+      // Deleted with its events: they go to the trash, and the schedule stops.
+      const deleted = await admin(
+        `mutation($id: Int!) { deleteCalendarSource(id: $id, trashEvents: true) { trashedEvents source { id } } }`,
+        {
+          id: created.id,
+        },
+      );
+      expect(deleted.deleteCalendarSource.trashedEvents).toBe(2);
+      expect(await events('Scheduled')).toEqual([]);
+    });
+
+    it('keeps a removed or cancelled event when told not to trash removals', async () => {
+      site.feeds.set(
+        '/keep-removed.ics',
+        feed([
+          { uid: 'kr-1', title: 'Kept Removed One', day: 6 },
+          { uid: 'kr-2', title: 'Kept Removed Two', day: 6 },
+        ]),
+      );
+      const created = await create({ kind: 'ICAL', address: `${site.url}/keep-removed.ics`, trashRemoved: false });
+      await runNow(created.id);
+      site.feeds.set('/keep-removed.ics', feed([{ uid: 'kr-2', title: 'Kept Removed Two', day: 6, cancelled: true }]));
+      const after = await runNow(created.id);
+      expect(countOf(after).removed).toBe(0);
+      expect((await events('Kept Removed')).map((e) => e.title)).toEqual(['Kept Removed One', 'Kept Removed Two']);
+    });
+
+    it('applies each update authority to an event edited here', async () => {
+      const authorities = { OVERWRITE: 'overwrite', KEEP_LOCAL_EDITS: 'keep', OVERWRITE_UNEDITED: 'unedited' };
+      const results: Record<string, any> = {};
+      for (const [authority, path] of Object.entries(authorities)) {
+        const uid = `authority-${path}`;
+        site.feeds.set(`/${path}.ics`, feed([{ uid, title: `Authority ${path} v1`, description: 'First description', day: 7 }]));
+        const created = await create({ kind: 'ICAL', address: `${site.url}/${path}.ics`, authority, defaultStatus: 'DRAFT' });
+        await runNow(created.id);
+        const [event] = await events(`Authority ${path}`);
+        expect(event.status).toBe('draft');
+        // Edited here: the title. A reviewer publishes it.
+        const edit = await api.request('POST', `/wp-json/tribe/events/v1/events/${event.id}`, {
+          key: api.keys.administrator,
+          body: { title: `Authority ${path} edited here`, status: 'publish' },
+        });
+        expect(edit.status).toBe(200);
+        // The source changes the title and the description.
+        site.feeds.set(`/${path}.ics`, feed([{ uid, title: `Authority ${path} v2`, description: 'Second description', day: 7 }]));
+        const run = await runNow(created.id);
+        const [after] = await events(`Authority ${path}`);
+        results[authority] = {
+          title: after.title,
+          description: after.description.replace(/<\/?p>/g, '').trim(),
+          status: after.status,
+          counts: countOf(run),
+        };
+      }
+      expect(results.OVERWRITE).toMatchObject({
+        title: 'Authority overwrite v2',
+        description: 'Second description',
+        counts: { updated: 1 },
+      });
+      expect(results.KEEP_LOCAL_EDITS).toMatchObject({
+        title: 'Authority keep edited here',
+        description: 'First description',
+        counts: { kept: 1 },
+      });
+      expect(results.OVERWRITE_UNEDITED).toMatchObject({
+        title: 'Authority unedited edited here',
+        description: 'Second description',
+        counts: { updated: 1 },
+      });
+      // The reviewer's status stands under every authority (the source only chose it for new events).
+      for (const result of Object.values(results)) expect(result.status).toBe('publish');
+    });
+
+    it('backs off a failing source and reports it through a calendar webhook', async () => {
+      const hook = await admin(`mutation($url: String!) { createCalendarWebhook(input: { url: $url }) { id } }`, {
+        url: `${site.url}/hook`,
+      });
+      expect(hook.createCalendarWebhook.id).toBeTruthy();
+      site.feeds.set('/broken.ics', 503);
+      const created = await create({ name: 'Broken partner', kind: 'ICAL', address: `${site.url}/broken.ics`, refreshSeconds: 1 });
+      let failing: any;
+      await eventually(async () => (failing = await source(created.id)).state === 'FAILING', 'three failed runs', 90_000);
+      expect(failing.lastRun).toMatchObject({ outcome: 'failed' });
+      expect(failing.lastRun.error).toContain('503');
+      // Each failure in a row doubles the wait: 1 s, 2 s, 4 s…
+      expect(Date.parse(failing.nextRunAt) - Date.parse(failing.lastRun.at)).toBe(1000 * 2 ** (failing.failures - 1));
+      await eventually(() => site.notices.some((n) => n.event === 'calendar.source_failing'), 'the webhook notice');
+      const notice = site.notices.find((n) => n.event === 'calendar.source_failing')!;
+      expect(notice.body).toMatchObject({
+        event: 'calendar.source_failing',
+        changes: [],
+        source: { id: created.id, name: 'Broken partner', failures: 3 },
+      });
+      const paused = await admin(`mutation($id: Int!) { pauseCalendarSource(id: $id) { state nextRunAt } }`, { id: created.id });
+      expect(paused.pauseCalendarSource.nextRunAt).toBeNull();
+    });
+  });
+}
