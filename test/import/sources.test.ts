@@ -3,90 +3,14 @@
 // by itself; each update authority meets a local edit; a failing source is backed off and reported
 // through a calendar webhook. The feed's dates are counted from today, so that no test depends on
 // the day it runs; every wait is for a condition, with a deadline.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer } from '../support/server.js';
+import { feed, SOURCE_FIELDS, startCalendarSite } from '../support/calendar-site.js';
 import { eventually } from '../support/tasks.js';
 
 const SECRET_KEY = 'sources-test-secret-key-0123456789';
 const TOKEN = 'Bearer feed-token-7f3a9c1e5b';
-
-/** The calendar served: feeds by path (a number: that status instead), the requests it got, and webhook POSTs received. */
-interface CalendarSite {
-  port: number;
-  url: string;
-  feeds: Map<string, string | number>;
-  requests: { path: string; headers: IncomingHttpHeaders }[];
-  notices: { event: string; body: any }[];
-  close(): Promise<void>;
-}
-
-async function startCalendarSite(): Promise<CalendarSite> {
-  const site = { feeds: new Map(), requests: [], notices: [] } as unknown as CalendarSite;
-  const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://site.test').pathname;
-    if (req.method === 'POST') {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        site.notices.push({ event: String(req.headers['x-almanac-event']), body: JSON.parse(body) });
-        res.writeHead(200).end('ok');
-      });
-      return;
-    }
-    site.requests.push({ path, headers: req.headers });
-    const feed = site.feeds.get(path);
-    if (typeof feed === 'string') res.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8' }).end(feed);
-    else res.writeHead(feed ?? 404, { 'content-type': 'text/plain' }).end('not a calendar');
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  site.port = (server.address() as AddressInfo).port;
-  site.url = `http://127.0.0.1:${site.port}`;
-  site.close = () => new Promise((resolve) => server.close(() => resolve()));
-  return site;
-}
-
-/** A UTC iCalendar time `days` after today at `hour`:00. */
-function icalTime(days: number, hour: number): string {
-  const now = new Date();
-  const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days, hour));
-  return at
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
-}
-
-interface FeedEvent {
-  uid: string;
-  title: string;
-  description?: string;
-  day: number;
-  cancelled?: boolean;
-}
-
-function feed(events: FeedEvent[]): string {
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Almanac tests//Sources//EN'];
-  for (const event of events)
-    lines.push(
-      'BEGIN:VEVENT',
-      `UID:${event.uid}`,
-      `DTSTAMP:${icalTime(0, 0)}`,
-      `DTSTART:${icalTime(event.day, 18)}`,
-      `DTEND:${icalTime(event.day, 20)}`,
-      `SUMMARY:${event.title}`,
-      `DESCRIPTION:${event.description ?? ''}`,
-      ...(event.cancelled ? ['STATUS:CANCELLED'] : []),
-      'END:VEVENT',
-    );
-  lines.push('END:VCALENDAR');
-  return lines.join('\r\n') + '\r\n';
-}
-
-const SOURCE_FIELDS = `id name kind address hasCredentials refreshSeconds authority state failures nextRunAt runningJobId
-  lastRun { jobId at outcome error warnings counts { kind created updated unchanged skipped kept removed failed } }`;
 
 const site = await startCalendarSite();
 afterAll(() => site.close());

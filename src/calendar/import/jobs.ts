@@ -375,7 +375,11 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
         if (log) await importer.removeUnseen(id);
       }
     } else {
-      const text = await readIcal(row.source, policy, { allowFiles: options.allowFiles === true, headers: settings.headers });
+      const text = await readIcal(row.source, policy, {
+        allowFiles: options.allowFiles === true,
+        headers: settings.headers,
+        signal: options.signal,
+      });
       const all = icalItems(text, settings.window ?? defaultWindow());
       // A series' occurrences are already the window's; a single event outside it is left out.
       const items = all.filter(
@@ -408,6 +412,8 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
     // A finished import needs no credentials any more: they are not kept.
     await save({ status: 'completed', finishedAt: now, options: JSON.stringify({ ...settings, headers: {} }) });
   } catch (error) {
+    // Stopped while reading the source (the process shutting down): resumable, not failed.
+    if (stopped()) return await interrupted();
     const message = error instanceof ImportError ? error.message : `internal error: ${(error as Error).message}`;
     await save({ status: 'failed', error: message, finishedAt: new Date() }).catch(() => {});
   } finally {
