@@ -35,6 +35,8 @@ const UNVERSIONED_TYPES = [
   'NewApiKey',
   'SavedTool',
   'ImportJob',
+  'CalendarSource',
+  'CalendarSourceRun',
 ];
 
 const graphiqlPages = new Map<string, string>();

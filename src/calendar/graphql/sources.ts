@@ -44,7 +44,7 @@ const SourceState = builder.enumType('CalendarSourceState', {
 const SourceStatus = builder.enumType('CalendarSourceDefaultStatus', {
   description: 'The status of the events a source creates.',
   values: {
-    PUBLISH: { value: 'publish', description: 'Published at once.' },
+    PUBLISH: { value: 'publish', description: "The source's own status: published, or private for a private event." },
     DRAFT: { value: 'draft', description: 'Drafts, for review: a later run leaves the status a reviewer gives them.' },
   } as const,
 });

@@ -40,7 +40,7 @@ export interface ImportPolicy {
   authority: Authority;
   /** Records the source removes or cancels leave here too. */
   removals: boolean;
-  /** The status of new events ("": the source's); later runs leave a reviewer's status alone. */
+  /** The status of new events ("": the source's), but a private event's; later runs leave a reviewer's status alone. */
   status: string;
   /** Terms every event gets besides the source's (term ids). */
   categories: number[];
@@ -291,7 +291,7 @@ export class Importer {
   private withDefaults(fields: EventFields): EventFields {
     const { status, categories, tags } = this.policy;
     const merged = { ...fields };
-    if (status) merged.status = status;
+    if (status && fields.status !== 'private') merged.status = status;
     if (categories.length) merged.categories = [...new Set([...((fields.categories as unknown[]) ?? []), ...categories])];
     if (tags.length) merged.tags = [...new Set([...((fields.tags as unknown[]) ?? []), ...tags])];
     return merged;

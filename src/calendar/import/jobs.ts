@@ -252,7 +252,8 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
     ? {
         authority: scheduled.authority as Authority,
         removals: scheduled.trashRemoved,
-        status: scheduled.defaultStatus,
+        // Publish: the source's own status (a private event stays private); draft: every new event, for review.
+        status: scheduled.defaultStatus === 'draft' ? 'draft' : '',
         categories: parse<number[]>(scheduled.categories, []),
         tags: parse<number[]>(scheduled.tags, []),
         trackEdits: true,
