@@ -2,7 +2,7 @@
 // is not complete, so a record missing from it stays here; another Almanac's change log is, so an
 // event trashed there leaves here by the source's own schedule. Dates are counted from today.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SOURCE_FIELDS } from '../support/calendar-site.js';
+import { sourcesOf } from '../support/calendar-site.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
 import { eventually } from '../support/tasks.js';
@@ -56,26 +56,7 @@ for (const kind of DATABASE_KINDS) {
       SOURCE_MIN_REFRESH_SECONDS: '1',
       SOURCE_CHECK_SECONDS: '1',
     }));
-    const admin = async (query: string, variables: Record<string, unknown> = {}) => {
-      const result = await api.graphql(query, variables, api.keys.administrator);
-      expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
-      return result.data;
-    };
-    const source = async (id: number) =>
-      (await admin(`query($id: Int!) { calendarSource(id: $id) { ${SOURCE_FIELDS} } }`, { id })).calendarSource;
-    const create = async (input: Record<string, unknown>) =>
-      (await admin(`mutation($input: CalendarSourceInput!) { createCalendarSource(input: $input) { id } }`, { input }))
-        .createCalendarSource;
-    const runNow = async (id: number) => {
-      const before = (await source(id)).lastRun?.jobId ?? 0;
-      await admin(`mutation($id: Int!) { runCalendarSource(id: $id) { id } }`, { id });
-      let after: any;
-      await eventually(async () => {
-        after = await source(id);
-        return (after.lastRun?.jobId ?? 0) > before && after.state !== 'RUNNING';
-      }, `source ${id} to run`);
-      return after;
-    };
+    const { create, runNow } = sourcesOf(api);
 
     it('keeps an event a The Events Calendar listing no longer shows (missing is not deleted)', async () => {
       site.records = {

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer } from '../support/server.js';
-import { feed, SOURCE_FIELDS, startCalendarSite } from '../support/calendar-site.js';
+import { feed, SOURCE_FIELDS, sourcesOf, startCalendarSite } from '../support/calendar-site.js';
 import { eventually } from '../support/tasks.js';
 
 const SECRET_KEY = 'sources-test-secret-key-0123456789';
@@ -23,16 +23,7 @@ for (const kind of DATABASE_KINDS) {
       SOURCE_MIN_REFRESH_SECONDS: '1',
       SOURCE_CHECK_SECONDS: '1',
     });
-    const admin = async (query: string, variables: Record<string, unknown> = {}) => {
-      const result = await api.graphql(query, variables, api.keys.administrator);
-      expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
-      return result.data;
-    };
-    const source = async (id: number) =>
-      (await admin(`query($id: Int!) { calendarSource(id: $id) { ${SOURCE_FIELDS} } }`, { id })).calendarSource;
-    const create = async (input: Record<string, unknown>) =>
-      (await admin(`mutation($input: CalendarSourceInput!) { createCalendarSource(input: $input) { ${SOURCE_FIELDS} } }`, { input }))
-        .createCalendarSource;
+    const { admin, source, create, runNow } = sourcesOf(api);
     /** The events of the feed's days (any status but trash), by title. */
     const events = async (search: string) => {
       const from = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
@@ -43,17 +34,6 @@ for (const kind of DATABASE_KINDS) {
         { key: api.keys.administrator },
       );
       return ((response.json?.events ?? []) as any[]).sort((a, b) => a.title.localeCompare(b.title));
-    };
-    /** Runs the source now and waits for that run to end. */
-    const runNow = async (id: number) => {
-      const before = (await source(id)).lastRun?.jobId ?? 0;
-      await admin(`mutation($id: Int!) { runCalendarSource(id: $id) { id } }`, { id });
-      let after: any;
-      await eventually(async () => {
-        after = await source(id);
-        return (after.lastRun?.jobId ?? 0) > before && after.state !== 'RUNNING';
-      }, `source ${id} to run`);
-      return after;
     };
     const countOf = (view: any, kind = 'event') => view.lastRun.counts.find((c: any) => c.kind === kind);
 

@@ -3,6 +3,9 @@
 // slow one, and a webhook receiver. Feed dates are counted from today: no test depends on the day.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import type { TestServer } from './server.js';
+import { eventually } from './tasks.js';
 
 /** What the tests ask of a calendar source. */
 export const SOURCE_FIELDS = `id name kind address hasCredentials refreshSeconds authority state failures nextRunAt runningJobId
@@ -85,4 +88,33 @@ export function feed(events: FeedEvent[]): string {
     );
   lines.push('END:VCALENDAR');
   return lines.join('\r\n') + '\r\n';
+}
+
+/** An administrator's calls on a server's calendar sources, through GraphQL. */
+export function sourcesOf(api: TestServer) {
+  const admin = async (query: string, variables: Record<string, unknown> = {}) => {
+    const result = await api.graphql(query, variables, api.keys.administrator);
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    return result.data;
+  };
+  const source = async (id: number) =>
+    (await admin(`query($id: Int!) { calendarSource(id: $id) { ${SOURCE_FIELDS} } }`, { id })).calendarSource;
+  return {
+    admin,
+    source,
+    create: async (input: Record<string, unknown>) =>
+      (await admin(`mutation($input: CalendarSourceInput!) { createCalendarSource(input: $input) { ${SOURCE_FIELDS} } }`, { input }))
+        .createCalendarSource,
+    /** Runs the source now and waits for that run to end; its view then. */
+    runNow: async (id: number) => {
+      const before = (await source(id)).lastRun?.jobId ?? 0;
+      await admin(`mutation($id: Int!) { runCalendarSource(id: $id) { id } }`, { id });
+      let after: any;
+      await eventually(async () => {
+        after = await source(id);
+        return (after.lastRun?.jobId ?? 0) > before && after.state !== 'RUNNING';
+      }, `source ${id} to run`);
+      return after;
+    },
+  };
 }
