@@ -145,7 +145,7 @@ builder.queryFields((t) => ({
   calendarSource: t.field({
     type: CalendarSource,
     description: 'One calendar source. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND.',
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: 'The source id.' }) },
     resolve: (_root, args, ctx) => findSource(ctx.prisma, administrator(ctx), args.id),
   }),
 }));
@@ -155,14 +155,17 @@ builder.mutationFields((t) => ({
     type: CalendarSource,
     description:
       'Saves a calendar source; with a refresh interval it runs at once, then on its schedule. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, INVALID_INPUT, CONFLICT (a source already reads that address).',
-    args: { input: t.arg({ type: CalendarSourceInput, required: true }) },
+    args: { input: t.arg({ type: CalendarSourceInput, required: true, description: 'Its settings (kind and address required).' }) },
     resolve: (_root, args, ctx) => createSource(ctx, administrator(ctx), args.input as SourceInput),
   }),
   updateCalendarSource: t.field({
     type: CalendarSource,
     description:
       "Changes a source's settings; a new interval counts from now. Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, INVALID_INPUT, CONFLICT.",
-    args: { id: t.arg.int({ required: true, description: 'The source id.' }), input: t.arg({ type: CalendarSourceInput, required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: 'The source id.' }),
+      input: t.arg({ type: CalendarSourceInput, required: true, description: 'The settings to change.' }),
+    },
     resolve: (_root, args, ctx) => updateSource(ctx, administrator(ctx), args.id, args.input as SourceInput),
   }),
   pauseCalendarSource: t.field({
