@@ -341,6 +341,7 @@ const sources = {
       options: [
         ['ICAL', 'iCalendar feed (URL)'],
         ['TEC', 'The Events Calendar site, or another Almanac'],
+        ['CSV', "CSV file (The Events Calendar's import columns)"],
       ],
     },
     { name: 'address', label: 'Address', type: 'url', required: true },

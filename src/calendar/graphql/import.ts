@@ -43,6 +43,11 @@ export const ImportKind = builder.enumType('ImportKind', {
       description: 'A site running The Events Calendar, or another Almanac, through its REST API (/wp-json/tribe/events/v1).',
     },
     ICAL: { value: 'ical', description: 'An iCalendar (RFC 5545) feed.' },
+    CSV: {
+      value: 'csv',
+      description:
+        "A CSV file of events in The Events Calendar's CSV import columns (Event Name, Event Start Date, …), at an http(s) URL; see calendarSourcePreview.",
+    },
   } as const,
 });
 

@@ -10,9 +10,11 @@ import {
   runSourceNow,
   setSourcePaused,
   updateSource,
+  previewCsvSource,
   type SourceInput,
   type SourceView,
 } from '../import/sources.js';
+import type { CsvPreview } from '../import/csv-source.js';
 import { countRows, ImportCount, ImportKind } from './import.js';
 
 const administrator = (ctx: GraphQLContext) => requireViewer(ctx, 'Calendar sources need an administrator API key');
@@ -136,7 +138,48 @@ const CalendarSourceInput = builder.inputType('CalendarSourceInput', {
   }),
 });
 
+const CsvColumnMapping = builder.objectRef<CsvPreview['columns'][number]>('CsvColumnMapping').implement({
+  description: "A CSV file's column and the The Events Calendar import column it is read as.",
+  fields: (t) => ({
+    header: t.exposeString('header', { description: "The column's header in the file." }),
+    column: t.exposeString('column', {
+      nullable: true,
+      description: 'The TEC column key it maps to (event_start_date, …); null: not imported.',
+    }),
+    label: t.exposeString('label', { nullable: true, description: "The TEC column's label (Event Start Date, …)." }),
+  }),
+});
+
+const CsvRow = builder.objectRef<{ cells: string[] }>('CsvRow').implement({
+  description: 'A row of a CSV file.',
+  fields: (t) => ({ cells: t.exposeStringList('cells', { description: 'Its cells, in the order of the columns.' }) }),
+});
+
+const CsvPreviewRef = builder.objectRef<CsvPreview>('CsvPreview').implement({
+  description: 'The first rows of a CSV file and how its columns are read, before it is imported.',
+  fields: (t) => ({
+    columns: t.field({ type: [CsvColumnMapping], description: 'Each column of the header, in order.', resolve: (p) => p.columns }),
+    rows: t.field({
+      type: [CsvRow],
+      description: 'The first five rows after the header, as the file has them.',
+      resolve: (p) => p.rows.map((cells) => ({ cells })),
+    }),
+    total: t.exposeInt('total', { description: 'Rows after the header.' }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  calendarSourcePreview: t.field({
+    type: CsvPreviewRef,
+    description:
+      "A CSV file's column mapping and first rows: a saved CSV source's (`id`), or the file at `address`. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, INVALID_INPUT (the file cannot be read).",
+    args: {
+      id: t.arg.int({ description: 'A saved CSV source.' }),
+      address: t.arg.string({ description: "The file's http(s) URL (when no id)." }),
+      headers: t.arg.stringList({ description: 'Request headers for it ("Name: value"), when no id.' }),
+    },
+    resolve: (_root, args, ctx) => previewCsvSource(ctx, administrator(ctx), args),
+  }),
   calendarSources: t.field({
     type: [CalendarSource],
     description: 'Calendar sources with their status. Administrators only. Errors: UNAUTHENTICATED, FORBIDDEN.',

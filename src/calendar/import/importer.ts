@@ -17,6 +17,7 @@ import type { LinkedType } from '../posts.js';
 import { formatRrule } from '../recurrence/index.js';
 import { planRecurrence } from '../series.js';
 import { CATEGORY_TAXONOMY, createTerm, deleteTerm, TAG_TAXONOMY, updateTerm, type TermInput } from '../terms.js';
+import type { CsvItem } from './csv-source.js';
 import type { IcalItem } from './ical-source.js';
 import {
   carriedPrint,
@@ -478,6 +479,24 @@ export class Importer {
       select: { kind: true, remoteId: true },
     });
     for (const link of gone) await this.removeRemote(link.kind as RecordKind, link.remoteId);
+  }
+
+  // — CSV (The Events Calendar's columns) —
+
+  /** One row: its venue and organizers by name (an organizer may be given by its id here), then the event. */
+  async csvRow(item: CsvItem): Promise<number | null> {
+    const write = this.writes().linked;
+    const venue = item.venue ? await this.upsert('venue', item.venue, `venue "${item.venue}"`, { name: item.venue }, write('venue')) : null;
+    const organizers: number[] = [];
+    for (const name of item.organizers) {
+      const id = /^\d+$/.test(name)
+        ? Number(name)
+        : await this.upsert('organizer', name, `organizer "${name}"`, { name }, write('organizer'));
+      if (id) organizers.push(id);
+    }
+    const fields: EventFields = { ...item.fields, venue: venue ?? '', organizer: organizers };
+    const label = `event "${fields.title}" (line ${item.line})`;
+    return this.upsert('event', item.remoteId, label, fields, this.writes().event, () => this.orphanEvent(fields));
   }
 
   // — iCalendar —

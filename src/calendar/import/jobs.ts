@@ -13,12 +13,13 @@ import type { Viewer } from '../../auth/viewer.js';
 import { sourceHeaders } from './source-credentials.js';
 import { AlmanacChangeLog, ChangeCursorExpired } from './almanac-source.js';
 import { ImportError } from './errors.js';
-import { icalItems, readIcal, type IcalWindow } from './ical-source.js';
+import { csvItems, type CsvItem } from './csv-source.js';
+import { icalItems, readIcal, type IcalItem, type IcalWindow } from './ical-source.js';
 import { Importer, ONE_SHOT, type Counts, type ImportPolicy, type RecordKind } from './importer.js';
 import type { Authority } from './local-edits.js';
 import { TEC_COLLECTIONS, tecBase, TecSource, type TecCollection } from './tec-source.js';
 
-export type ImportKind = 'tec' | 'ical';
+export type ImportKind = 'tec' | 'ical' | 'csv';
 export type ImportStatus = 'queued' | 'running' | 'interrupted' | 'failed' | 'completed';
 
 /** A running job whose process has not been heard from for this long was interrupted. */
@@ -162,7 +163,7 @@ export async function createImportJob(
   let source = input.source.trim();
   if (input.kind === 'tec') source = tecBase(source);
   else if (!options.allowFiles && !/^(https?|webcals?):\/\//i.test(source))
-    throw new ImportError('invalid', 'An iCalendar import needs an http(s) or webcal URL.');
+    throw new ImportError('invalid', `An ${input.kind === 'csv' ? 'CSV' : 'iCalendar'} import needs an http(s) or webcal URL.`);
   const window = { ...defaultWindow(), ...input.window };
   for (const [name, value] of Object.entries(window)) {
     if (Number.isNaN(Date.parse(value))) throw new ImportError('invalid', `window ${name}: "${value}" is not a date`);
@@ -376,15 +377,20 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
         if (log) await importer.removeUnseen(id);
       }
     } else {
+      const csv = row.kind === 'csv';
+      // A CSV file is read as a feed is (the same policy, limits and errors), asked for as CSV.
       const text = await readIcal(row.source, policy, {
         allowFiles: options.allowFiles === true,
-        headers: settings.headers,
+        headers: csv ? { accept: 'text/csv, text/plain;q=0.5', ...settings.headers } : settings.headers,
         signal: options.signal,
       });
-      const all = icalItems(text, settings.window ?? defaultWindow());
-      // A series' occurrences are already the window's; a single event outside it is left out.
-      const items = all.filter(
-        (item) => item.fields.recurrence != null || item.occurrenceOf || inWindow(item.fields.startDate!, item.fields.endDate!),
+      const all: (IcalItem | CsvItem)[] = csv ? csvItems(text) : icalItems(text, settings.window ?? defaultWindow());
+      // A series' occurrences are already the window's; a single event outside it is left out (a CSV
+      // row's dates only when written as ISO dates: others are read by the event writes).
+      const items = all.filter((item) =>
+        'line' in item
+          ? !/^\d{4}-\d\d-\d\d/.test(item.fields.startDate!) || inWindow(item.fields.startDate!, item.fields.endDate!)
+          : item.fields.recurrence != null || item.occurrenceOf || inWindow(item.fields.startDate!, item.fields.endDate!),
       );
       Object.assign(cursor, { phase: 'events', totals: { events: items.length } });
       for (let next = cursor.index ?? 0; next < items.length;) {
@@ -394,7 +400,8 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
           async () => {
             for (let index = next; index < end; index++) {
               if (stopped()) return void (stoppedAt = index);
-              await importer.icalItem(items[index]);
+              const item = items[index];
+              await ('line' in item ? importer.csvRow(item) : importer.icalItem(item));
             }
           },
           items.slice(next, end).map((item) => ({ kind: 'event' as const, remoteId: item.remoteId })),
@@ -405,7 +412,8 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
         await save();
       }
       // A feed lists every event it holds: one gone from it was removed at the source.
-      if (scheduled) await importer.inOneTransaction(() => importer.removeMissingEvents(new Set(all.map((item) => item.remoteId))));
+      // (Not a CSV file: its rows are known by name and start, so a renamed row would look removed.)
+      if (scheduled && !csv) await importer.inOneTransaction(() => importer.removeMissingEvents(new Set(all.map((item) => item.remoteId))));
     }
     const now = new Date();
     const known = { changeCursor: cursor.changes ?? '', lastRunAt: now, ...(cursor.mode === 'changes' ? {} : { lastFullReadAt: now }) };

@@ -14,7 +14,9 @@ import { ImportError } from './errors.js';
 import type { Counts } from './importer.js';
 import { assertMayImport, parseHeaders, type ImportKind } from './jobs.js';
 import { AUTHORITIES, type Authority } from './local-edits.js';
-import { sealHeaders } from './source-credentials.js';
+import { previewCsv, type CsvPreview } from './csv-source.js';
+import { readIcal } from './ical-source.js';
+import { sealHeaders, sourceHeaders } from './source-credentials.js';
 import { tecBase } from './tec-source.js';
 
 /** Failed runs in a row after which a source is failing (and reported). */
@@ -126,7 +128,8 @@ const invalid = (message: string) => new ImportError('invalid', message);
 async function checkedAddress(config: Config, kind: ImportKind, raw: string): Promise<string> {
   let address = raw.trim();
   if (kind === 'tec') address = tecBase(address);
-  else if (!/^(https?|webcals?):\/\//i.test(address)) throw invalid('An iCalendar source needs an http(s) or webcal URL.');
+  else if (!/^(https?|webcals?):\/\//i.test(address))
+    throw invalid(`An ${kind === 'csv' ? 'CSV' : 'iCalendar'} source needs an http(s) or webcal URL.`);
   const verdict = await outboundPolicy(config).check(address.replace(/^webcal(s?):/i, (_, s: string) => (s ? 'https:' : 'http:')));
   if (!verdict.allowed) throw new ImportError('denied', `${address}: ${verdict.reason}`);
   return address;
@@ -205,7 +208,7 @@ export async function createSource(
 ): Promise<SourceView> {
   assertMayImport(viewer);
   const kind = input.kind;
-  if (kind !== 'tec' && kind !== 'ical') throw invalid('kind must be TEC or ICAL');
+  if (kind !== 'tec' && kind !== 'ical' && kind !== 'csv') throw invalid('kind must be TEC, ICAL or CSV');
   if (!input.address?.trim()) throw invalid('address is required');
   const data = await columns(deps, input, kind);
   const refreshSeconds = (data.refreshSeconds as number | undefined) ?? 0;
@@ -272,6 +275,35 @@ export async function findSource(prisma: Prisma, viewer: Viewer | null, id: numb
 export async function listSources(prisma: Prisma, viewer: Viewer | null): Promise<SourceView[]> {
   assertMayImport(viewer);
   return (await prisma.calendarSource.findMany({ orderBy: { id: 'asc' } })).map(sourceView);
+}
+
+/**
+ * A CSV file's column mapping and first rows, before it is imported: a saved CSV source's (with its
+ * credentials), or a file at `address` (with `headers`).
+ */
+export async function previewCsvSource(
+  deps: { prisma: Prisma; config: Config },
+  viewer: Viewer | null,
+  input: { id?: number | null; address?: string | null; headers?: string[] | null },
+): Promise<CsvPreview> {
+  assertMayImport(viewer);
+  let address: string;
+  let headers: Record<string, string>;
+  if (input.id != null) {
+    const row = await findRow(deps.prisma, input.id);
+    if (row.kind !== 'csv') throw invalid(`Calendar source ${input.id} is not a CSV file.`);
+    ({ address } = row);
+    headers = sourceHeaders(row, deps.config);
+  } else {
+    if (!input.address?.trim()) throw invalid('address (or id) is required');
+    address = await checkedAddress(deps.config, 'csv', input.address);
+    headers = parseHeaders(input.headers ?? []);
+  }
+  const text = await readIcal(address, outboundPolicy(deps.config), {
+    allowFiles: false,
+    headers: { accept: 'text/csv, text/plain;q=0.5', ...headers },
+  });
+  return previewCsv(text);
 }
 
 /**
