@@ -44,6 +44,23 @@ for (const kind of DATABASE_KINDS) {
       expect(anonymous.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
     });
 
+    it('refuses a second source of one address, and an interval under the minimum', async () => {
+      const input = { kind: 'ICAL', address: `${site.url}/twice.ics` };
+      await create(input);
+      const again = await api.graphql(
+        'mutation($input: CalendarSourceInput!) { createCalendarSource(input: $input) { id } }',
+        { input },
+        api.keys.administrator,
+      );
+      expect(again.errors?.[0].extensions.code).toBe('CONFLICT');
+      const tooOften = await api.graphql(
+        'mutation($input: CalendarSourceInput!) { createCalendarSource(input: $input) { id } }',
+        { input: { kind: 'ICAL', address: `${site.url}/often.ics`, refreshSeconds: -5 } },
+        api.keys.administrator,
+      );
+      expect(tooOften.errors?.[0].extensions.code).toBe('INVALID_INPUT');
+    });
+
     it('picks up a new, a changed and a removed event on its own schedule; credentials are sent, never shown, sealed at rest', async () => {
       site.feeds.set(
         '/schedule.ics',
