@@ -12,6 +12,9 @@ import type { Database } from './db/client.js';
 import { databaseFault } from './db/faults.js';
 import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
+import { mcpHttp } from './mcp/http.js';
+import { buildFederation } from './federation/federation.js';
+import { federationTable } from './federation/http.js';
 import { graphqlTable } from './graphql/http.js';
 import { keptGraphQLAnswers } from './graphql/kept-answers.js';
 import { schema } from './graphql/schema.js';
@@ -98,6 +101,18 @@ export function createApp({ config, db, logger }: AppDeps) {
   const runner = createOperationRunner(schema);
   const calendarContext = (viewer: Viewer | null) => createContext(db, config, viewer);
   const perMinute = config.tasks.apiRateLimit;
+  // MCP (src/mcp): the same runner, contexts and caller resolution as the other tables.
+  const mcp = mcpHttp({
+    runner,
+    context: calendarContext,
+    logger,
+    siteTimezone: config.siteTimezone,
+    siteUrl: config.siteUrl,
+    corsOrigins: config.corsOrigins,
+    authenticate,
+  });
+  // ActivityPub (src/federation), when on: its paths, and event pages asked for activity+json.
+  const federation = config.federation.enabled ? buildFederation({ prisma: db.prisma, config, logger }) : undefined;
   app.use(
     serveTables(
       [
@@ -121,6 +136,8 @@ export function createApp({ config, db, logger }: AppDeps) {
           keptAnswers: config.responseCache ? keptGraphQLAnswers(() => calendarVersion(db.prisma)) : undefined,
         }),
         appTable({ config, db }),
+        // The MCP server's Streamable HTTP transport at /mcp.
+        mcp.table,
         // The task API: the same runner and caller, its own auth rule, limits and envelope.
         taskApiTable({
           runner,
@@ -131,6 +148,7 @@ export function createApp({ config, db, logger }: AppDeps) {
           maxUploadBytes: config.tasks.maxUploadBytes,
           logger,
         }),
+        ...(federation ? [federationTable({ prisma: db.prisma, calendar: federation, logger })] : []),
         // The public site: event pages, lists and archives, and their iCalendar feeds.
         siteTable({ config, runner, authenticate, context: calendarContext, dataVersion: () => calendarVersion(db.prisma) }),
         // The task console (/console) and the calendar editor (/manage, src/manage): static pages
@@ -140,7 +158,7 @@ export function createApp({ config, db, logger }: AppDeps) {
       logger,
     ),
   );
-  return { app, keys };
+  return { app, keys, mcp, federation };
 }
 
 /** Health and the calendar API's OpenAPI document. */

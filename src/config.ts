@@ -1,4 +1,4 @@
-// Environment → one typed, validated configuration object. Every setting is documented in README.md.
+// Environment → one typed, validated configuration object. Every setting is documented in docs/operations.md (federation's in docs/federation.md).
 import { databaseKind } from './db/url.js';
 import { VISION_MODELS, visionEnabled } from './tasks/vision.js';
 
@@ -37,6 +37,11 @@ export interface Config {
    *  (SOURCE_MIN_REFRESH_SECONDS, default 300), and how often each process looks for due sources
    *  (SOURCE_CHECK_SECONDS, default 30). */
   sources: { minRefreshSeconds: number; checkSeconds: number };
+  /** ActivityPub (src/federation): on when FEDERATION is on (the default) and SITE_URL names the
+   *  public address; `handle` is the calendar actor's name (FEDERATION_HANDLE, default `events`);
+   *  a series' occurrence is announced once it starts within `seriesDays` (FEDERATION_SERIES_DAYS,
+   *  default 14); `iconUrl` is the actor's picture (FEDERATION_ICON_URL, default none). */
+  federation: { enabled: boolean; handle: string; seriesDays: number; iconUrl: string | undefined };
   graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number; maxBytes: number; maxBatch: number };
   tasks: {
     workers: number;
@@ -192,6 +197,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('DATABASE_URL must be file:<path> (SQLite) or postgresql://… (PostgreSQL)');
   }
   const siteUrl = checkedUrl('SITE_URL', env.SITE_URL || `http://localhost:${port}`, HTTP, 'an http(s) URL');
+  const federationHandle = env.FEDERATION_HANDLE || 'events';
+  if (!/^[a-z0-9_][a-z0-9_.-]{0,63}$/i.test(federationHandle)) {
+    throw new ConfigError(`FEDERATION_HANDLE must be letters, digits, _ . - (at most 64; got "${federationHandle}")`);
+  }
+  // A fediverse identity is its address: without a public SITE_URL there is none to give.
+  if (flag(env, 'FEDERATION', false) && !env.SITE_URL) throw new ConfigError('FEDERATION=on needs SITE_URL, the public address');
   const siteTimezone = env.SITE_TIMEZONE || 'UTC';
   if (!validTimezone(siteTimezone)) {
     throw new ConfigError(`SITE_TIMEZONE must be an IANA time zone such as Europe/Paris, or UTC±N (got "${siteTimezone}")`);
@@ -247,6 +258,12 @@ export function loadConfig(env: Env = process.env): Config {
     sources: {
       minRefreshSeconds: integer(env, 'SOURCE_MIN_REFRESH_SECONDS', 300, 1, 86_400),
       checkSeconds: integer(env, 'SOURCE_CHECK_SECONDS', 30, 1, 3600),
+    },
+    federation: {
+      enabled: Boolean(env.SITE_URL) && flag(env, 'FEDERATION', true),
+      handle: federationHandle,
+      seriesDays: integer(env, 'FEDERATION_SERIES_DAYS', 14, 1, 365),
+      iconUrl: optionalUrl(env, 'FEDERATION_ICON_URL', HTTP, 'an http(s) URL of an image'),
     },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),

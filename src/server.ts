@@ -13,6 +13,7 @@ import { deployMigrations } from './db/migrations.js';
 import { keepChangeRetention } from './calendar/change-retention.js';
 import { keepSeriesHorizons } from './calendar/series-horizon.js';
 import { startCalendarWebhooks } from './calendar/webhooks.js';
+import { startFederationWorker } from './federation/worker.js';
 import { serveGraphQLOverWebSocket } from './graphql/websocket.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { createLogger, type Logger } from './http/logger.js';
@@ -40,7 +41,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       reuse: true,
     });
   }
-  const { app, keys } = createApp({ config, db, logger });
+  const { app, keys, mcp, federation } = createApp({ config, db, logger });
   const server = createServer(app.callback());
   answerClientErrors(server);
   const websockets = serveGraphQLOverWebSocket(server, { keys, db, config });
@@ -55,6 +56,8 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const calendarWebhooks = startCalendarWebhooks({ prisma: db.prisma, config, logger });
   // Calendar sources due: resumed and run from here as from every process (not awaited: a run may be long).
   const sources = startSourceSchedule({ prisma: db.prisma, config, logger });
+  const federationWorker = federation ? startFederationWorker({ prisma: db.prisma, config, logger, calendar: federation }) : undefined;
+  await federationWorker?.firstRound;
   // Whether any calendar webhook is registered: looked up once now, then hourly while there is none.
   await calendarWebhooks.firstRound;
   logger.info({ port, database: db.kind }, 'almanac listening');
@@ -70,6 +73,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await websockets.close();
+        await mcp.close();
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
         // Meanwhile the task workers hand their running runs back to the queue, and imports save where they stand.
@@ -81,6 +85,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
           retention.stop(),
           calendarWebhooks.stop(),
           sources.stop(),
+          federationWorker?.stop(),
         ]);
         clearTimeout(force);
         keys.close();

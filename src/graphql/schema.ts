@@ -12,6 +12,7 @@ import '../calendar/graphql/import.js';
 import '../calendar/graphql/sources.js';
 import '../calendar/graphql/changes.js';
 import '../calendar/graphql/webhooks.js';
+import '../federation/graphql/federation.js';
 import '../tasks/graphql/index.js';
 import '../tasks/graphql/subscriptions.js';
 import '../auth/graphql/api-keys.js';

@@ -37,6 +37,11 @@ const UNVERSIONED_TYPES = [
   'ImportJob',
   'CalendarSource',
   'CalendarSourceRun',
+  // The federation's followers and deliveries change without a calendar write (src/federation).
+  'Federation',
+  'FederationFollowers',
+  'FederationFollower',
+  'FederationDelivery',
 ];
 
 const graphiqlPages = new Map<string, string>();

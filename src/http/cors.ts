@@ -5,9 +5,11 @@
 import type { Middleware } from 'koa';
 
 const ALLOW_METHODS = 'OPTIONS, GET, HEAD, POST, PUT, PATCH, DELETE';
+// MCP's Streamable HTTP (/mcp) adds its session and protocol headers, and resumes streams with Last-Event-ID.
 const ALLOW_HEADERS =
-  'Authorization, X-API-Key, Content-Type, X-WP-Nonce, Content-Disposition, Content-MD5, If-None-Match, X-Request-Id, Accept';
-const EXPOSE_HEADERS = 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link, ETag, Location, Allow, X-Request-Id';
+  'Authorization, X-API-Key, Content-Type, X-WP-Nonce, Content-Disposition, Content-MD5, If-None-Match, X-Request-Id, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
+const EXPOSE_HEADERS =
+  'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link, ETag, Location, Allow, X-Request-Id, Mcp-Session-Id, WWW-Authenticate';
 /** Browsers may keep a preflight's answer this many seconds. */
 const MAX_AGE = '600';
 

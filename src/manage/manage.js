@@ -8,6 +8,7 @@
 
 import { ApiError, AuthError, forgetKey, gql, messageOf, storeKey, storedKey } from '../console/api.js';
 import { byId, el } from '../console/dom.js';
+import { federationView } from './federation.js';
 import { SECTIONS, emptyRecurrence, organizersOf } from './sections.js';
 
 const $ = (/** @type {string} */ id) => byId(id);
@@ -65,10 +66,12 @@ function route() {
   if ($('workspace').hidden) return;
   const [, name = 'events', id] = location.hash.replace(/^#\/?/, '#/').split('/');
   const section = SECTIONS[name] ?? SECTIONS.events;
+  const current = name === 'federation' ? name : section.name;
   for (const link of document.querySelectorAll('#sections a')) {
-    if (link.getAttribute('href') === `#/${section.name}`) link.setAttribute('aria-current', 'page');
+    if (link.getAttribute('href') === `#/${current}`) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
+  if (name === 'federation') return federationView($('workspace'), call);
   if (id === undefined) listView(section);
   else formView(section, id === 'new' ? null : Number(id));
 }

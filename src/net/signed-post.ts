@@ -41,16 +41,16 @@ export async function postSigned(
   }
 }
 
-/** The delivery row's new columns after attempt number `attempts` ended with `outcome`. */
-export function afterAttempt(attempts: number, outcome: { status: number | null; error: string }) {
+/** The delivery row's new columns after attempt number `attempts` ended with `outcome` at `now`. */
+export function afterAttempt(attempts: number, outcome: { status: number | null; error: string }, now = new Date()) {
   const { status, error } = outcome;
-  if (!error) return { attempts, lastStatus: status, lastError: '', status: 'delivered', deliveredAt: new Date() };
+  if (!error) return { attempts, lastStatus: status, lastError: '', status: 'delivered', deliveredAt: now };
   return {
     attempts,
     lastStatus: status,
     lastError: error.slice(0, 500),
     ...(attempts > RETRY_DELAYS_MS.length
       ? { status: 'failed' }
-      : { nextAttemptAt: new Date(Date.now() + RETRY_DELAYS_MS[attempts - 1]!) }),
+      : { nextAttemptAt: new Date(now.getTime() + RETRY_DELAYS_MS[attempts - 1]!) }),
   };
 }

@@ -3,10 +3,10 @@
 // the result, answering another tool, stopping a run, picking and saving tools, naming tasks, the
 // key's default webhook, files to upload, saving a run's downloads, and replayed steps. Screenshots of the main
 // states are saved in test-artifacts/console/.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { readFileSync } from 'node:fs';
+import { type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useChromium } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { ADMIN_KEY } from '../support/server.js';
 import { createTask, taskText, useTaskFixtures } from '../support/tasks.js';
@@ -30,18 +30,10 @@ describe.each(DATABASE_KINDS)('task console on %s', (kind) => {
   // The stop test keeps an LLM call hanging: give it longer than the tests' default LLM timeout.
   const fx = useTaskFixtures(() => ({ LLM_TIMEOUT_MS: '60000', LLM_PRICES: JSON.stringify({ 'fake-model': { input: 1, output: 2 } }) }));
   const servers = useConsoleServers(kind, fx);
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = useChromium(ARTIFACTS);
 
   async function openConsole(hash = ''): Promise<ConsolePage> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const context = await chromium.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
     page.setDefaultTimeout(45_000);
     const requests: ConsolePage['requests'] = [];

@@ -1,24 +1,15 @@
 // GraphiQL in Debian's Chromium: a small page whose stylesheet and scripts come from Almanac as
 // compressed, content-named files cached for a year; it renders, sends the key from its Headers tab
 // and runs a query; nothing is fetched from another host. Screenshot in test-artifacts/graphiql/.
-import { mkdirSync } from 'node:fs';
-import { type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { useChromium } from '../support/browser.js';
 import { useTestServer } from '../support/server.js';
 
 const ARTIFACTS = 'test-artifacts/graphiql';
 
 describe('GraphiQL', () => {
   const api = useTestServer('sqlite');
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = useChromium(ARTIFACTS);
 
   it('is a small page with compressed, immutable asset files', async () => {
     const page = await api.request('GET', '/graphql', { headers: { accept: 'text/html' } });
@@ -43,7 +34,7 @@ describe('GraphiQL', () => {
   });
 
   it('renders in Chromium from Almanac alone and runs a query with the key from its Headers tab', async () => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const context = await chromium.browser.newContext({ viewport: { width: 1200, height: 800 } });
     const page = await context.newPage();
     const hosts = new Set<string>();
     page.on('request', (request) => {

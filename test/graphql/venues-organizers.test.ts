@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Role } from '../../src/auth/viewer.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
+import { MAIN_HALL_INPUT, MAIN_HALL_LD } from '../support/venue-fixture.js';
 
 const VENUE_FIELDS = `id globalId globalIdLineage author status date dateUtc modified url name title description descriptionHtml
   excerpt excerptHtml slug address city country province state zip phone website stateprovince showMap showMapLink
@@ -588,20 +589,7 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
     const venue = TYPES[0];
 
     it('creates a venue like the original (samples/04): derived stateprovince, map flags default true', async () => {
-      const record = await made(
-        c.create(venue, {
-          name: `Main Hall ${token()}`,
-          address: '1 Main St',
-          city: 'Springfield',
-          country: 'United States',
-          state: 'IL',
-          zip: '62701',
-          phone: '555-0100',
-          website: 'https://example.com/hall',
-          description: 'A big hall',
-          showMapLink: false,
-        }),
-      );
+      const record = await made(c.create(venue, { name: `Main Hall ${token()}`, ...MAIN_HALL_INPUT }));
       expect(record).toMatchObject({
         stateprovince: 'IL',
         state: 'IL',
@@ -611,19 +599,7 @@ describe.each(DATABASE_KINDS)('GraphQL venues and organizers on %s', (kind) => {
         geoLat: null,
         descriptionHtml: '<p>A big hall</p>',
       });
-      expect(record.jsonLd).toMatchObject({
-        '@type': 'Place',
-        address: {
-          '@type': 'PostalAddress',
-          streetAddress: '1 Main St',
-          addressLocality: 'Springfield',
-          addressRegion: 'IL',
-          postalCode: '62701',
-          addressCountry: 'United States',
-        },
-        telephone: '555-0100',
-        sameAs: 'https://example.com/hall',
-      });
+      expect(record.jsonLd).toMatchObject({ '@type': 'Place', ...MAIN_HALL_LD });
       const canadian = await made(c.create(venue, { name: `Ottawa ${token()}`, province: 'ON', state: 'XX', country: 'Canada' }));
       expect(canadian.stateprovince).toBe('ON');
       const noCountry = await made(c.create(venue, { name: `DC ${token()}`, state: 'DC' }));

@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { authenticator } from '../../src/http/caller.js';
 import { serveTables } from '../../src/http/router.js';
 import { restTable, type RestTableOptions } from '../../src/rest/index.js';
+import { requestJson, type JsonResponse } from '../support/http-client.js';
 
 export const config = loadConfig({ SITE_URL: 'http://127.0.0.1:8080', DATABASE_URL: 'file:./unused.db', LOG_LEVEL: 'silent' });
 
@@ -18,12 +19,7 @@ export const VIEWERS: Record<string, Viewer> = {
   subscriber: { userId: 3, login: 'sam', role: 'subscriber' },
 };
 
-export interface Reply {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
+export type Reply = JsonResponse;
 
 export interface TestApp {
   origin: string;
@@ -58,27 +54,12 @@ export async function startApp(
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
-    async request(method, path, opts = {}) {
-      const headers: Record<string, string> = { ...opts.headers };
-      let body: string | Uint8Array | undefined = opts.body;
-      if (opts.json !== undefined) {
-        headers['content-type'] ??= 'application/json';
-        body = JSON.stringify(opts.json);
-      } else if (opts.form !== undefined) {
-        headers['content-type'] ??= 'application/x-www-form-urlencoded';
-        body = opts.form;
-      }
-      if (opts.key) headers['x-api-key'] = opts.key;
-      const response = await fetch(origin + path, { method, headers, body: body as BodyInit | undefined });
-      const text = await response.text();
-      let json: any;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: response.status, headers: response.headers, text, json };
-    },
+    request: (method, path, { json, body, ...opts } = {}) =>
+      requestJson(origin + path, method, {
+        ...opts,
+        // A JSON body as the caller wrote it (a string stays a JSON string); a raw body as it is.
+        ...(json !== undefined ? { body: JSON.stringify(json) } : { rawBody: body }),
+      }),
     async close() {
       server.close();
       server.closeAllConnections();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daysFromNow, useClockAt } from '../support/clock.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { MAIN_HALL_INPUT, MAIN_HALL_LD } from '../support/venue-fixture.js';
 
 const SITE = 'http://almanac.test';
 const NS = '/wp-json/calendar/events/v1';
@@ -85,19 +86,7 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
   beforeAll(async () => {
     fx.venue = (
       await gql(api, VENUE, {
-        i: {
-          name: 'Main Hall',
-          address: '1 Main St',
-          city: 'Springfield',
-          country: 'United States',
-          state: 'IL',
-          zip: '62701',
-          phone: '555-0100',
-          website: 'https://example.com/hall',
-          description: 'A big hall',
-          showMap: true,
-          showMapLink: false,
-        },
+        i: { name: 'Main Hall', ...MAIN_HALL_INPUT, showMap: true },
       })
     ).id;
     fx.organizer = (
@@ -193,16 +182,7 @@ describe.each(DATABASE_KINDS)('REST events on %s', (kind) => {
       name: 'Main Hall',
       description: '&lt;p&gt;A big hall&lt;/p&gt;\\n',
       url: '',
-      address: {
-        '@type': 'PostalAddress',
-        streetAddress: '1 Main St',
-        addressLocality: 'Springfield',
-        addressRegion: 'IL',
-        postalCode: '62701',
-        addressCountry: 'United States',
-      },
-      telephone: '555-0100',
-      sameAs: 'https://example.com/hall',
+      ...MAIN_HALL_LD,
     };
     const email = [...'events@example.com'].map((ch, i) => (i % 2 === 0 ? `&#${ch.codePointAt(0)};` : ch)).join('');
     const organizerLd = {

@@ -1,9 +1,7 @@
 // The public pages as visitors and crawlers meet them: over HTTP on SQLite and PostgreSQL, then in a
 // real browser (Debian's Chromium), with screenshots in test-artifacts/site/.
-import { mkdirSync } from 'node:fs';
-import { type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useChromium } from '../support/browser.js';
 import { daysFromNow } from '../support/clock.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer, type TestServer } from '../support/server.js';
@@ -203,15 +201,10 @@ describe.each(DATABASE_KINDS)('public pages on %s', (kind) => {
 
 describe('public pages in a browser', () => {
   const api = useTestServer('sqlite', { SITE_NAME: 'Paris Jazz' });
-  let browser: Browser;
+  const chromium = useChromium(ARTIFACTS);
   let made: Awaited<ReturnType<typeof seed>>;
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await launchChromium();
     made = await seed(api);
-  });
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('a visitor goes from the list to an event, keyboard first, on a wide and a phone screen; no script runs', async () => {
@@ -219,7 +212,7 @@ describe('public pages in a browser', () => {
       ['wide', { width: 1100, height: 900 }],
       ['phone', { width: 390, height: 844 }],
     ] as const) {
-      const page = await browser.newPage({ viewport });
+      const page = await chromium.browser.newPage({ viewport });
       const violations: string[] = [];
       page.on('console', (message) => {
         if (/Content Security Policy/.test(message.text())) violations.push(message.text());
@@ -242,7 +235,7 @@ describe('public pages in a browser', () => {
   });
 
   it('a visitor unlocks a protected event with its password', async () => {
-    const page = await browser.newPage();
+    const page = await chromium.browser.newPage();
     await page.goto(`${api.url}${path(made.dinner.url)}`);
     await page.getByLabel('Password').fill('opensesame');
     await page.getByRole('button', { name: 'Show the event' }).click();

@@ -1,9 +1,8 @@
 // A recurring event as a visitor meets it, in a real browser (Debian's Chromium): an occurrence's
 // page says how the event repeats and links the other dates, and its calendar file holds the series.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { useChromium } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer } from '../support/server.js';
 
@@ -12,14 +11,7 @@ const CREATE = `mutation($input: CreateEventInput!) { createEvent(input: $input)
 
 describe.each(DATABASE_KINDS)('a recurring event in a browser (%s)', (kind) => {
   const api = useTestServer(kind, { SITE_NAME: 'Paris Jazz' });
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = useChromium(ARTIFACTS);
 
   it('a series made through GraphQL: its occurrence page, the next date, and the calendar file', async () => {
     const created = await api.graphql(
@@ -38,7 +30,7 @@ describe.each(DATABASE_KINDS)('a recurring event in a browser (%s)', (kind) => {
     expect(created.errors).toBeUndefined();
     expect(created.data.createEvent.url).toBe('http://almanac.test/event/tuesday-jam/2032-10-05/');
 
-    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 390, height: 844 } });
+    const context = await chromium.browser.newContext({ acceptDownloads: true, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto(`${api.url}/event/tuesday-jam/2032-10-12/`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Tuesday Jam');

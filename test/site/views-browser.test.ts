@@ -3,11 +3,11 @@
 // every view passes axe-core with no serious or critical violation at 1280 and 390 px, nothing
 // overflows a phone's width, and the month grid becomes a list of days there. Screenshots of each
 // view at both widths go to test-artifacts/views/.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { type Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useChromium } from '../support/browser.js';
 import { seedCalendar, SITE_ZONE } from '../support/calendar.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer } from '../support/server.js';
@@ -43,19 +43,14 @@ const overflows = (page: Page) => page.evaluate(() => document.documentElement.s
 
 describe.each(DATABASE_KINDS)('calendar views in a browser (%s)', (kind) => {
   const api = useTestServer(kind, { POSTS_PER_PAGE: '4', SITE_TIMEZONE: SITE_ZONE, SITE_NAME: 'Views' });
-  let browser: Browser;
+  const chromium = useChromium(ARTIFACTS);
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await launchChromium();
     await seedCalendar(api);
-  });
-  afterAll(async () => {
-    await browser?.close();
   });
 
   // One test a width: each loads and checks every view, which takes a while on a busy machine.
   it.each(WIDTHS)('every view passes axe-core and fits the screen at %s px', async (width, viewport) => {
-    const page = await browser.newPage({ viewport });
+    const page = await chromium.browser.newPage({ viewport });
     const blocked: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/.test(message.text())) blocked.push(message.text());
@@ -73,7 +68,7 @@ describe.each(DATABASE_KINDS)('calendar views in a browser (%s)', (kind) => {
   });
 
   it('a visitor steps through months and days, opens a busy day from "+1 more", and searches, with links and forms only', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
     await page.goto(`${api.url}/events/month/2032-03/`);
     await page.getByRole('link', { name: 'April 2032 ›' }).first().click();
     await expect.poll(() => page.url()).toBe(`${api.url}/events/month/2032-04/`);
@@ -114,7 +109,7 @@ describe.each(DATABASE_KINDS)('calendar views in a browser (%s)', (kind) => {
   });
 
   it('on a phone the month is a list of the days with events, each under its full date', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+    const page = await chromium.browser.newPage({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
     await page.goto(`${api.url}/events/month/2032-03/`);
     expect(await page.locator('.month-grid thead').isVisible()).toBe(false);
     expect(await page.locator('.month-grid td.empty').first().isVisible()).toBe(false);

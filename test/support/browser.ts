@@ -2,16 +2,37 @@
 // with the flags the task workers launch it with.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { CHROMIUM_FLAGS } from '../../src/tasks/browser.js';
 import { freePort } from './ports.js';
 import { eventually } from './tasks.js';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_FLAGS });
+}
+
+/** One Chromium for a suite (or a describe block): launched before its tests, closed after them;
+ *  `artifacts`, when given, is made for the suite's screenshots. */
+export function useChromium(artifacts?: string): { readonly browser: Browser } {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (artifacts) mkdirSync(artifacts, { recursive: true });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error('Chromium is not launched yet (use it inside a test)');
+      return browser;
+    },
+  };
 }
 
 export interface CdpChromium {

@@ -7,6 +7,7 @@ import type { DatabaseKind } from '../../src/db/url.js';
 import type { Logger } from '../../src/http/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
+import { requestJson, type JsonResponse, type RequestOptions } from './http-client.js';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 
@@ -17,20 +18,11 @@ export interface TestServer {
   databaseUrl: string;
   server: RunningServer;
   keys: Record<Role, string>;
-  request(
-    method: string,
-    path: string,
-    options?: { body?: unknown; form?: string; headers?: Record<string, string>; key?: string },
-  ): Promise<TestResponse>;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; data?: T; errors?: any[] }>;
 }
 
-export interface TestResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
+export type TestResponse = JsonResponse;
 
 /**
  * Registers beforeAll/afterAll hooks that start a server on a fresh `kind` database. `env` may be a
@@ -65,27 +57,7 @@ export function useTestServer(
     for (const role of ['subscriber', 'contributor', 'author', 'editor'] as Role[]) {
       handle.keys[role] = (await createUserWithKey(server.db.prisma, { login: role, role })).key;
     }
-    handle.request = async (method, path, options = {}) => {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.key) headers['x-api-key'] = options.key;
-      let body: string | undefined;
-      if (options.form !== undefined) {
-        body = options.form;
-        headers['content-type'] ??= 'application/x-www-form-urlencoded';
-      } else if (options.body !== undefined) {
-        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const response = await fetchOnce(server.url + path, { method, headers, body });
-      const text = await response.text();
-      let json: any;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
-      return { status: response.status, headers: response.headers, text, json };
-    };
+    handle.request = (method, path, options = {}) => requestJson(server.url + path, method, options);
     handle.graphql = async (query, variables, key) => {
       const response = await handle.request('POST', '/graphql', { body: { query, variables }, key });
       return { status: response.status, data: response.json?.data, errors: response.json?.errors };
@@ -96,19 +68,4 @@ export function useTestServer(
     await database?.drop();
   });
   return handle;
-}
-
-/**
- * fetch, sent again once when a GET or HEAD meets a connection reset: a kept-alive connection the
- * server closed (its 5 s idle timeout) just as a busy test process reused it. Other methods are
- * never repeated.
- */
-async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code;
-    if ((init.method === 'GET' || init.method === 'HEAD') && (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')) return fetch(url, init);
-    throw error;
-  }
 }

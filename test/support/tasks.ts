@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { DatabaseKind } from '../../src/db/url.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
+import { requestJson } from './http-client.js';
 import { startFakeLlm, type FakeLlm } from './fake-llm.js';
 import { ADMIN_KEY, type TestServer } from './server.js';
 import { startTestPages, type TestPages } from './test-pages.js';
@@ -151,21 +152,7 @@ export function useServersOnOneDatabase(kind: DatabaseKind, env: () => Record<st
 export function clientFor(url: string): TestServer {
   return {
     url,
-    request: async (method, path, options = {}) => {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.key) headers['x-api-key'] = options.key;
-      if (options.body !== undefined) headers['content-type'] ??= 'application/json';
-      const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-      const response = await fetch(url + path, { method, headers, body });
-      const text = await response.text();
-      let json: any;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
-      return { status: response.status, headers: response.headers, text, json };
-    },
+    request: (method, path, options = {}) => requestJson(url + path, method, options),
   } as TestServer;
 }
 

@@ -3,11 +3,10 @@
 // database, the log, the webhook bodies, the LLM requests, the API answers and the recording.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/http/logger.js';
 import { decodeBase32, totpCode } from '../../src/tasks/secrets.js';
 import { DATABASE_KINDS } from '../support/databases.js';
+import { capturedLogger } from '../support/logs.js';
 import { ADMIN_KEY, useTestServer } from '../support/server.js';
 import { createTask, dumpDatabase, ended, eventually, runResult, taskText, useTaskFixtures, waitForRun } from '../support/tasks.js';
 
@@ -16,16 +15,7 @@ const PASSWORD = 'Pw"\\q7-zebra-91';
 const TOTP_KEY = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 describe.each(DATABASE_KINDS)('task secrets on %s', (kind) => {
-  const logged: string[] = [];
-  const logger = createLogger(
-    'debug',
-    new Writable({
-      write(chunk, _encoding, callback) {
-        logged.push(String(chunk));
-        callback();
-      },
-    }),
-  );
+  const { logger, lines: logged } = capturedLogger('debug');
   const fx = useTaskFixtures(() => ({ ALMANAC_SECRET_KEY: 'test-secret-key-0123456789' }));
   const api = useTestServer(kind, fx.env, { logger });
   const hooks: string[] = [];
