@@ -9,6 +9,7 @@ import { launchChromium } from '../support/browser.js';
 import { feed, startCalendarSite, type CalendarSite } from '../support/calendar-site.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { useTestServer } from '../support/server.js';
+import { eventually } from '../support/tasks.js';
 
 /** A busy machine runs the browser, the server and the feed together: generous deadlines for conditions. */
 const WAIT = { timeout: 60_000 };
@@ -40,7 +41,7 @@ describe.each(DATABASE_KINDS)('calendar sources in the editor (%s)', (kind) => {
   async function sources(): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(60_000);
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(`${t.url}/manage`);
@@ -50,6 +51,12 @@ describe.each(DATABASE_KINDS)('calendar sources in the editor (%s)', (kind) => {
     await page.getByRole('link', { name: 'Sources' }).click();
     await page.getByRole('heading', { name: 'Sources' }).waitFor();
     return { page, problems, close: () => context.close() };
+  }
+
+  /** A source's state and last run, through the API. */
+  async function state(name: string) {
+    const { data } = await t.graphql('{ calendarSources { name state lastRun { outcome } } }', {}, t.keys.administrator);
+    return data.calendarSources.find((source: any) => source.name === name);
   }
 
   /** The list again, read afresh from the API (a reload; the key stays in the tab). */
@@ -89,7 +96,9 @@ describe.each(DATABASE_KINDS)('calendar sources in the editor (%s)', (kind) => {
     await row.getByRole('button', { name: 'Run now Partner feed' }).click();
     // The run was asked for (the list says so) before the list is read again.
     await expect.poll(() => page.locator('#list-status').textContent(), WAIT).toContain('Partner feed: running.');
-    await expect.poll(() => sourceRow(page, 'Partner feed'), WAIT).toContain('last run completed');
+    // The run is awaited through the API; then the list, read afresh, shows it.
+    await eventually(async () => (await state('Partner feed')).lastRun?.outcome === 'completed', 'the run', WAIT.timeout);
+    expect(await sourceRow(page, 'Partner feed')).toContain('last run completed');
     expect(await axe(page)).toEqual([]);
     const { data } = await t.graphql('{ calendarSources { name hasCredentials lastRun { outcome } } }', {}, t.keys.administrator);
     expect(data.calendarSources).toEqual([{ name: 'Partner feed', hasCredentials: true, lastRun: { outcome: 'completed' } }]);
@@ -105,7 +114,8 @@ describe.each(DATABASE_KINDS)('calendar sources in the editor (%s)', (kind) => {
     );
     expect(created.errors).toBeUndefined();
     const { page, close } = await sources();
-    await expect.poll(() => sourceRow(page, 'Broken feed'), WAIT).toMatch(/failing.*failing: \d failed runs in a row/);
+    await eventually(async () => (await state('Broken feed')).state === 'FAILING', 'three failed runs', WAIT.timeout);
+    expect(await sourceRow(page, 'Broken feed')).toMatch(/failing.*failing: \d failed runs in a row/);
     const row = page.getByRole('listitem').filter({ hasText: 'Broken feed' });
     await row.getByRole('button', { name: 'Pause Broken feed' }).click();
     await expect.poll(() => page.getByRole('listitem').filter({ hasText: 'Broken feed' }).textContent(), WAIT).toContain('paused');
