@@ -33,6 +33,10 @@ export interface Config {
   /** The change log keeps each change this many days (CHANGES_RETENTION_DAYS, default 30): a sync
    *  cursor older than that expires, and feeds cancel events deleted within it. */
   changes: { retentionDays: number };
+  /** Calendar sources on a schedule: the shortest refresh interval a source may have
+   *  (SOURCE_MIN_REFRESH_SECONDS, default 300), and how often each process looks for due sources
+   *  (SOURCE_CHECK_SECONDS, default 30). */
+  sources: { minRefreshSeconds: number; checkSeconds: number };
   /** ActivityPub (src/federation): on when FEDERATION is on (the default) and SITE_URL names the
    *  public address; `handle` is the calendar actor's name (FEDERATION_HANDLE, default `events`);
    *  a series' occurrence is announced once it starts within `seriesDays` (FEDERATION_SERIES_DAYS,
@@ -251,6 +255,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxOccurrencesPerExpansion: integer(env, 'RECURRENCE_MAX_OCCURRENCES_PER_EXPANSION', 1000, 10, 100_000),
     },
     changes: { retentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 3650) },
+    sources: {
+      minRefreshSeconds: integer(env, 'SOURCE_MIN_REFRESH_SECONDS', 300, 1, 86_400),
+      checkSeconds: integer(env, 'SOURCE_CHECK_SECONDS', 30, 1, 3600),
+    },
     federation: {
       enabled: Boolean(env.SITE_URL) && flag(env, 'FEDERATION', true),
       handle: federationHandle,

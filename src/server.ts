@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import { createUserWithKey } from './auth/api-keys.js';
 import { createApp } from './app.js';
 import { stopBackgroundImports } from './calendar/import/background.js';
+import { startSourceSchedule } from './calendar/import/schedule.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { deployMigrations } from './db/migrations.js';
@@ -53,6 +54,8 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const horizons = keepSeriesHorizons(db.prisma, config, logger);
   const retention = keepChangeRetention(db.prisma, config, logger);
   const calendarWebhooks = startCalendarWebhooks({ prisma: db.prisma, config, logger });
+  // Calendar sources due: resumed and run from here as from every process (not awaited: a run may be long).
+  const sources = startSourceSchedule({ prisma: db.prisma, config, logger });
   const federationWorker = federation ? startFederationWorker({ prisma: db.prisma, config, logger, calendar: federation }) : undefined;
   await federationWorker?.firstRound;
   // Whether any calendar webhook is registered: looked up once now, then hourly while there is none.
@@ -81,6 +84,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
           horizons.stop(),
           retention.stop(),
           calendarWebhooks.stop(),
+          sources.stop(),
           federationWorker?.stop(),
         ]);
         clearTimeout(force);

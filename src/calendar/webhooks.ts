@@ -7,7 +7,8 @@
 //
 // The body: {"webhookId", "deliveryId", "cursor", "changes": [{cursor, type, id, kind, removed,
 // fields, atUtc}]}; the receiver reads the records it needs through the API. Header
-// X-Almanac-Event: calendar.changes. Signed as the task webhooks are (src/net/signed-post.ts).
+// X-Almanac-Event: calendar.changes (calendar.source_failing for a notice that a calendar source
+// failed three runs in a row: the body's `event` and `source` say so, and `changes` is empty). Signed as the task webhooks are (src/net/signed-post.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Config } from '../config.js';
@@ -193,6 +194,34 @@ export async function queueDeliveries(db: Db): Promise<{ endpoints: number; queu
   return { endpoints: webhooks.length, queued };
 }
 
+/** A notice's event (its body says which); a delivery of changes carries none. */
+function deliveryEvent(body: string): string {
+  const event = body.startsWith('{"event":') ? (JSON.parse(body) as { event?: unknown }).event : undefined;
+  return typeof event === 'string' ? event : 'calendar.changes';
+}
+
+/**
+ * Tells every active endpoint that a calendar source is failing (X-Almanac-Event:
+ * calendar.source_failing): a delivery queued after the endpoint's changes so far, with no changes
+ * and the endpoint's cursor, sent and retried as the others are.
+ */
+export async function notifySourceFailing(db: Db, source: Record<string, unknown>): Promise<void> {
+  const webhooks = await db.calendarWebhook.findMany({ where: { paused: false } });
+  for (const webhook of webhooks) {
+    const id = randomUUID();
+    const body = JSON.stringify({
+      event: 'calendar.source_failing',
+      webhookId: webhook.id,
+      deliveryId: id,
+      cursor: webhook.cursor,
+      changes: [],
+      source,
+    });
+    await db.calendarWebhookDelivery.create({ data: { id, webhookId: webhook.id, cursor: webhook.cursor, changeCount: 0, body } });
+  }
+  if (webhooks.length) webhookSignals.emit('changed');
+}
+
 /** Sends each endpoint's oldest pending delivery when it is due; returns how many were attempted. */
 export async function sendDue(db: Db, config: Config, now = new Date()): Promise<number> {
   const pending = await db.calendarWebhookDelivery.findMany({
@@ -215,7 +244,7 @@ export async function sendDue(db: Db, config: Config, now = new Date()): Promise
     const outcome = await postSigned(config, {
       url: delivery.webhook.url,
       body: delivery.body,
-      event: 'calendar.changes',
+      event: deliveryEvent(delivery.body),
       id: delivery.id,
       secret: delivery.webhook.secret,
     });

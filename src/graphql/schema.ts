@@ -9,6 +9,7 @@ import '../calendar/graphql/organizer.js';
 import '../calendar/graphql/terms.js';
 import '../calendar/graphql/post-rights.js';
 import '../calendar/graphql/import.js';
+import '../calendar/graphql/sources.js';
 import '../calendar/graphql/changes.js';
 import '../calendar/graphql/webhooks.js';
 import '../federation/graphql/federation.js';

@@ -35,6 +35,8 @@ const UNVERSIONED_TYPES = [
   'NewApiKey',
   'SavedTool',
   'ImportJob',
+  'CalendarSource',
+  'CalendarSourceRun',
   // The federation's followers and deliveries change without a calendar write (src/federation).
   'Federation',
   'FederationFollowers',

@@ -172,12 +172,24 @@ function listItem(section, item, reload) {
     button = el('button', { type: 'button', class: 'danger', 'aria-label': `${verb} ${label}`, 'aria-describedby': errorId }, verb);
     button.addEventListener('click', () => act(/** @type {string} */ (section.remove), section.trash ? 'moved to the trash' : 'deleted'));
   }
+  // A section's own actions on a row (a calendar source's pause, resume, run now).
+  const actions = (section.rowActions?.(item) ?? []).map((action) => {
+    const control = el(
+      'button',
+      { type: 'button', class: 'secondary', 'aria-label': `${action.label} ${label}`, 'aria-describedby': errorId },
+      action.label,
+    );
+    control.addEventListener('click', () => act(action.query, action.done));
+    return control;
+  });
   return el(
     'li',
     {},
     el('a', { href: `#/${section.name}/${item.id}` }, label || '(no title)'),
     item.status ? el('span', { class: 'badge' }, item.status.toLowerCase()) : null,
     item.startDate ? el('span', { class: 'muted' }, `${item.startDate} (${item.timezone})`) : null,
+    item.detail ? el('span', { class: 'muted' }, item.detail) : null,
+    ...actions,
     button,
     error,
   );
@@ -305,6 +317,7 @@ async function formView(section, id) {
   // saved before the pickers are in and the form's handler is set (a Save would reload the page).
   const release = holdForm(form, id ? undefined : [submit]);
   if (!id && section.name === 'events') fillForm(form, { status: 'draft', ...emptyRecurrence() });
+  if (!id && section.defaults) fillForm(form, section.defaults);
   try {
     if (section.name === 'events') await setUpPicks(form);
     if (id) loaded = await call(section.get, { id });

@@ -13,7 +13,10 @@
  *   toForm: (data: any) => Record<string, any>,
  *   toInput: (state: Record<string, any>, loaded: any) => Record<string, any>,
  *   saved: (data: any) => any,
+ *   rowActions?: (item: any) => RowAction[],
+ *   defaults?: Record<string, any>,
  * }} Section
+ * @typedef {{ label: string, query: string, done: string }} RowAction
  * @typedef {{ items: any[], total: number, totalPages: number }} ListPage
  */
 
@@ -299,6 +302,115 @@ function terms(name, singular, type, query, mutation) {
   });
 }
 
+const SOURCE_FIELDS = `id name kind address hasCredentials refreshSeconds windowDaysBack windowDaysAhead defaultStatus authority
+  trashRemoved state failures nextRunAt lastRun { at outcome error }`;
+const number = (/** @type {string} */ value) => (value === '' || value === undefined ? undefined : Number(value));
+
+/** How a calendar source stands, in a line: its schedule, its last run and its next. @param {any} source */
+export function sourceSummary(source) {
+  const every = source.refreshSeconds ? `every ${source.refreshSeconds} s` : 'runs when asked';
+  const last = source.lastRun
+    ? `last run ${source.lastRun.outcome} ${source.lastRun.at.slice(0, 16).replace('T', ' ')} UTC${source.lastRun.error ? ` (${source.lastRun.error})` : ''}`
+    : 'not run yet';
+  const failing = source.state === 'FAILING' ? `failing: ${source.failures} failed runs in a row; ` : '';
+  const next = source.nextRunAt ? `; next ${source.nextRunAt.slice(0, 16).replace('T', ' ')} UTC` : '';
+  return `${failing}${every}; ${last}${next}`;
+}
+
+/**
+ * Calendar sources (administrators): other calendars imported on a schedule. Deleting one keeps
+ * the events it brought; pause, resume and run now are row actions.
+ * @type {Section}
+ */
+const sources = {
+  name: 'sources',
+  singular: 'source',
+  plural: 'Sources',
+  trash: false,
+  list: `query ManageSources { calendarSources { ${SOURCE_FIELDS} } }`,
+  get: `query ManageSource($id: Int!) { record: calendarSource(id: $id) { ${SOURCE_FIELDS} } }`,
+  create: `mutation ManageCreateSource($input: CalendarSourceInput!) { saved: createCalendarSource(input: $input) { id } }`,
+  update: `mutation ManageUpdateSource($id: Int!, $input: CalendarSourceInput!) { saved: updateCalendarSource(id: $id, input: $input) { id } }`,
+  remove: `mutation ManageDeleteSource($id: Int!) { deleteCalendarSource(id: $id) { trashedEvents } }`,
+  fields: [
+    { name: 'name', label: 'Name' },
+    {
+      name: 'kind',
+      label: 'Kind',
+      type: 'select',
+      options: [
+        ['ICAL', 'iCalendar feed (URL)'],
+        ['TEC', 'The Events Calendar site, or another Almanac'],
+        ['CSV', "CSV file (The Events Calendar's import columns)"],
+      ],
+    },
+    { name: 'address', label: 'Address', type: 'url', required: true },
+    {
+      name: 'headers',
+      label: 'Request headers',
+      type: 'textarea',
+      hint: 'One "Name: value" a line, e.g. an Authorization. Stored encrypted, never shown again; empty keeps the stored ones.',
+    },
+    { name: 'refreshSeconds', label: 'Refresh every (seconds)', type: 'number', hint: '0: off (runs only when asked)' },
+    { name: 'windowDaysBack', label: 'Window: days back', type: 'number' },
+    { name: 'windowDaysAhead', label: 'Window: days ahead', type: 'number' },
+    {
+      name: 'defaultStatus',
+      label: 'Status of new events',
+      type: 'select',
+      options: [
+        ['PUBLISH', "The source's (published, or private)"],
+        ['DRAFT', 'Draft, for review'],
+      ],
+    },
+    {
+      name: 'authority',
+      label: 'When an event edited here changes at the source',
+      type: 'select',
+      options: [
+        ['OVERWRITE', "Overwrite it with the source's change"],
+        ['KEEP_LOCAL_EDITS', 'Keep it as edited here'],
+        ['OVERWRITE_UNEDITED', 'Overwrite only the fields not edited here'],
+      ],
+    },
+    { name: 'trashRemoved', label: 'Trash events the source removes (iCalendar feeds, other Almanacs)', type: 'checkbox' },
+  ],
+  page: (data) => {
+    const items = data.calendarSources.map((/** @type {any} */ source) => ({
+      ...source,
+      name: source.name || source.address,
+      status: source.state,
+      detail: sourceSummary(source),
+    }));
+    return { items, total: items.length, totalPages: 1 };
+  },
+  toForm: ({ record }) => ({ ...record, headers: '' }),
+  toInput: (state, loaded) => {
+    const headers = listOfLines(state.headers);
+    const input = {
+      name: state.name,
+      kind: state.kind,
+      address: state.address,
+      headers: headers.length ? headers : loaded ? undefined : [],
+      refreshSeconds: number(state.refreshSeconds) ?? 0,
+      windowDaysBack: number(state.windowDaysBack),
+      windowDaysAhead: number(state.windowDaysAhead),
+      defaultStatus: state.defaultStatus,
+      authority: state.authority,
+      trashRemoved: state.trashRemoved,
+    };
+    return loaded ? { id: loaded.record.id, input } : { input };
+  },
+  saved: (data) => data.saved,
+  defaults: { kind: 'ICAL', refreshSeconds: '3600', defaultStatus: 'PUBLISH', authority: 'OVERWRITE', trashRemoved: true },
+  rowActions: (source) => [
+    source.state === 'PAUSED'
+      ? { label: 'Resume', query: 'mutation ManageResumeSource($id: Int!) { resumeCalendarSource(id: $id) { id } }', done: 'resumed' }
+      : { label: 'Pause', query: 'mutation ManagePauseSource($id: Int!) { pauseCalendarSource(id: $id) { id } }', done: 'paused' },
+    { label: 'Run now', query: 'mutation ManageRunSource($id: Int!) { runCalendarSource(id: $id) { id } }', done: 'running' },
+  ],
+};
+
 /** @type {Record<string, Section>} */
 export const SECTIONS = {
   events,
@@ -318,4 +430,5 @@ export const SECTIONS = {
   ]),
   categories: terms('categories', 'category', 'Category', 'eventCategories', 'EventCategory'),
   tags: terms('tags', 'tag', 'Tag', 'tags', 'Tag'),
+  sources,
 };

@@ -24,6 +24,8 @@ export interface GuardedOptions {
   maxRedirects?: number;
   /** A longer body is an error, not a truncated answer. */
   maxBytes?: number;
+  /** Abandons the request (a process shutting down need not wait for a slow server). */
+  signal?: AbortSignal;
 }
 
 export class OutboundDenied extends Error {}
@@ -69,7 +71,7 @@ function requestOnce(url: string, address: string | undefined, timeoutMs: number
   const headers: Record<string, string | number> = { 'user-agent': 'Almanac', ...options.headers };
   if (options.body !== undefined) headers['content-length'] = Buffer.byteLength(options.body);
   return new Promise<Omit<GuardedResponse, 'url'>>((resolve, reject) => {
-    const request = client.request(target, { method, lookup, timeout: timeoutMs, headers }, (response) => {
+    const request = client.request(target, { method, lookup, timeout: timeoutMs, headers, signal: options.signal }, (response) => {
       const status = response.statusCode ?? 0;
       const redirect = method !== 'POST' && status >= 300 && status < 400 && response.headers.location;
       if (method === 'HEAD' || redirect) {

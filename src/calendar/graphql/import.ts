@@ -6,6 +6,7 @@ import { translateDomainErrors, type ErrorCode } from '../../graphql/errors.js';
 import { intId, NodeInterface, nodeIdField, nodeSource } from '../../graphql/node.js';
 import { runImportInBackground } from '../import/background.js';
 import { ImportError, type ImportErrorCode } from '../import/errors.js';
+import type { Counts } from '../import/importer.js';
 import {
   claimImportJob,
   createImportJob,
@@ -34,7 +35,7 @@ translateDomainErrors(ImportError, (error) => ({
 /** Imports need a key (which one may import is the domain's rule). */
 const importer = (ctx: GraphQLContext) => requireViewer(ctx, 'Importing needs an administrator API key');
 
-const ImportKind = builder.enumType('ImportKind', {
+export const ImportKind = builder.enumType('ImportKind', {
   description: 'What an import reads.',
   values: {
     TEC: {
@@ -42,6 +43,11 @@ const ImportKind = builder.enumType('ImportKind', {
       description: 'A site running The Events Calendar, or another Almanac, through its REST API (/wp-json/tribe/events/v1).',
     },
     ICAL: { value: 'ical', description: 'An iCalendar (RFC 5545) feed.' },
+    CSV: {
+      value: 'csv',
+      description:
+        "A CSV file of events in The Events Calendar's CSV import columns (Event Name, Event Start Date, …), at an http(s) URL; see calendarSourcePreview.",
+    },
   } as const,
 });
 
@@ -56,10 +62,17 @@ const ImportStatus = builder.enumType('ImportStatus', {
   } as const,
 });
 
-const ImportCount = builder
-  .objectRef<{ kind: string; created: number; updated: number; unchanged?: number; skipped: number; removed: number; failed: number }>(
-    'ImportCount',
-  )
+export const ImportCount = builder
+  .objectRef<{
+    kind: string;
+    created: number;
+    updated: number;
+    unchanged?: number;
+    skipped: number;
+    kept?: number;
+    removed: number;
+    failed: number;
+  }>('ImportCount')
   .implement({
     description: 'What happened to the records of one kind.',
     fields: (t) => ({
@@ -71,6 +84,11 @@ const ImportCount = builder
         resolve: (count) => count.unchanged ?? 0,
       }),
       skipped: t.exposeInt('skipped', { description: 'Records left alone: trashed here since an earlier import.' }),
+      kept: t.int({
+        description:
+          "Events changed at the source but edited here, left as they are by their calendar source's update authority (KEEP_LOCAL_EDITS).",
+        resolve: (count) => count.kept ?? 0,
+      }),
       removed: t.exposeInt('removed', {
         description:
           'Records removed here because the source removed them: iCalendar STATUS:CANCELLED, or an Almanac source deleted, trashed or unpublished them.',
@@ -78,6 +96,9 @@ const ImportCount = builder
       failed: t.exposeInt('failed', { description: "Records Almanac's rules refused (see warnings)." }),
     }),
   });
+
+/** Outcomes per kind, a row each. */
+export const countRows = (counts: Counts) => Object.entries(counts).map(([kind, outcomes]) => ({ kind, ...outcomes }));
 
 const ImportJob = builder.objectRef<ImportJobView>('ImportJob').implement({
   description: 'An import and its progress.',
@@ -105,7 +126,7 @@ const ImportJob = builder.objectRef<ImportJobView>('ImportJob').implement({
     counts: t.field({
       type: [ImportCount],
       description: 'Outcomes per kind of record.',
-      resolve: (job) => Object.entries(job.counts).map(([kind, counts]) => ({ kind, ...counts })),
+      resolve: (job) => countRows(job.counts),
     }),
     warnings: t.exposeStringList('warnings', { description: 'Records that could not be imported as they were, and why (at most 100).' }),
     error: t.exposeString('error', { description: 'Why it stopped, when it failed or was interrupted ("" otherwise).' }),

@@ -43,7 +43,7 @@ const MAX_FEED_BYTES = 20 * 1024 * 1024;
 export async function readIcal(
   source: string,
   policy: UrlPolicy,
-  options: { allowFiles: boolean; headers?: Record<string, string> },
+  options: { allowFiles: boolean; headers?: Record<string, string>; signal?: AbortSignal },
 ): Promise<string> {
   const url = source.replace(/^webcals?:\/\//i, (scheme) => (scheme.toLowerCase() === 'webcals://' ? 'https://' : 'http://'));
   if (!/^https?:\/\//i.test(url)) {
@@ -58,6 +58,7 @@ export async function readIcal(
     headers: { accept: 'text/calendar', ...options.headers },
     timeoutMs: 60_000,
     maxBytes: MAX_FEED_BYTES,
+    signal: options.signal,
   });
   if (response.status !== 200) throw new ImportError('source_invalid', `${url} answered ${response.status}`);
   return response.body.toString('utf8');

@@ -17,12 +17,40 @@ import type { LinkedType } from '../posts.js';
 import { formatRrule } from '../recurrence/index.js';
 import { planRecurrence } from '../series.js';
 import { CATEGORY_TAXONOMY, createTerm, deleteTerm, TAG_TAXONOMY, updateTerm, type TermInput } from '../terms.js';
+import type { CsvItem } from './csv-source.js';
 import type { IcalItem } from './ical-source.js';
+import {
+  carriedPrint,
+  editedGroups,
+  localPrint,
+  parsePrint,
+  withoutGroups,
+  type Authority,
+  type FieldGroup,
+  type LocalPrint,
+} from './local-edits.js';
 import { eventFields, eventRefs, linkedFields, termInput, type TecRecord } from './tec-records.js';
 import type { TecCollection, TecSource } from './tec-source.js';
 
 export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
-export type Outcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'removed' | 'failed';
+export type Outcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'kept' | 'removed' | 'failed';
+
+/** How a scheduled source's records are written (a one-shot import: ONE_SHOT). */
+export interface ImportPolicy {
+  /** What a change at the source does to an event edited here (local-edits.ts). */
+  authority: Authority;
+  /** Records the source removes or cancels leave here too. */
+  removals: boolean;
+  /** The status of new events ("": the source's), but a private event's; later runs leave a reviewer's status alone. */
+  status: string;
+  /** Terms every event gets besides the source's (term ids). */
+  categories: number[];
+  tags: number[];
+  /** Keeps each event's local print after a write, so that later runs see edits made here. */
+  trackEdits: boolean;
+}
+
+export const ONE_SHOT: ImportPolicy = { authority: 'overwrite', removals: true, status: '', categories: [], tags: [], trackEdits: false };
 export type Counts = Partial<Record<RecordKind, Record<Outcome, number>>>;
 
 interface Deps {
@@ -72,6 +100,7 @@ export class Importer {
     readonly counts: Counts,
     readonly warnings: string[],
     private maxWarnings: number,
+    private policy: ImportPolicy = ONE_SHOT,
   ) {}
 
   /**
@@ -138,7 +167,7 @@ export class Importer {
   }
 
   private count(kind: RecordKind, outcome: Outcome) {
-    const forKind = (this.counts[kind] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0, removed: 0, failed: 0 });
+    const forKind = (this.counts[kind] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0, kept: 0, removed: 0, failed: 0 });
     forKind[outcome] ??= 0; // counts saved before this outcome existed
     forKind[outcome]++;
   }
@@ -148,13 +177,16 @@ export class Importer {
   }
 
   /** The local id a remote record became, when that record is still here and not trashed; 0: a create was under way. */
-  private async linked(kind: RecordKind, remoteId: string): Promise<{ id: number | null; trashed: boolean; fingerprint: string } | null> {
+  private async linked(
+    kind: RecordKind,
+    remoteId: string,
+  ): Promise<{ id: number | null; trashed: boolean; fingerprint: string; localPrint: string } | null> {
     if (this.unlinked.has(`${kind}:${remoteId}`)) return null;
     const link = await this.deps.prisma.importedRecord.findUnique({
       where: { source_kind_remoteId: { source: this.sourceKey, kind, remoteId } },
     });
     if (!link) return null;
-    if (link.localId === 0) return { id: 0, trashed: false, fingerprint: '' };
+    if (link.localId === 0) return { id: 0, trashed: false, fingerprint: '', localPrint: '' };
     const { prisma } = this.deps;
     const row =
       kind === 'category' || kind === 'tag'
@@ -162,18 +194,28 @@ export class Importer {
         : // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a delegate picked by record kind: the generated client types each model's apart
           await (prisma[kind] as any).findUnique({ where: { id: link.localId }, select: { status: true } });
     if (!row) return null;
-    return { id: link.localId, trashed: row.status === 'trash', fingerprint: link.fingerprint };
+    return { id: link.localId, trashed: row.status === 'trash', fingerprint: link.fingerprint, localPrint: link.localPrint };
   }
 
-  /** `fingerprint`: of the fields written ("" when a write is under way or was not from fields). */
-  private async remember(kind: RecordKind, remoteId: string, localId: number, fingerprint = '') {
+  /** `fingerprint`: of the fields written ("" when a write is under way or was not from fields); `print`: the event's local print. */
+  private async remember(kind: RecordKind, remoteId: string, localId: number, fingerprint = '', print?: LocalPrint) {
     const key = { source: this.sourceKey, kind, remoteId };
     this.unlinked.delete(`${kind}:${remoteId}`);
     const seen = this.listingJob ? { seenBy: this.listingJob } : {};
+    const local = print ? { localPrint: JSON.stringify(print) } : {};
     await this.deps.prisma.importedRecord.upsert({
       where: { source_kind_remoteId: key },
-      create: { ...key, localId, fingerprint, ...seen },
-      update: { localId, fingerprint, ...seen },
+      create: { ...key, localId, fingerprint, ...seen, ...local },
+      update: { localId, fingerprint, ...seen, ...local },
+    });
+  }
+
+  /** A record the listing holds that the source's date window leaves out: not written, and not taken as removed. */
+  async outsideWindow(kind: RecordKind, remoteId: string) {
+    if (!this.listingJob) return;
+    await this.deps.prisma.importedRecord.updateMany({
+      where: { source: this.sourceKey, kind, remoteId },
+      data: { seenBy: this.listingJob },
     });
   }
 
@@ -204,7 +246,7 @@ export class Importer {
     let link = await this.linked(kind, remoteId);
     if (link?.id === 0) {
       const found = orphan ? await orphan() : null;
-      link = found ? { id: found, trashed: false, fingerprint: '' } : null;
+      link = found ? { id: found, trashed: false, fingerprint: '', localPrint: '' } : null;
     }
     if (link?.trashed) {
       await this.seen(kind, remoteId);
@@ -212,6 +254,7 @@ export class Importer {
       this.done.set(key, null);
       return null;
     }
+    if (kind === 'event') fields = this.withDefaults(fields as EventFields) as F;
     const print = fingerprint(fields);
     if (link?.id && link.fingerprint === print) {
       await this.seen(kind, remoteId);
@@ -219,14 +262,22 @@ export class Importer {
       this.done.set(key, link.id);
       return link.id;
     }
+    const update = link?.id && kind === 'event' ? await this.eventUpdate(link.id, link.localPrint, fields as EventFields) : null;
+    if (update?.kept) {
+      await this.seen(kind, remoteId);
+      this.count(kind, 'kept');
+      this.done.set(key, link!.id);
+      return link!.id;
+    }
     let id: number | null = null;
     try {
-      id = await this.withImageFallback(fields, label, async (given) => {
+      id = await this.withImageFallback(update ? (update.fields as F) : fields, label, async (given) => {
         if (link?.id) return write.update(link.id, given);
         if (orphan && !this.batched) await this.remember(kind, remoteId, 0);
         return write.create(given);
       });
-      await this.remember(kind, remoteId, id, print);
+      const after = kind === 'event' && this.policy.trackEdits ? await localPrint(this.deps.prisma, id) : null;
+      await this.remember(kind, remoteId, id, print, after ? carriedPrint(after, update?.before ?? null, update?.edited ?? []) : undefined);
       this.count(kind, link?.id ? 'updated' : 'created');
     } catch (error) {
       if (!(error instanceof CalendarError)) throw error;
@@ -235,6 +286,36 @@ export class Importer {
     }
     this.done.set(key, id);
     return id;
+  }
+
+  /** The source's default status and terms on an event's fields. */
+  private withDefaults(fields: EventFields): EventFields {
+    const { status, categories, tags } = this.policy;
+    const merged = { ...fields };
+    if (status && fields.status !== 'private') merged.status = status;
+    if (categories.length) merged.categories = [...new Set([...((fields.categories as unknown[]) ?? []), ...categories])];
+    if (tags.length) merged.tags = [...new Set([...((fields.tags as unknown[]) ?? []), ...tags])];
+    return merged;
+  }
+
+  /**
+   * What an update of an imported event writes under the source's authority: every field, the
+   * fields of groups nobody edited here, or nothing (`kept`) when the event was edited here. A
+   * status the source set on create is not written again: a reviewer's decision stands.
+   */
+  private async eventUpdate(
+    id: number,
+    printJson: string,
+    fields: EventFields,
+  ): Promise<{ kept: boolean; fields: EventFields; before: LocalPrint | null; edited: FieldGroup[] }> {
+    const given = { ...fields };
+    if (this.policy.status) delete given.status;
+    if (this.policy.authority === 'overwrite') return { kept: false, fields: given, before: null, edited: [] };
+    const before = parsePrint(printJson);
+    const edited = editedGroups(before, await localPrint(this.deps.prisma, id));
+    // A series is retimed as a whole: one whose time was edited here is left as it is.
+    const kept = edited.length > 0 && (this.policy.authority === 'keep' || (fields.recurrence != null && edited.includes('time')));
+    return { kept, fields: withoutGroups(given, edited), before, edited };
   }
 
   /** An image the source names but that cannot be reached (moved, private) does not cost the record. */
@@ -354,11 +435,15 @@ export class Importer {
    * coming back at the source comes back here as a new copy. A copy already trashed here is left be.
    */
   async removeRemote(kind: RecordKind, remoteId: string): Promise<void> {
+    if (!this.policy.removals) return;
     const link = await this.linked(kind, remoteId);
     const context = { ...this.deps };
     try {
       if (link?.id && !link.trashed) {
-        if (kind === 'event') await trashEvent(context, { id: link.id });
+        // A series the source removed leaves whole.
+        const series =
+          kind === 'event' && (await context.prisma.event.findUnique({ where: { id: link.id }, select: { seriesId: true } }))?.seriesId;
+        if (kind === 'event') await trashEvent(context, { id: link.id }, series != null ? 'ALL' : 'THIS');
         else if (kind === 'venue' || kind === 'organizer') await trashLinkedPost(context, kind, { id: link.id });
         else await deleteTerm(context, TAXONOMY[kind], link.id);
         this.count(kind, 'removed');
@@ -374,6 +459,19 @@ export class Importer {
     this.done.delete(`${kind}:${remoteId}`);
   }
 
+  /**
+   * After a complete read of an iCalendar feed: the events it gave before that it no longer holds
+   * leave (`present`: every UID in the feed, window or not). Occurrences expanded from a series
+   * ("UID#start") are left: they fall out of the window rather than out of the feed.
+   */
+  async removeMissingEvents(present: Set<string>): Promise<void> {
+    const links = await this.deps.prisma.importedRecord.findMany({
+      where: { source: this.sourceKey, kind: 'event' },
+      select: { remoteId: true },
+    });
+    for (const { remoteId } of links) if (!remoteId.includes('#') && !present.has(remoteId)) await this.removeRemote('event', remoteId);
+  }
+
   /** After a complete full read: the records this source gave before that the listing no longer holds leave. */
   async removeUnseen(jobId: number): Promise<void> {
     const gone = await this.deps.prisma.importedRecord.findMany({
@@ -381,6 +479,24 @@ export class Importer {
       select: { kind: true, remoteId: true },
     });
     for (const link of gone) await this.removeRemote(link.kind as RecordKind, link.remoteId);
+  }
+
+  // — CSV (The Events Calendar's columns) —
+
+  /** One row: its venue and organizers by name (an organizer may be given by its id here), then the event. */
+  async csvRow(item: CsvItem): Promise<number | null> {
+    const write = this.writes().linked;
+    const venue = item.venue ? await this.upsert('venue', item.venue, `venue "${item.venue}"`, { name: item.venue }, write('venue')) : null;
+    const organizers: number[] = [];
+    for (const name of item.organizers) {
+      const id = /^\d+$/.test(name)
+        ? Number(name)
+        : await this.upsert('organizer', name, `organizer "${name}"`, { name }, write('organizer'));
+      if (id) organizers.push(id);
+    }
+    const fields: EventFields = { ...item.fields, venue: venue ?? '', organizer: organizers };
+    const label = `event "${fields.title}" (line ${item.line})`;
+    return this.upsert('event', item.remoteId, label, fields, this.writes().event, () => this.orphanEvent(fields));
   }
 
   // — iCalendar —
@@ -391,7 +507,7 @@ export class Importer {
     if (series) await this.keepSeriesLink(item.remoteId);
     if (item.cancelled) {
       const link = await this.linked('event', item.remoteId);
-      if (link?.id && !link.trashed) {
+      if (link?.id && !link.trashed && this.policy.removals) {
         // A cancelled series leaves the calendar whole.
         await trashEvent(this.deps, { id: link.id }, series ? 'ALL' : 'THIS');
         this.count('event', 'removed');
@@ -533,7 +649,7 @@ export class Importer {
       seriesId != null
         ? await prisma.event.findFirst({ where: { seriesId, recurrenceId: of.recurrenceId }, select: { id: true, status: true } })
         : null;
-    if (!occurrence || occurrence.status === 'trash') {
+    if (!occurrence || occurrence.status === 'trash' || (item.cancelled && !this.policy.removals)) {
       if (!occurrence && !item.cancelled)
         this.warn(`${label}: its series has no occurrence starting ${of.recurrenceId} (yet); not imported`);
       this.count('event', 'skipped');

@@ -10,13 +10,16 @@ import type { Config } from '../../config.js';
 import type { Prisma } from '../../db/client.js';
 import { outboundPolicy } from '../../net/url-policy.js';
 import type { Viewer } from '../../auth/viewer.js';
+import { sourceHeaders } from './source-credentials.js';
 import { AlmanacChangeLog, ChangeCursorExpired } from './almanac-source.js';
 import { ImportError } from './errors.js';
-import { icalItems, readIcal, type IcalWindow } from './ical-source.js';
-import { Importer, type Counts, type RecordKind } from './importer.js';
+import { csvItems, type CsvItem } from './csv-source.js';
+import { icalItems, readIcal, type IcalItem, type IcalWindow } from './ical-source.js';
+import { Importer, ONE_SHOT, type Counts, type ImportPolicy, type RecordKind } from './importer.js';
+import type { Authority } from './local-edits.js';
 import { TEC_COLLECTIONS, tecBase, TecSource, type TecCollection } from './tec-source.js';
 
-export type ImportKind = 'tec' | 'ical';
+export type ImportKind = 'tec' | 'ical' | 'csv';
 export type ImportStatus = 'queued' | 'running' | 'interrupted' | 'failed' | 'completed';
 
 /** A running job whose process has not been heard from for this long was interrupted. */
@@ -54,6 +57,8 @@ interface Cursor {
 interface Options {
   headers?: Record<string, string>;
   window?: IcalWindow;
+  /** A run of a calendar source (sources.ts): its settings (and sealed credentials) are read from it. */
+  sourceId?: number;
 }
 
 export interface ImportJobView {
@@ -136,6 +141,12 @@ export interface NewImport {
   window?: Partial<IcalWindow>;
 }
 
+/** The window from `back` days before today to `ahead` days after (UTC days). */
+export function windowAround(now: Date, back: number, ahead: number): IcalWindow {
+  const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return { start: new Date(day - back * 86_400_000).toISOString(), end: new Date(day + (ahead + 1) * 86_400_000 - 1000).toISOString() };
+}
+
 /** The default window of recurring events: from a year ago to two years ahead. */
 export function defaultWindow(now = new Date()): IcalWindow {
   const shift = (years: number) => new Date(Date.UTC(now.getUTCFullYear() + years, now.getUTCMonth(), now.getUTCDate())).toISOString();
@@ -152,7 +163,7 @@ export async function createImportJob(
   let source = input.source.trim();
   if (input.kind === 'tec') source = tecBase(source);
   else if (!options.allowFiles && !/^(https?|webcals?):\/\//i.test(source))
-    throw new ImportError('invalid', 'An iCalendar import needs an http(s) or webcal URL.');
+    throw new ImportError('invalid', `An ${input.kind === 'csv' ? 'CSV' : 'iCalendar'} import needs an http(s) or webcal URL.`);
   const window = { ...defaultWindow(), ...input.window };
   for (const [name, value] of Object.entries(window)) {
     if (Number.isNaN(Date.parse(value))) throw new ImportError('invalid', `window ${name}: "${value}" is not a date`);
@@ -222,6 +233,13 @@ export interface RunOptions {
   retryDelaysMs?: number[];
 }
 
+/** Whether an event from `start` to `end` (local walls "YYYY-MM-DD HH:MM:SS") meets the window, by day. */
+function windowFilter(window: IcalWindow): (start: string, end: string) => boolean {
+  const first = window.start.slice(0, 10);
+  const last = window.end.slice(0, 10);
+  return (start, end) => !start || ((end || start).slice(0, 10) >= first && start.slice(0, 10) <= last);
+}
+
 /** Runs a claimed job to its end (completed, or failed with the error kept); resolves with its view. */
 export async function runImportJob(deps: { prisma: Prisma; config: Config }, id: number, options: RunOptions = {}): Promise<ImportJobView> {
   const { prisma } = deps;
@@ -230,12 +248,25 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
   const settings = parse<Options>(row.options, {});
   const viewer: Viewer = { userId: row.userId, login: 'import', role: 'administrator' };
   const sourceKey = `${row.kind}:${row.source}`;
+  const scheduled = settings.sourceId ? await prisma.calendarSource.findUnique({ where: { id: settings.sourceId } }) : null;
+  const policy: ImportPolicy = scheduled
+    ? {
+        authority: scheduled.authority as Authority,
+        removals: scheduled.trashRemoved,
+        // Publish: the source's own status (a private event stays private); draft: every new event, for review.
+        status: scheduled.defaultStatus === 'draft' ? 'draft' : '',
+        categories: parse<number[]>(scheduled.categories, []),
+        tags: parse<number[]>(scheduled.tags, []),
+        trackEdits: true,
+      }
+    : ONE_SHOT;
   const importer = new Importer(
     { ...deps, viewer },
     sourceKey,
     parse<Counts>(row.counts, {}),
     parse<string[]>(row.warnings, []),
     MAX_WARNINGS,
+    policy,
   );
   const save = async (data: Record<string, unknown> = {}) => {
     const saved = await prisma.importJob.update({
@@ -261,6 +292,13 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
     return jobView(await prisma.importJob.findUniqueOrThrow({ where: { id } }));
   };
   try {
+    if (settings.sourceId) {
+      if (!scheduled) throw new ImportError('not_found', 'Its calendar source was deleted.');
+      // Read now, never stored in the job: the source keeps them sealed.
+      settings.headers = sourceHeaders(scheduled, deps.config);
+      settings.window = windowAround(row.createdAt, scheduled.windowDaysBack, scheduled.windowDaysAhead);
+    }
+    const inWindow = scheduled ? windowFilter(settings.window!) : () => true;
     const policy = outboundPolicy(deps.config);
     if (row.kind === 'tec') {
       const sourceOptions = { headers: settings.headers, retryDelaysMs: options.retryDelaysMs };
@@ -296,7 +334,10 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
             if (stopped()) return await interrupted();
             // The record as the source shows it now (later changes in the log agree with it).
             const record = change.removed ? null : await source.recordIfShown(change.collection, change.id);
-            if (record) await importer.tecRecord(change.collection, record);
+            if (record && (change.collection !== 'events' || inWindow(String(record.start_date ?? ''), String(record.end_date ?? ''))))
+              await importer.tecRecord(change.collection, record);
+            else if (record)
+              continue; // outside the window: neither written nor removed
             else await importer.removeRemote(KIND_OF_COLLECTION[change.collection], String(change.id));
           }
           cursor.read = (cursor.read ?? 0) + page.changes.length;
@@ -318,7 +359,9 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
               async () => {
                 for (const [index, record] of page.items.entries()) {
                   if (stopped()) return void (stoppedAt = index);
-                  await importer.tecRecord(phase, record);
+                  if (phase !== 'events' || inWindow(String(record.start_date ?? ''), String(record.end_date ?? '')))
+                    await importer.tecRecord(phase, record);
+                  else await importer.outsideWindow('event', String(record.id));
                 }
               },
               page.items.map((record) => ({ kind: KIND_OF_COLLECTION[phase], remoteId: String(record.id) })),
@@ -334,8 +377,21 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
         if (log) await importer.removeUnseen(id);
       }
     } else {
-      const text = await readIcal(row.source, policy, { allowFiles: options.allowFiles === true, headers: settings.headers });
-      const items = icalItems(text, settings.window ?? defaultWindow());
+      const csv = row.kind === 'csv';
+      // A CSV file is read as a feed is (the same policy, limits and errors), asked for as CSV.
+      const text = await readIcal(row.source, policy, {
+        allowFiles: options.allowFiles === true,
+        headers: csv ? { accept: 'text/csv, text/plain;q=0.5', ...settings.headers } : settings.headers,
+        signal: options.signal,
+      });
+      const all: (IcalItem | CsvItem)[] = csv ? csvItems(text) : icalItems(text, settings.window ?? defaultWindow());
+      // A series' occurrences are already the window's; a single event outside it is left out (a CSV
+      // row's dates only when written as ISO dates: others are read by the event writes).
+      const items = all.filter((item) =>
+        'line' in item
+          ? !/^\d{4}-\d\d-\d\d/.test(item.fields.startDate!) || inWindow(item.fields.startDate!, item.fields.endDate!)
+          : item.fields.recurrence != null || item.occurrenceOf || inWindow(item.fields.startDate!, item.fields.endDate!),
+      );
       Object.assign(cursor, { phase: 'events', totals: { events: items.length } });
       for (let next = cursor.index ?? 0; next < items.length;) {
         const end = Math.min(next + ICAL_BATCH, items.length);
@@ -344,7 +400,8 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
           async () => {
             for (let index = next; index < end; index++) {
               if (stopped()) return void (stoppedAt = index);
-              await importer.icalItem(items[index]);
+              const item = items[index];
+              await ('line' in item ? importer.csvRow(item) : importer.icalItem(item));
             }
           },
           items.slice(next, end).map((item) => ({ kind: 'event' as const, remoteId: item.remoteId })),
@@ -354,6 +411,9 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
         if (stoppedAt >= 0) return await interrupted();
         await save();
       }
+      // A feed lists every event it holds: one gone from it was removed at the source.
+      // (Not a CSV file: its rows are known by name and start, so a renamed row would look removed.)
+      if (scheduled && !csv) await importer.inOneTransaction(() => importer.removeMissingEvents(new Set(all.map((item) => item.remoteId))));
     }
     const now = new Date();
     const known = { changeCursor: cursor.changes ?? '', lastRunAt: now, ...(cursor.mode === 'changes' ? {} : { lastFullReadAt: now }) };
@@ -361,6 +421,8 @@ export async function runImportJob(deps: { prisma: Prisma; config: Config }, id:
     // A finished import needs no credentials any more: they are not kept.
     await save({ status: 'completed', finishedAt: now, options: JSON.stringify({ ...settings, headers: {} }) });
   } catch (error) {
+    // Stopped while reading the source (the process shutting down): resumable, not failed.
+    if (stopped()) return await interrupted();
     const message = error instanceof ImportError ? error.message : `internal error: ${(error as Error).message}`;
     await save({ status: 'failed', error: message, finishedAt: new Date() }).catch(() => {});
   } finally {
