@@ -5,7 +5,9 @@ import type { Viewer } from '../auth/viewer.js';
 import type { Config } from '../config.js';
 import { CalendarError } from './errors.js';
 import { createOrReuseLinked, linkedFieldsFromObject, validateLinkedFields, type LinkedPlan } from './linked.js';
-import { existingIdsOfType, type Db, type LinkedType } from './posts.js';
+import type { Prisma } from '../db/client.js';
+import { isDbId, type Db, type LinkedType } from './posts.js';
+import { addPublishedToTermCounts } from './term-lookup.js';
 import { Problems } from './validate.js';
 import { isPlainObject } from '../values.js';
 
@@ -66,9 +68,10 @@ export async function planLinks(
   raw: unknown,
   viewer: Viewer | null,
   policy: UrlPolicy,
+  postTypes: Map<number, string>,
 ): Promise<LinkPlan | null> {
   if (isEmptyValue(raw)) return { kind: 'empty' };
-  const ids = await existingIdsOfType(db, idsIn(raw), type);
+  const ids = new Set(idsIn(raw).filter((id) => postTypes.get(id) === type));
   if (typeof raw === 'string' && raw.includes(',')) {
     const items = raw
       .split(',')
@@ -95,6 +98,34 @@ export async function planLinks(
   return { kind: 'entries', entries };
 }
 
+/** What an event write names by id: each post's type (venues, organizers) and each term's taxonomy. */
+export interface NamedRecords {
+  postTypes: Map<number, string>;
+  termTaxonomies: Map<number, string>;
+}
+
+/**
+ * The records that the `venue` and `organizer` arguments (`linkRaws`) and the term ids name, in one
+ * read for all (planLinks's `postTypes`, resolveEventTerms's `knownIds`).
+ */
+export async function namedRecords(db: Db, linkRaws: unknown[], termIds: number[]): Promise<NamedRecords> {
+  const postIds = [...new Set(linkRaws.flatMap((raw) => (isEmptyValue(raw) ? [] : idsIn(raw))).filter(isDbId))];
+  const terms = [...new Set(termIds)];
+  const found: NamedRecords = { postTypes: new Map(), termTaxonomies: new Map() };
+  if (!postIds.length && !terms.length) return found;
+  const postgres = (db as { _activeProvider?: string })._activeProvider === 'postgresql';
+  const list = (from: number, n: number) =>
+    n ? Array.from({ length: n }, (_, i) => (postgres ? `$${from + i}` : '?')).join(', ') : 'NULL';
+  const rows = await (db as unknown as Prisma).$queryRawUnsafe<{ kind: string; id: number | bigint; name: string }[]>(
+    `SELECT 'post' AS "kind", "id", "type" AS "name" FROM "Post" WHERE "id" IN (${list(1, postIds.length)})
+     UNION ALL SELECT 'term', "id", "taxonomy" FROM "Term" WHERE "id" IN (${list(postIds.length + 1, terms.length)})`,
+    ...postIds,
+    ...terms,
+  );
+  for (const row of rows) (row.kind === 'post' ? found.postTypes : found.termTaxonomies).set(Number(row.id), row.name);
+  return found;
+}
+
 /** Resolves a plan to linked ids, creating (or reusing) records as needed. Inside the write's transaction. */
 export async function applyLinks(
   tx: Db,
@@ -114,4 +145,44 @@ export async function applyLinks(
     if (!ids.includes(id)) ids.push(id);
   }
   return ids;
+}
+
+/**
+ * A created event's links, and its terms' counts when it is published. On PostgreSQL one statement
+ * (data-modifying CTEs), its terms locked in id order as every count update locks them; on SQLite,
+ * which runs one write at a time in-process, one per table. Terms are linked from their rows, so a
+ * term deleted since the write named it is left out rather than failing the write.
+ */
+export async function insertEventLinks(
+  tx: Db,
+  eventId: number,
+  links: { venueIds: number[]; organizerIds: number[]; termIds: number[] },
+  published: boolean,
+): Promise<void> {
+  const { venueIds, organizerIds, termIds } = links;
+  const counted = published ? termIds : [];
+  const raw = tx as unknown as Prisma;
+  if ((tx as { _activeProvider?: string })._activeProvider === 'postgresql') {
+    if (!venueIds.length && !organizerIds.length && !termIds.length) return;
+    await raw.$executeRawUnsafe(
+      `WITH "venues" AS (INSERT INTO "EventVenue" ("eventId", "venueId") SELECT $1::int, unnest($2::int[])),
+        "organizers" AS (INSERT INTO "EventOrganizer" ("eventId", "organizerId", "position")
+          SELECT $1::int, o."id", (o."n" - 1)::int FROM unnest($3::int[]) WITH ORDINALITY AS o("id", "n")),
+        "terms" AS (INSERT INTO "EventTerm" ("eventId", "termId") SELECT $1::int, "id" FROM "Term" WHERE "id" = ANY($4::int[]))
+      UPDATE "Term" SET "count" = "count" + 1 WHERE "id" IN (SELECT "id" FROM "Term" WHERE "id" = ANY($5::int[]) ORDER BY "id" FOR NO KEY UPDATE)`,
+      eventId,
+      venueIds,
+      organizerIds,
+      termIds,
+      counted,
+    );
+    return;
+  }
+  if (venueIds.length) await tx.eventVenue.createMany({ data: venueIds.map((venueId) => ({ eventId, venueId })) });
+  if (organizerIds.length)
+    await tx.eventOrganizer.createMany({ data: organizerIds.map((organizerId, position) => ({ eventId, organizerId, position })) });
+  const ids = termIds.join(','); // integers only: safe to inline, as the count updates do
+  if (termIds.length)
+    await raw.$executeRawUnsafe(`INSERT INTO "EventTerm" ("eventId", "termId") SELECT ?, "id" FROM "Term" WHERE "id" IN (${ids})`, eventId);
+  if (counted.length) await addPublishedToTermCounts(tx, counted);
 }

@@ -12,11 +12,12 @@ import { detectCurrency, parseCostInput } from './cost.js';
 import { isValidTimezone, timezoneAbbr } from './dates/zones.js';
 import { isValidDateInput } from './dates/strtotime.js';
 import { eventSchedule } from './dates/schedule.js';
-import { applyLinks, planLinks, type LinkPlan } from './event-links.js';
+import { applyLinks, insertEventLinks, namedRecords, planLinks, type LinkPlan } from './event-links.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { publicationDates } from './linked.js';
 import {
   floatingDates,
+  insertEventPost,
   insertedDates,
   resavedDates,
   lockEventRow,
@@ -40,7 +41,7 @@ import {
   type RecurrenceScope,
   type SeriesPlan,
 } from './series.js';
-import { CATEGORY_TAXONOMY, TAG_TAXONOMY, addPublishedToTermCounts, refreshTermCounts, resolveEventTerms, termIdsOf } from './terms.js';
+import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms, termIdsNamed, termIdsOf } from './terms.js';
 import { tecSanitizeString } from './text.js';
 import { isNonBlankString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
@@ -87,6 +88,8 @@ interface Plans {
   image?: ImagePlan;
   venue?: LinkPlan;
   organizer?: LinkPlan;
+  /** A create's: the taxonomy of each term id it names that exists. */
+  knownTerms?: Map<number, string>;
 }
 
 /** Validates every given field, in the contract's declaration order; throws INVALID_INPUT with a reason per field. */
@@ -110,9 +113,16 @@ async function validate(db: Db, fields: EventFields, create: boolean, viewer: Vi
   }
   if (given('website')) problems.check('website', isUrlOrEmpty(fields.website));
   if (given('parent')) problems.check('parent', fields.parent === 0 || (await postTypeOf(db, Number(fields.parent))) === 'event');
+  // A create's term ids are read here too: one read for every record the write names by id.
+  const termIds = create ? [...termIdsNamed(fields.categories), ...termIdsNamed(fields.tags)] : [];
+  const named =
+    given('venue') || given('organizer') || termIds.length
+      ? await namedRecords(db, [fields.venue, fields.organizer], termIds)
+      : { postTypes: new Map(), termTaxonomies: new Map() };
+  if (create) plans.knownTerms = named.termTaxonomies;
   for (const type of ['venue', 'organizer'] as const) {
     if (!given(type)) continue;
-    const plan = await planLinks(db, type, fields[type], viewer, policy);
+    const plan = await planLinks(db, type, fields[type], viewer, policy, named.postTypes);
     if (plan) plans[type] = plan;
     else problems.fail(type);
   }
@@ -153,46 +163,61 @@ async function eventSlug(tx: Db, given: string | undefined, title: string, id: n
   return uniquePostSlug(tx, 'event', sanitizeSlug(title) || String(id), id);
 }
 
-/**
- * Links the event to what `fields` name, replacing what it had. `created`: the event was inserted by
- * this write, so it has no links to remove yet, and its terms go in with one statement (an import
- * writes thousands). Resolves with the ids of the terms it now has (for a created event).
- */
-async function replaceLinks(
-  tx: Db,
-  eventId: number,
-  plans: Plans,
-  fields: EventFields,
-  context: WriteContext,
-  created = false,
-): Promise<number[]> {
+/** Links an updated event to what `fields` name, replacing what it had. */
+async function replaceLinks(tx: Db, eventId: number, plans: Plans, fields: EventFields, context: WriteContext): Promise<void> {
   if (plans.venue) {
     const [venueId] = await applyLinks(tx, 'venue', plans.venue, context);
-    if (!created) await tx.eventVenue.deleteMany({ where: { eventId } });
+    await tx.eventVenue.deleteMany({ where: { eventId } });
     if (venueId) await tx.eventVenue.create({ data: { eventId, venueId } });
   }
   if (plans.organizer) {
     const ids = await applyLinks(tx, 'organizer', plans.organizer, context);
-    if (!created) await tx.eventOrganizer.deleteMany({ where: { eventId } });
+    await tx.eventOrganizer.deleteMany({ where: { eventId } });
     if (ids.length) await tx.eventOrganizer.createMany({ data: ids.map((organizerId, position) => ({ eventId, organizerId, position })) });
   }
-  const linked: number[] = [];
-  for (const [field, taxonomy] of [
-    ['categories', CATEGORY_TAXONOMY],
-    ['tags', TAG_TAXONOMY],
-  ] as const) {
+  for (const [field, taxonomy] of TERM_FIELDS) {
     if (fields[field] === undefined) continue;
     const termIds = await resolveEventTerms(tx, taxonomy, fields[field], { wpTagQuirk: fields.wpTagQuirk === true });
-    linked.push(...termIds);
-    if (created) continue;
     await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
     if (termIds.length) await tx.eventTerm.createMany({ data: termIds.map((termId) => ({ eventId, termId })) });
   }
-  if (created && linked.length) await tx.eventTerm.createMany({ data: linked.map((termId) => ({ eventId, termId })) });
-  return linked;
+}
+
+const TERM_FIELDS = [
+  ['categories', CATEGORY_TAXONOMY],
+  ['tags', TAG_TAXONOMY],
+] as const;
+
+/**
+ * Links a created event to what `fields` name (creating the venues, organizers and terms named by
+ * their fields), and counts it in its terms when it is published: the links and counts go in
+ * with one statement on PostgreSQL (insertEventLinks).
+ */
+async function linkCreated(tx: Db, eventId: number, plans: Plans, fields: EventFields, context: WriteContext, published: boolean) {
+  const venueIds = plans.venue ? (await applyLinks(tx, 'venue', plans.venue, context)).slice(0, 1) : [];
+  const organizerIds = plans.organizer ? await applyLinks(tx, 'organizer', plans.organizer, context) : [];
+  const termIds: number[] = [];
+  for (const [field, taxonomy] of TERM_FIELDS) {
+    if (fields[field] === undefined) continue;
+    const ids = await resolveEventTerms(tx, taxonomy, fields[field], {
+      wpTagQuirk: fields.wpTagQuirk === true,
+      knownIds: plans.knownTerms,
+    });
+    termIds.push(...ids);
+  }
+  await insertEventLinks(tx, eventId, { venueIds, organizerIds, termIds }, published);
 }
 
 export async function createEvent(context: WriteContext, asGiven: EventFields): Promise<number> {
+  return (await createEventRecord(context, asGiven)).id;
+}
+
+/**
+ * Creates an event and gives back its row as written (every column), so that the caller answering
+ * with the event need not read it again; null when a later step of the write changed the row (a
+ * recurring event's series renames it).
+ */
+export async function createEventRecord(context: WriteContext, asGiven: EventFields): Promise<{ id: number; row: EventRow | null }> {
   const { prisma, viewer, config } = context;
   const plans = await validate(prisma, asGiven, true, viewer, outboundPolicy(config));
   const fields = postHtmlAsSaved(asGiven, 'title', canPostUnfilteredHtml(viewer));
@@ -207,18 +232,24 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
       const instant = new Date();
       const now = wallNow(config.siteTimezone, instant);
       const dates = publicationDates(fields, config.siteTimezone, instant);
-      const id = (await tx.post.create({ data: { type: 'event' }, select: { id: true } })).id;
       const title = String(fields.title).trim();
       const status = storedStatus(fields.status, viewer, dates.dateUtc, now.utc);
+      // eventSlug's choice, made before the post row so that its insert reads the taken candidates;
+      // a title that leaves no slug is named by the id, once there is one.
+      const givenBase = fields.slug !== undefined ? sanitizeSlug(fields.slug) : '';
+      const titleBase = givenBase || isFloatingStatus(status) ? '' : sanitizeSlug(title);
+      const post = await insertEventPost(tx, givenBase || titleBase || null);
+      const id = post.id;
+      const slug = givenBase || titleBase || isFloatingStatus(status) ? post.slug : await uniquePostSlug(tx, 'event', String(id), id);
       const inserted = insertedDates(dates, status, fields.date !== undefined || fields.dateUtc !== undefined);
       // TEC's saveEventMeta saves a sticky event a second time (wp_update_post of its menu_order,
       // -1): the only part of a create that does, so only a sticky event comes back modified now.
       const savedDates = fields.sticky ? resavedDates(inserted, status, now) : inserted;
-      await tx.event.create({
+      const row = await tx.event.create({
         data: {
           id,
           title,
-          slug: await eventSlug(tx, fields.slug, title, id, status),
+          slug,
           status,
           authorId: fields.author !== undefined ? Number(fields.author) : (viewer?.userId ?? 0),
           ...savedDates,
@@ -242,10 +273,10 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
           listed: hasOccurrence(schedule),
         },
       });
-      const termIds = await replaceLinks(tx, id, plans, fields, context, true);
-      if (status === 'publish') await addPublishedToTermCounts(tx, termIds);
-      if (recurrence) await startSeries(tx, id, recurrence, config, instant);
-      return id;
+      await linkCreated(tx, id, plans, fields, context, status === 'publish');
+      if (!recurrence) return { id, row };
+      await startSeries(tx, id, recurrence, config, instant);
+      return { id, row: null };
     }),
   );
 }

@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import type { Prisma } from '../db/client.js';
 import { isRetryableConflict, isUniqueViolation } from '../db/errors.js';
 import type { PostAccess } from './capabilities.js';
-import { firstFreeSlug } from './slugs.js';
+import { firstFreeSlug, firstSlugCandidates } from './slugs.js';
 
 export type PostType = 'event' | 'venue' | 'organizer' | 'attachment';
 export type LinkedType = 'venue' | 'organizer';
@@ -86,13 +86,8 @@ const SLUG_LOCK_SPACE = 7_302; // advisory-lock namespace of post slugs (terms u
  * write transaction at a time.
  */
 export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exceptId?: number): Promise<string> {
-  if ((db as { _activeProvider?: string })._activeProvider === 'postgresql') {
-    await (db as unknown as Prisma).$executeRawUnsafe(
-      'SELECT pg_advisory_xact_lock($1::int, hashtext($2))',
-      SLUG_LOCK_SPACE,
-      `${model}/${base}`,
-    );
-  }
+  await lockSlug(db, model, base);
+  if (model === 'event') return firstFreeSlug(base, (candidates) => takenEventSlugs(db, candidates, exceptId ?? 0));
   return firstFreeSlug(base, async (candidates) => {
     const where = { slug: { in: candidates } };
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a delegate picked by model name: the generated client types each model's apart
@@ -100,10 +95,70 @@ export async function uniquePostSlug(db: Db, model: SlugModel, base: string, exc
       where: { ...where, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
       select: { slug: true },
     });
-    // A series names its occurrences' pages (/event/<series slug>/<date>/): an event may not take its name.
-    if (model === 'event') rows.push(...(await db.eventSeries.findMany({ where, select: { slug: true } })));
     return new Set(rows.map((r) => r.slug));
   });
+}
+
+async function lockSlug(db: Db, model: SlugModel, base: string): Promise<void> {
+  if (!isPostgresDb(db)) return;
+  await (db as unknown as Prisma).$executeRawUnsafe(
+    'SELECT pg_advisory_xact_lock($1::int, hashtext($2))',
+    SLUG_LOCK_SPACE,
+    `${model}/${base}`,
+  );
+}
+
+const isPostgresDb = (db: Db) => (db as { _activeProvider?: string })._activeProvider === 'postgresql';
+
+/**
+ * A new event's post row, and its unique slug made from `base` (none when null), as uniquePostSlug
+ * makes it: the insert reads which of the first candidates are taken in the same statement (after
+ * the slug's lock on PostgreSQL, so that the read sees what the lock's last holder committed).
+ */
+export async function insertEventPost(db: Db, base: string | null): Promise<{ id: number; slug: string | null }> {
+  if (!base) return { id: await allocatePostId(db, 'event'), slug: null };
+  await lockSlug(db, 'event', base);
+  const candidates = firstSlugCandidates(base);
+  const postgres = isPostgresDb(db);
+  const at = (i: number) => (postgres ? `$${i}` : '?');
+  const list = (from: number) => candidates.map((_, i) => at(from + i)).join(', ');
+  const joined = postgres ? `string_agg("slug", ' ')` : `group_concat("slug", ' ')`;
+  const [row] = await (db as unknown as Prisma).$queryRawUnsafe<{ id: number | bigint; taken: string | null }[]>(
+    `INSERT INTO "Post" ("type") VALUES ('event') RETURNING "id", (SELECT ${joined} FROM (
+       SELECT "slug" FROM "Event" WHERE "slug" IN (${list(1)})
+       UNION ALL SELECT "slug" FROM "EventSeries" WHERE "slug" IN (${list(candidates.length + 1)})) AS "taken") AS "taken"`,
+    ...candidates,
+    ...candidates,
+  );
+  const id = Number(row!.id);
+  // Slugs are sanitized (no spaces): the taken ones come joined by spaces.
+  let firstBatch: Set<string> | undefined = new Set(row!.taken ? row!.taken.split(' ') : []);
+  const slug = await firstFreeSlug(base, (asked) => {
+    const known = firstBatch;
+    firstBatch = undefined;
+    return known ? Promise.resolve(known) : takenEventSlugs(db, asked, id);
+  });
+  return { id, slug };
+}
+
+/**
+ * Which of `candidates` an event other than `exceptId` has, or a series: a series names its
+ * occurrences' pages (/event/<series slug>/<date>/), so an event may not take its name. One
+ * statement for both tables.
+ */
+async function takenEventSlugs(db: Db, candidates: string[], exceptId: number): Promise<Set<string>> {
+  const postgres = isPostgresDb(db);
+  const at = (i: number) => (postgres ? `$${i}` : '?');
+  const list = (from: number) => candidates.map((_, i) => at(from + i)).join(', ');
+  const n = candidates.length;
+  const rows = await (db as unknown as Prisma).$queryRawUnsafe<{ slug: string }[]>(
+    `SELECT "slug" FROM "Event" WHERE "slug" IN (${list(1)}) AND "id" <> ${at(n + 1)}
+     UNION ALL SELECT "slug" FROM "EventSeries" WHERE "slug" IN (${list(n + 2)})`,
+    ...candidates,
+    exceptId,
+    ...candidates,
+  );
+  return new Set(rows.map((r) => r.slug));
 }
 
 /**

@@ -218,6 +218,9 @@ export function* uniqueSlugCandidates(base: string, n = Infinity): Generator<str
 /** Candidates looked up at once by firstFreeSlug: more are needed only for a name used that often. */
 const CANDIDATES_PER_LOOKUP = 20;
 
+/** The candidates firstFreeSlug asks about first (a write may read them with another statement). */
+export const firstSlugCandidates = (base: string): string[] => [...uniqueSlugCandidates(base, CANDIDATES_PER_LOOKUP)];
+
 /**
  * nextUniqueSlug, asking `takenAmong` which of the next candidates are taken, a batch at a time:
  * a lookup of exact slugs, which the unique index answers, where a prefix match (`base-%`) read

@@ -145,8 +145,10 @@ async function updateTermCounts(tx: unknown, termIds: number[], count: string): 
   if (!ids.length) return;
   const client = tx as { $executeRawUnsafe(sql: string): Promise<number>; $queryRawUnsafe(sql: string): Promise<unknown> };
   const list = ids.join(','); // integers only: safe to inline
-  if (isPostgres(tx)) await client.$queryRawUnsafe(`SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE`);
-  await client.$executeRawUnsafe(`UPDATE "Term" SET "count" = ${count} WHERE "id" IN (${list})`);
+  // PostgreSQL: the rows are locked in id order first (the subquery), so that two writes counting
+  // the same terms never deadlock; one statement either way.
+  const rows = isPostgres(tx) ? `SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE` : list;
+  await client.$executeRawUnsafe(`UPDATE "Term" SET "count" = ${count} WHERE "id" IN (${rows})`);
 }
 
 export type CategoryTree = Map<number, { slug: string; parentId: number | null }>;

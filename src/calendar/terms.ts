@@ -343,18 +343,23 @@ export async function resolveEventTerms(
   tx: TermDb,
   taxonomy: Taxonomy,
   items: unknown,
-  options: { wpTagQuirk?: boolean } = {},
+  options: { wpTagQuirk?: boolean; knownIds?: Map<number, string> } = {},
 ): Promise<number[]> {
-  // Strings split on commas even inside an array: GraphQL turns "a,b" into ["a,b"].
-  const list = (Array.isArray(items) ? items : [items])
-    .flatMap((item) => (typeof item === 'string' ? item.split(',').map((part) => part.trim()) : [item]))
-    .filter((item) => typeof item === 'number' || (typeof item === 'string' && item !== ''));
+  const list = termItems(items);
+  // The ids among the items are looked up in one read (a create names its categories by id), or
+  // were read already (`knownIds`: the taxonomy of each that exists).
+  const numeric = termIdsNamed(list);
+  const existing = options.knownIds
+    ? new Set(numeric.filter((id) => options.knownIds!.get(id) === taxonomy))
+    : numeric.length
+      ? new Set((await tx.term.findMany({ where: { id: { in: numeric }, taxonomy }, select: { id: true } })).map((row) => row.id))
+      : new Set<number>();
   const ids: number[] = [];
   for (const item of list) {
     let id: number | null;
-    if (typeof item === 'number') id = await existingIdOf(tx, taxonomy, item);
+    if (typeof item === 'number') id = existing.has(item) ? item : null;
     else {
-      const found = await termForText(tx, taxonomy, item as string);
+      const found = await termForText(tx, taxonomy, item as string, existing);
       id =
         found && options.wpTagQuirk && taxonomy === TAG_TAXONOMY && !found.created && !/^\d+$/.test(item as string)
           ? await tagNamedExactly(tx, String(found.id))
@@ -363,10 +368,6 @@ export async function resolveEventTerms(
     if (id !== null && !ids.includes(id)) ids.push(id);
   }
   return ids;
-}
-
-async function existingIdOf(tx: TermDb, taxonomy: Taxonomy, id: number): Promise<number | null> {
-  return isDbId(id) ? existingId(tx, taxonomy, id) : null;
 }
 
 /** A string item: slug, then name, then (digits only) id, else create it by name. */
@@ -380,13 +381,29 @@ async function tagNamedExactly(tx: TermDb, name: string): Promise<number> {
   return found ? found.id : insertTerm(tx, TAG_TAXONOMY, { name });
 }
 
-async function termForText(tx: TermDb, taxonomy: Taxonomy, text: string): Promise<{ id: number; created: boolean } | null> {
+/** The items of a `categories`/`tags` argument. Strings split on commas even inside an array: GraphQL turns "a,b" into ["a,b"]. */
+function termItems(items: unknown): (number | string)[] {
+  return (Array.isArray(items) ? items : [items])
+    .flatMap((item) => (typeof item === 'string' ? item.split(',').map((part) => part.trim()) : [item]))
+    .filter((item): item is number | string => typeof item === 'number' || (typeof item === 'string' && item !== ''));
+}
+
+/** The ids that a `categories`/`tags` argument may name (numbers and strings of digits). */
+export function termIdsNamed(items: unknown): number[] {
+  return termItems(items)
+    .map((item) => (typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : item))
+    .filter(isDbId);
+}
+
+async function termForText(
+  tx: TermDb,
+  taxonomy: Taxonomy,
+  text: string,
+  existingIds: Set<number>,
+): Promise<{ id: number; created: boolean } | null> {
   // Digits name an id first (PHP's is_numeric in TEC's translate_terms_to_ids), whether they came
   // as a JSON number or a string: a tag the quirk below named "12" does not capture references to tag 12.
-  if (/^\d+$/.test(text)) {
-    const id = await existingIdOf(tx, taxonomy, Number(text));
-    if (id !== null) return { id, created: false };
-  }
+  if (/^\d+$/.test(text) && existingIds.has(Number(text))) return { id: Number(text), created: false };
   const slug = sanitizeSlug(text);
   const names = [...new Set([text, sanitizeTermName(text)])];
   const rows = await tx.term.findMany({

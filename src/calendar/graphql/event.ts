@@ -9,7 +9,7 @@ import { setUnlock, unlockArgs, unlockFromArgs } from '../../graphql/unlock.js';
 import { googleCalendarUrl, icalUrl, outlookUrl, venueLine, type CalendarLinkEvent } from '../add-to-calendar.js';
 import { costValues, formatCost } from '../cost.js';
 import { eventListQuery, eventPageRows, type EventFilter, type EventRow as EventPageRow } from '../event-filters.js';
-import { assertEventReadable, createEvent, isEventReadable, trashEvent, updateEvent, type EventFields } from '../events.js';
+import { assertEventReadable, createEventRecord, isEventReadable, trashEvent, updateEvent, type EventFields } from '../events.js';
 import { eventJsonLd } from '../jsonld.js';
 import { listTotal } from '../list-totals.js';
 import { isLinkedReadable } from '../linked-posts.js';
@@ -476,6 +476,10 @@ function fieldsFrom(input: EventInput, ctx: GraphQLContext): EventFields {
 
 const SCOPE = 'For an occurrence of a series: which occurrences the change reaches (default THIS, the occurrence alone).';
 
+/** Whether a Pothos query reads only the event's own columns (no relation, no count). */
+const onlyColumns = (query: { include?: unknown; select?: Record<string, unknown> }) =>
+  query.include === undefined && Object.values(query.select ?? {}).every((value) => value === true);
+
 const target = (args: { id?: number | null; slug?: string | null }) => (args.id != null ? { id: args.id } : { slug: args.slug ?? '' });
 
 builder.mutationFields((t) => ({
@@ -485,9 +489,10 @@ builder.mutationFields((t) => ({
       'Creates an event (contributor and up). Errors: INVALID_INPUT (params per field), UNAUTHENTICATED, FORBIDDEN, COULD_NOT_CREATE_VENUE/ORGANIZER.',
     args: { input: t.arg({ type: CreateEventInput, required: true, description: 'The event.' }) },
     resolve: async (query, _root, args, ctx, info) => {
-      const id = await createEvent(ctx, fieldsFrom(args.input, ctx));
+      const { id, row } = await createEventRecord(ctx, fieldsFrom(args.input, ctx));
       setUnlock(ctx, info, { showAll: true });
-      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
+      // The row as written has every column; a selection that asks more (relations) reads it.
+      return row && onlyColumns(query) ? row : ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   updateEvent: t.prismaField({
