@@ -148,7 +148,8 @@ export async function applyLinks(
 }
 
 /**
- * A created event's links, and its terms' counts when it is published. On PostgreSQL one statement
+ * A created event's links, and its terms' counts when it is published; on PostgreSQL a published
+ * event's terms as the statement left them (null where they are not known without a read). On PostgreSQL one statement
  * (data-modifying CTEs), its terms locked in id order as every count update locks them; on SQLite,
  * which runs one write at a time in-process, one per table. Terms are linked from their rows, so a
  * term deleted since the write named it is left out rather than failing the write.
@@ -158,25 +159,27 @@ export async function insertEventLinks(
   eventId: number,
   links: { venueIds: number[]; organizerIds: number[]; termIds: number[] },
   published: boolean,
-): Promise<void> {
+): Promise<LinkedTermRow[] | null> {
   const { venueIds, organizerIds, termIds } = links;
   const counted = published ? termIds : [];
   const raw = tx as unknown as Prisma;
   if ((tx as { _activeProvider?: string })._activeProvider === 'postgresql') {
-    if (!venueIds.length && !organizerIds.length && !termIds.length) return;
-    await raw.$executeRawUnsafe(
+    if (!venueIds.length && !organizerIds.length && !termIds.length) return [];
+    // The counted terms' rows come back as they now are: every term the event has when published.
+    const rows = await raw.$queryRawUnsafe<LinkedTermRow[]>(
       `WITH "venues" AS (INSERT INTO "EventVenue" ("eventId", "venueId") SELECT $1::int, unnest($2::int[])),
         "organizers" AS (INSERT INTO "EventOrganizer" ("eventId", "organizerId", "position")
           SELECT $1::int, o."id", (o."n" - 1)::int FROM unnest($3::int[]) WITH ORDINALITY AS o("id", "n")),
         "terms" AS (INSERT INTO "EventTerm" ("eventId", "termId") SELECT $1::int, "id" FROM "Term" WHERE "id" = ANY($4::int[]))
-      UPDATE "Term" SET "count" = "count" + 1 WHERE "id" IN (SELECT "id" FROM "Term" WHERE "id" = ANY($5::int[]) ORDER BY "id" FOR NO KEY UPDATE)`,
+      UPDATE "Term" SET "count" = "count" + 1 WHERE "id" IN (SELECT "id" FROM "Term" WHERE "id" = ANY($5::int[]) ORDER BY "id" FOR NO KEY UPDATE)
+      RETURNING "Term".*`,
       eventId,
       venueIds,
       organizerIds,
       termIds,
       counted,
     );
-    return;
+    return published ? rows : null;
   }
   if (venueIds.length) await tx.eventVenue.createMany({ data: venueIds.map((venueId) => ({ eventId, venueId })) });
   if (organizerIds.length)
@@ -185,4 +188,17 @@ export async function insertEventLinks(
   if (termIds.length)
     await raw.$executeRawUnsafe(`INSERT INTO "EventTerm" ("eventId", "termId") SELECT ?, "id" FROM "Term" WHERE "id" IN (${ids})`, eventId);
   if (counted.length) await addPublishedToTermCounts(tx, counted);
+  return null;
+}
+
+/** A term's row as a create's count update returns it. */
+export interface LinkedTermRow {
+  id: number;
+  taxonomy: string;
+  name: string;
+  slug: string;
+  description: string;
+  termGroup: number;
+  count: number;
+  parentId: number | null;
 }

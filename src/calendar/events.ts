@@ -12,7 +12,7 @@ import { detectCurrency, parseCostInput } from './cost.js';
 import { isValidTimezone, timezoneAbbr } from './dates/zones.js';
 import { isValidDateInput } from './dates/strtotime.js';
 import { eventSchedule } from './dates/schedule.js';
-import { applyLinks, insertEventLinks, namedRecords, planLinks, type LinkPlan } from './event-links.js';
+import { applyLinks, insertEventLinks, namedRecords, planLinks, type LinkedTermRow, type LinkPlan } from './event-links.js';
 import { applyImagePlan, planImage, type ImagePlan } from './images.js';
 import { publicationDates } from './linked.js';
 import {
@@ -205,7 +205,7 @@ async function linkCreated(tx: Db, eventId: number, plans: Plans, fields: EventF
     });
     termIds.push(...ids);
   }
-  await insertEventLinks(tx, eventId, { venueIds, organizerIds, termIds }, published);
+  return insertEventLinks(tx, eventId, { venueIds, organizerIds, termIds }, published);
 }
 
 export async function createEvent(context: WriteContext, asGiven: EventFields): Promise<number> {
@@ -217,7 +217,10 @@ export async function createEvent(context: WriteContext, asGiven: EventFields): 
  * with the event need not read it again; null when a later step of the write changed the row (a
  * recurring event's series renames it).
  */
-export async function createEventRecord(context: WriteContext, asGiven: EventFields): Promise<{ id: number; row: EventRow | null }> {
+export async function createEventRecord(
+  context: WriteContext,
+  asGiven: EventFields,
+): Promise<{ id: number; row: EventRow | null; terms: LinkedTermRow[] | null }> {
   const { prisma, viewer, config } = context;
   const plans = await validate(prisma, asGiven, true, viewer, outboundPolicy(config));
   const fields = postHtmlAsSaved(asGiven, 'title', canPostUnfilteredHtml(viewer));
@@ -273,10 +276,10 @@ export async function createEventRecord(context: WriteContext, asGiven: EventFie
           listed: hasOccurrence(schedule),
         },
       });
-      await linkCreated(tx, id, plans, fields, context, status === 'publish');
-      if (!recurrence) return { id, row };
+      const terms = await linkCreated(tx, id, plans, fields, context, status === 'publish');
+      if (!recurrence) return { id, row, terms };
       await startSeries(tx, id, recurrence, config, instant);
-      return { id, row: null };
+      return { id, row: null, terms: null };
     }),
   );
 }

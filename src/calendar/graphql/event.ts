@@ -19,7 +19,18 @@ import { renderContent, renderExcerpt, renderTitle } from '../text.js';
 import { connectionTypes, PageArgs, pageRequest } from './pagination.js';
 import { Event, EventCategory, Organizer, Tag, Venue } from './refs.js';
 import { RecurrenceInput, RecurrenceScopeEnum } from './series.js';
-import { EVENT_READ, imageById, imageUrlOf, ORGANIZER_READ, organizersOf, TERM_READ, termsOf, VENUE_READ, venuesOf } from './loaders.js';
+import {
+  EVENT_READ,
+  imageById,
+  imageUrlOf,
+  ORGANIZER_READ,
+  organizersOf,
+  primeWrittenRows,
+  TERM_READ,
+  termsOf,
+  VENUE_READ,
+  venuesOf,
+} from './loaders.js';
 import { readsColumns, selectedColumns, type Selected } from '../../graphql/selected-columns.js';
 import { CostDetails, DateDetails, globalIdFields, Image, isMasked, maskedFlag, maskedText, PostStatus } from './shared.js';
 
@@ -489,8 +500,9 @@ builder.mutationFields((t) => ({
       'Creates an event (contributor and up). Errors: INVALID_INPUT (params per field), UNAUTHENTICATED, FORBIDDEN, COULD_NOT_CREATE_VENUE/ORGANIZER.',
     args: { input: t.arg({ type: CreateEventInput, required: true, description: 'The event.' }) },
     resolve: async (query, _root, args, ctx, info) => {
-      const { id, row } = await createEventRecord(ctx, fieldsFrom(args.input, ctx));
+      const { id, row, terms } = await createEventRecord(ctx, fieldsFrom(args.input, ctx));
       setUnlock(ctx, info, { showAll: true });
+      if (terms) primeWrittenRows(ctx, 'event-terms', id, terms);
       // The row as written has every column; a selection that asks more (relations) reads it.
       return row && onlyColumns(query) ? row : ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },

@@ -69,6 +69,21 @@ function columnsKey(columns: Selected): string {
   return key;
 }
 
+const WRITTEN = 'written-rows';
+type WrittenRows = Map<string, Map<number, unknown[]>>;
+
+/**
+ * Rows that a write of this request left as they now are (a created event's terms), for the
+ * loader `name` and `key`: answered without a read. Whole rows, so any selection finds its columns.
+ */
+export function primeWrittenRows(ctx: GraphQLContext, name: 'event-terms', key: number, rows: unknown[]): void {
+  let byName = ctx.cache.get(WRITTEN) as WrittenRows | undefined;
+  if (!byName) ctx.cache.set(WRITTEN, (byName = new Map()));
+  let byKey = byName.get(name);
+  if (!byKey) byName.set(name, (byKey = new Map()));
+  byKey.set(key, rows);
+}
+
 /**
  * The rows of one key (an event's venues, a category's parent…): the loads of a tick are read in
  * one statement, for the union of the columns they ask (a page's categories and tags select
@@ -82,7 +97,9 @@ function keyedLoad<T>(
   column: string,
   load: KeyedLoad,
   sql: (columns: Selected, keyIsOneOf: string) => string,
-) {
+): Promise<T[]> {
+  const written = (ctx.cache.get(WRITTEN) as WrittenRows | undefined)?.get(name)?.get(load.key);
+  if (written) return Promise.resolve(written as T[]);
   const batch = async (loads: readonly KeyedLoad[]) => {
     const columns = unionOfColumns(
       read,
