@@ -13,7 +13,6 @@ import { deployMigrations } from './db/migrations.js';
 import { keepChangeRetention } from './calendar/change-retention.js';
 import { keepSeriesHorizons } from './calendar/series-horizon.js';
 import { startCalendarWebhooks } from './calendar/webhooks.js';
-import { startFederationWorker } from './federation/worker.js';
 import { serveGraphQLOverWebSocket } from './graphql/websocket.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { createLogger, type Logger } from './http/logger.js';
@@ -41,7 +40,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       reuse: true,
     });
   }
-  const { app, keys, mcp, federation } = createApp({ config, db, logger });
+  const { app, keys, mcp, federation } = await createApp({ config, db, logger });
   const server = createServer(app.callback());
   answerClientErrors(server);
   const websockets = serveGraphQLOverWebSocket(server, { keys, db, config });
@@ -56,7 +55,9 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const calendarWebhooks = startCalendarWebhooks({ prisma: db.prisma, config, logger });
   // Calendar sources due: resumed and run from here as from every process (not awaited: a run may be long).
   const sources = startSourceSchedule({ prisma: db.prisma, config, logger });
-  const federationWorker = federation ? startFederationWorker({ prisma: db.prisma, config, logger, calendar: federation }) : undefined;
+  const federationWorker = federation
+    ? (await import('./federation/worker.js')).startFederationWorker({ prisma: db.prisma, config, logger, calendar: federation })
+    : undefined;
   await federationWorker?.firstRound;
   // Whether any calendar webhook is registered: looked up once now, then hourly while there is none.
   await calendarWebhooks.firstRound;
