@@ -1,6 +1,9 @@
 // Task schedules through the task API and GraphQL, with the scripted model and local pages. The
 // clock is faked (Date only, ticking on) and moved past each due time by hand; the server looks for
-// due schedules every 20 ms (TASK_SCHEDULE_CHECK_MS), so nothing waits for a real minute.
+// due schedules every 20 ms (TASK_SCHEDULE_CHECK_MS), so nothing waits for a real minute. Scheduled
+// runs' webhooks fire per run, as any run's do.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { ADMIN_KEY, useTestServer, type TestServer } from '../support/server.js';
@@ -45,6 +48,23 @@ describe.each(DATABASE_KINDS)('task schedules on %s', (kind) => {
   });
   const fx = useTaskFixtures(() => ({ TASK_SCHEDULE_CHECK_MS: '20', TASK_DAILY_TOKENS_PER_KEY: '1000' }));
   const api = useTestServer(kind, fx.env);
+  // A webhook receiver: each scheduled run's events arrive as any run's do.
+  const received: Array<{ event: string; runId: string }> = [];
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push(JSON.parse(body));
+      res.end('ok');
+    });
+  });
+  let receiverUrl = '';
+  beforeAll(async () => {
+    receiver.listen(0, '127.0.0.1');
+    await new Promise((resolve) => receiver.once('listening', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  });
+  afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
   it('runs a task every minute, skips the due time its previous run is still going at, and shows the next times', async () => {
     fx.llm.define('every-minute', [
@@ -62,6 +82,7 @@ describe.each(DATABASE_KINDS)('task schedules on %s', (kind) => {
         startUrl: `${fx.pages.url}/signin`,
         tools: [FORM_INPUT_TOOL],
         schedule: { cron: '* * * * *', timeZone: 'Europe/Paris' },
+        webhookUrl: receiverUrl,
       },
     });
     expect(created.status, created.text).toBe(200);
@@ -109,6 +130,10 @@ describe.each(DATABASE_KINDS)('task schedules on %s', (kind) => {
       ['completed', 'second run'],
     ]);
     expect((await scheduleOf(api, taskId)).runs.total).toBe(2);
+    const events = (runId: string) => received.filter((e) => e.runId === runId).map((e) => e.event);
+    await eventually(() => events(first.runId).length === 2 && events(second.runId).length === 1, "both runs' webhooks");
+    expect(events(first.runId)).toEqual(['tool_call', 'completed']);
+    expect(events(second.runId)).toEqual(['completed']);
   });
 
   it('pauses and resumes a schedule: no run while paused, runs again once resumed', async () => {
