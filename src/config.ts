@@ -67,6 +67,8 @@ export interface Config {
     maxConsecutiveFailures: number;
     maxRepeatedActions: number;
     pollMs: number;
+    /** How often each process looks for scheduled runs that are due (TASK_SCHEDULE_CHECK_MS). */
+    scheduleCheckMs: number;
     heartbeatMs: number;
     /** A running run whose heartbeat is older than this is taken back from its (dead) worker. */
     staleAfterMs: number;
@@ -296,6 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConsecutiveFailures: integer(env, 'TASK_MAX_CONSECUTIVE_FAILURES', 3, 1, 100),
       maxRepeatedActions: integer(env, 'TASK_MAX_REPEATED_ACTIONS', 3, 2, 100),
       pollMs: integer(env, 'TASK_POLL_MS', 1000, 10, 60_000),
+      scheduleCheckMs: integer(env, 'TASK_SCHEDULE_CHECK_MS', 10_000, 10, 60_000),
       heartbeatMs,
       staleAfterMs,
       maxResumes: integer(env, 'TASK_MAX_RESUMES', 1, 0, 100),

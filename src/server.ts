@@ -17,6 +17,7 @@ import { serveGraphQLOverWebSocket } from './graphql/websocket.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { createLogger, type Logger } from './http/logger.js';
 import { startTaskWorkers } from './tasks/workers.js';
+import { startTaskSchedules } from './tasks/schedules.js';
 
 export interface RunningServer {
   url: string;
@@ -55,6 +56,8 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const calendarWebhooks = startCalendarWebhooks({ prisma: db.prisma, config, logger });
   // Calendar sources due: resumed and run from here as from every process (not awaited: a run may be long).
   const sources = startSourceSchedule({ prisma: db.prisma, config, logger });
+  // Task schedules due: claimed from every process, each due time by one of them.
+  const taskSchedules = startTaskSchedules({ prisma: db.prisma, config, logger });
   const federationWorker = federation
     ? (await import('./federation/worker.js')).startFederationWorker({ prisma: db.prisma, config, logger, calendar: federation })
     : undefined;
@@ -86,6 +89,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
           retention.stop(),
           calendarWebhooks.stop(),
           sources.stop(),
+          taskSchedules.stop(),
           federationWorker?.stop(),
         ]);
         clearTimeout(force);

@@ -15,6 +15,7 @@ import { escapeRegex, ok, type ArgSpec, type Args, type HttpMethod, type RestRes
 import { taskError } from './http.js';
 import type { TaskEndpoint, TaskRequest, TaskRoute } from './endpoint.js';
 import { taskOpenApi } from './openapi.js';
+import { SCHEDULE_DOC } from '../../tasks/cron.js';
 
 type Schema = Record<string, unknown>;
 
@@ -101,6 +102,93 @@ async function binaryRun(req: TaskRequest, field: string, variables: Record<stri
   return data.taskRunMedia;
 }
 
+const SCHEDULE_FIELDS = `schedule { cron timeZone paused nextRunAt nextRunTimes(count: 5) occurrences(first: 20) { dueAt outcome runId reason at } }`;
+const dateTime: Schema = { type: 'string', format: 'date-time' };
+const scheduleAnswer = {
+  data: {
+    oneOf: [
+      { type: 'null', description: 'The task has no schedule.' },
+      object({
+        cron: string,
+        timeZone: string,
+        paused: { type: 'boolean' },
+        nextRunAt: { type: ['string', 'null'], format: 'date-time', description: 'Null while paused.' },
+        nextRunTimes: { type: 'array', items: dateTime, description: 'The next 5 times it starts a run (none while paused).' },
+        occurrences: {
+          type: 'array',
+          description: 'What became of its last 20 due times, newest first.',
+          items: object({
+            dueAt: dateTime,
+            outcome: oneOf('TaskScheduleOutcome'),
+            runId: nullableString,
+            reason: nullableString,
+            at: dateTime,
+          }),
+        },
+      }),
+    ],
+  },
+};
+
+/** The task's schedule as the answer's data (null: none), or a 404 when the caller has no such task. */
+function scheduleOfTask(field: string) {
+  return (data: GraphQLData, { params }: TaskRequest) => {
+    if (!data[field]) throw taskError(404, `No task with id "${params.taskId}".`);
+    return envelope(data[field].schedule);
+  };
+}
+
+/** /task/{taskId}/schedule (read, set, remove) and its pause and resume: documented additions to the spec's API. */
+function scheduleRoutes(): TaskRoute[] {
+  const taskId = ({ params }: TaskRequest) => ({ taskId: params.taskId });
+  const mutation = (name: string, args = '', values = '') =>
+    `mutation ${name[0].toUpperCase()}${name.slice(1)}($taskId: ID!${args}) { ${name}(id: $taskId${values}) { ${SCHEDULE_FIELDS} } }`;
+  const read = route(
+    'GET',
+    '/task/:taskId/schedule',
+    "The task's schedule: pattern, time zone, paused, next run times and what became of its last due times (null: none).",
+    {
+      auth: 'key',
+      ...runs(`query TaskSchedule($taskId: ID!) { task(id: $taskId) { ${SCHEDULE_FIELDS} } }`, taskId, scheduleOfTask('task')),
+      answer: scheduleAnswer,
+    },
+  );
+  const set = route('POST', '/task/:taskId/schedule', `Sets the task's schedule (due next from now, not paused). ${SCHEDULE_DOC}`, {
+    auth: 'key',
+    args: {
+      cron: {
+        type: 'string',
+        required: true,
+        description: '5 cron fields (minute hour day-of-month month day-of-week) or @daily, @hourly, @weekly, @monthly, @yearly.',
+      },
+      timeZone: { type: 'string', description: 'An IANA time zone name (default "UTC").' },
+    },
+    ...runs(
+      mutation('setTaskSchedule', ', $schedule: TaskScheduleInput!', ', schedule: $schedule'),
+      ({ params, body }) => ({ taskId: params.taskId, schedule: { cron: body.cron, timeZone: body.timeZone ?? null } }),
+      scheduleOfTask('setTaskSchedule'),
+    ),
+    answer: scheduleAnswer,
+  });
+  const remove = route('DELETE', '/task/:taskId/schedule', "Removes the task's schedule; its runs so far stay.", {
+    auth: 'key',
+    ...runs(mutation('setTaskSchedule', '', ', schedule: null'), taskId, () => envelope(null)),
+    answer: done,
+  });
+  read.endpoints.push(...set.endpoints, ...remove.endpoints);
+  const toggle = (verb: 'pause' | 'resume', summary: string) =>
+    route('PUT', `/task/:taskId/schedule/${verb}`, summary, {
+      auth: 'key',
+      ...runs(mutation(`${verb}TaskSchedule`), taskId, scheduleOfTask(`${verb}TaskSchedule`)),
+      answer: scheduleAnswer,
+    });
+  return [
+    read,
+    toggle('pause', 'Pauses the schedule: no run starts until it is resumed (409 when the task has no schedule).'),
+    toggle('resume', 'Resumes the schedule: due next from now; times missed while paused are not made up.'),
+  ];
+}
+
 export const TASK_ROUTES: TaskRoute[] = [
   route('GET', '/openapi.json', 'This API described in OpenAPI 3.1; needs no key.', {
     auth: 'none',
@@ -150,6 +238,10 @@ export const TASK_ROUTES: TaskRoute[] = [
       profile: { type: 'string', description: PROFILE_DOC },
       files: { type: 'array', items: { type: 'object' }, description: FILES_DOC },
       replayOf: { type: 'string', description: REPLAY_OF_DOC },
+      schedule: {
+        type: 'object',
+        description: `Runs the task on a schedule instead of now: no run starts at creation, the first at its first due time (see /task/{taskId}/schedule). ${SCHEDULE_DOC}`,
+      },
       secrets: {
         type: 'object',
         description:
@@ -312,6 +404,7 @@ export const TASK_ROUTES: TaskRoute[] = [
     ),
     answer: done,
   }),
+  ...scheduleRoutes(),
   route('GET', '/task/:taskId/run/gif', "Where the run's animated recording is: {status, url, error}.", {
     auth: 'key',
     args: { runId },
