@@ -110,7 +110,6 @@ async function binaryRun<Media, Variables>(
   return data.taskRunMedia;
 }
 
-const SCHEDULE_FIELDS = `schedule { cron timeZone paused nextRunAt nextRunTimes(count: 5) occurrences(first: 20) { dueAt outcome runId reason at } }`;
 const dateTime: Schema = { type: 'string', format: 'date-time' };
 const scheduleAnswer = {
   data: {
@@ -139,25 +138,43 @@ const scheduleAnswer = {
 };
 
 /** The task's schedule as the answer's data (null: none), or a 404 when the caller has no such task. */
-function scheduleOfTask(field: string) {
-  return (data: GraphQLData, { params }: TaskRequest) => {
-    if (!data[field]) throw taskError(404, `No task with id "${params.taskId}".`);
-    return envelope(data[field].schedule);
+function scheduleOfTask<Field extends string>(field: Field) {
+  return (data: Record<Field, { schedule: unknown } | null>, { params }: TaskRequest) => {
+    const task = data[field];
+    if (!task) throw taskError(404, `No task with id "${params.taskId}".`);
+    return envelope(task.schedule);
   };
 }
+
+const SCHEDULE_OF_TASK = graphql(`
+  fragment ScheduleOfTask on Task {
+    schedule { cron timeZone paused nextRunAt nextRunTimes(count: 5) occurrences(first: 20) { dueAt outcome runId reason at } }
+  }
+`);
+const TASK_SCHEDULE = graphql(`query TaskSchedule($taskId: ID!) { task(id: $taskId) { ...ScheduleOfTask } }`, [SCHEDULE_OF_TASK]);
+const SET_TASK_SCHEDULE = graphql(
+  `mutation SetTaskSchedule($taskId: ID!, $schedule: TaskScheduleInput!) { setTaskSchedule(id: $taskId, schedule: $schedule) { ...ScheduleOfTask } }`,
+  [SCHEDULE_OF_TASK],
+);
+const REMOVE_TASK_SCHEDULE = graphql(`mutation RemoveTaskSchedule($taskId: ID!) { setTaskSchedule(id: $taskId, schedule: null) { id } }`);
+const PAUSE_TASK_SCHEDULE = graphql(`mutation PauseTaskSchedule($taskId: ID!) { pauseTaskSchedule(id: $taskId) { ...ScheduleOfTask } }`, [
+  SCHEDULE_OF_TASK,
+]);
+const RESUME_TASK_SCHEDULE = graphql(
+  `mutation ResumeTaskSchedule($taskId: ID!) { resumeTaskSchedule(id: $taskId) { ...ScheduleOfTask } }`,
+  [SCHEDULE_OF_TASK],
+);
 
 /** /task/{taskId}/schedule (read, set, remove) and its pause and resume: documented additions to the spec's API. */
 function scheduleRoutes(): TaskRoute[] {
   const taskId = ({ params }: TaskRequest) => ({ taskId: params.taskId });
-  const mutation = (name: string, args = '', values = '') =>
-    `mutation ${name[0].toUpperCase()}${name.slice(1)}($taskId: ID!${args}) { ${name}(id: $taskId${values}) { ${SCHEDULE_FIELDS} } }`;
   const read = route(
     'GET',
     '/task/:taskId/schedule',
     "The task's schedule: pattern, time zone, paused, next run times and what became of its last due times (null: none).",
     {
       auth: 'key',
-      ...runs(`query TaskSchedule($taskId: ID!) { task(id: $taskId) { ${SCHEDULE_FIELDS} } }`, taskId, scheduleOfTask('task')),
+      ...runs(TASK_SCHEDULE, taskId, scheduleOfTask('task')),
       answer: scheduleAnswer,
     },
   );
@@ -172,7 +189,7 @@ function scheduleRoutes(): TaskRoute[] {
       timeZone: { type: 'string', description: 'An IANA time zone name (default "UTC").' },
     },
     ...runs(
-      mutation('setTaskSchedule', ', $schedule: TaskScheduleInput!', ', schedule: $schedule'),
+      SET_TASK_SCHEDULE,
       ({ params, body }) => ({ taskId: params.taskId, schedule: { cron: body.cron, timeZone: body.timeZone ?? null } }),
       scheduleOfTask('setTaskSchedule'),
     ),
@@ -180,20 +197,24 @@ function scheduleRoutes(): TaskRoute[] {
   });
   const remove = route('DELETE', '/task/:taskId/schedule', "Removes the task's schedule; its runs so far stay.", {
     auth: 'key',
-    ...runs(mutation('setTaskSchedule', '', ', schedule: null'), taskId, () => envelope(null)),
+    ...runs(REMOVE_TASK_SCHEDULE, taskId, () => envelope(null)),
     answer: done,
   });
   read.endpoints.push(...set.endpoints, ...remove.endpoints);
-  const toggle = (verb: 'pause' | 'resume', summary: string) =>
-    route('PUT', `/task/:taskId/schedule/${verb}`, summary, {
-      auth: 'key',
-      ...runs(mutation(`${verb}TaskSchedule`), taskId, scheduleOfTask(`${verb}TaskSchedule`)),
-      answer: scheduleAnswer,
-    });
+  const toggle = (verb: 'pause' | 'resume', summary: string, handler: ReturnType<typeof runs>) =>
+    route('PUT', `/task/:taskId/schedule/${verb}`, summary, { auth: 'key', ...handler, answer: scheduleAnswer });
   return [
     read,
-    toggle('pause', 'Pauses the schedule: no run starts until it is resumed (409 when the task has no schedule).'),
-    toggle('resume', 'Resumes the schedule: due next from now; times missed while paused are not made up.'),
+    toggle(
+      'pause',
+      'Pauses the schedule: no run starts until it is resumed (409 when the task has no schedule).',
+      runs(PAUSE_TASK_SCHEDULE, taskId, scheduleOfTask('pauseTaskSchedule')),
+    ),
+    toggle(
+      'resume',
+      'Resumes the schedule: due next from now; times missed while paused are not made up.',
+      runs(RESUME_TASK_SCHEDULE, taskId, scheduleOfTask('resumeTaskSchedule')),
+    ),
   ];
 }
 
