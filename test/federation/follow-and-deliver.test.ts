@@ -164,6 +164,27 @@ describe.each(DATABASE_KINDS)('federation on %s', (kind) => {
       (r) => r.activity?.type === 'Update' && r.activity.object.location?.address?.addressLocality === 'Aix-en-Provence',
     );
     expect(moved.verified).toBe(true);
+    // Canceled but kept: an Update whose Event says so (ical:status, and the summary Mastodon shows).
+    const canceled = await api.graphql(
+      `mutation($id: Int!, $input: UpdateEventInput!) { updateEvent(id: $id, input: $input) { eventStatus } }`,
+      { id: eventId, input: { eventStatus: 'CANCELED', eventStatusReason: 'Storm warning.' } },
+      ADMIN_KEY,
+    );
+    expect(canceled.data.updateEvent.eventStatus).toBe('CANCELED');
+    const cancellation = await peer.waitFor((r) => r.activity?.type === 'Update' && r.activity.object.status === 'CANCELLED');
+    expect(cancellation.verified).toBe(true);
+    expect(cancellation.activity.object).toMatchObject({ id: `${site}/ap/events/${eventId}`, type: 'Event' });
+    expect(cancellation.activity.object.summary).toBe('Canceled. Storm warning. An evening walk by the water.');
+    // The @context names ical:status, so a JSON-LD reader finds the term where Mobilizon puts it.
+    const context = JSON.stringify(cancellation.activity['@context'] ?? cancellation.activity.object['@context']);
+    expect(context).toContain('http://www.w3.org/2002/12/cal/ical#');
+    await api.graphql(
+      `mutation($id: Int!, $input: UpdateEventInput!) { updateEvent(id: $id, input: $input) { eventStatus } }`,
+      { id: eventId, input: { eventStatus: 'POSTPONED' } },
+      ADMIN_KEY,
+    );
+    const postponed = await peer.waitFor((r) => r.activity?.type === 'Update' && r.activity.object.status === 'TENTATIVE');
+    expect(postponed.verified).toBe(true);
     const trashed = await api.request('DELETE', `${NS}/events/${eventId}`, { key: ADMIN_KEY });
     expect(trashed.status).toBe(200);
     const removal = await peer.waitFor((r) => r.activity?.type === 'Delete');
