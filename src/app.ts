@@ -149,7 +149,17 @@ export async function createApp({ config, db, logger }: AppDeps) {
           maxUploadBytes: config.tasks.maxUploadBytes,
           logger,
         }),
-        ...(federationHttp && federation ? [federationHttp.federationTable({ prisma: db.prisma, calendar: federation, logger })] : []),
+        ...(federationHttp && federation
+          ? [
+              federationHttp.federationTable({
+                prisma: db.prisma,
+                kind: db.kind,
+                perMinute: config.federation.requestsPerMinute,
+                calendar: federation,
+                logger,
+              }),
+            ]
+          : []),
         // The public site: event pages, lists and archives, and their iCalendar feeds.
         siteTable({ config, runner, authenticate, context: calendarContext, dataVersion: () => calendarVersion(db.prisma) }),
         // The task console (/console) and the calendar editor (/manage, src/manage): static pages

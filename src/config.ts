@@ -40,8 +40,10 @@ export interface Config {
   /** ActivityPub (src/federation): on when FEDERATION is on (the default) and SITE_URL names the
    *  public address; `handle` is the calendar actor's name (FEDERATION_HANDLE, default `events`);
    *  a series' occurrence is announced once it starts within `seriesDays` (FEDERATION_SERIES_DAYS,
-   *  default 14); `iconUrl` is the actor's picture (FEDERATION_ICON_URL, default none). */
-  federation: { enabled: boolean; handle: string; seriesDays: number; iconUrl: string | undefined };
+   *  default 14); `iconUrl` is the actor's picture (FEDERATION_ICON_URL, default none);
+   *  `requestsPerMinute` bounds each client address on the federation's paths, over all processes
+   *  (FEDERATION_REQUESTS_PER_MINUTE, default 300). */
+  federation: { enabled: boolean; handle: string; seriesDays: number; iconUrl: string | undefined; requestsPerMinute: number };
   graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number; maxBytes: number; maxBatch: number };
   tasks: {
     workers: number;
@@ -266,6 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
       handle: federationHandle,
       seriesDays: integer(env, 'FEDERATION_SERIES_DAYS', 14, 1, 365),
       iconUrl: optionalUrl(env, 'FEDERATION_ICON_URL', HTTP, 'an http(s) URL of an image'),
+      requestsPerMinute: integer(env, 'FEDERATION_REQUESTS_PER_MINUTE', 300, 1, 1_000_000),
     },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
