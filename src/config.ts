@@ -88,6 +88,10 @@ export interface Config {
     /** Files a run keeps of what its browser downloads, and the bytes of each (TASK_MAX_DOWNLOADS, TASK_MAX_DOWNLOAD_BYTES). */
     maxDownloads: number;
     maxDownloadBytes: number;
+    /** Bytes of a run's Playwright trace kept (TASK_MAX_TRACE_BYTES; 0: no traces). */
+    maxTraceBytes: number;
+    /** How long a run waits for the person who took control to hand it back (TASK_TAKEOVER_TIMEOUT_MS). */
+    takeoverTimeoutMs: number;
   };
 }
 
@@ -308,6 +312,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadBytes: integer(env, 'TASK_MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 0, 100 * 1024 * 1024),
       maxDownloads: integer(env, 'TASK_MAX_DOWNLOADS', 20, 0, 1000),
       maxDownloadBytes: integer(env, 'TASK_MAX_DOWNLOAD_BYTES', 25 * 1024 * 1024, 0, 500 * 1024 * 1024),
+      maxTraceBytes: integer(env, 'TASK_MAX_TRACE_BYTES', 50 * 1024 * 1024, 0, 500 * 1024 * 1024),
+      takeoverTimeoutMs: integer(env, 'TASK_TAKEOVER_TIMEOUT_MS', 600_000, 1000, 86_400_000),
     },
   };
 }

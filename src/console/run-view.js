@@ -228,6 +228,19 @@ export function renderResult(/** @type {Run} */ run) {
       ),
     );
   }
+  // The Playwright trace (none for tasks with secrets): its URL carries the run's token, as the GIF's does.
+  const trace = run.traceUrl && sameOrigin(run.traceUrl);
+  if (trace)
+    parts.push(
+      el(
+        'p',
+        {},
+        el('a', { href: trace, download: `trace-${run.id}.zip` }, 'Download trace'),
+        ' (open it with ',
+        el('code', {}, 'npx playwright-core show-trace --port 0 trace.zip'),
+        ')',
+      ),
+    );
   body.replaceChildren(...parts);
   $('result').hidden = false;
 }

@@ -28,7 +28,7 @@ import { byId } from './dom.js';
  *   id: string, taskId: string, error: string | null, output: unknown, dataTable: unknown[] | null,
  *   createdAt: string, startedAt: string | null, finishedAt: string | null, tokensUsed: number, costUsd: number | null,
  *   toolCall: import('./tool-form.js').ToolCall | null, toolCalls: AnsweredToolCall[] | null, steps: Step[],
- *   recording: { status: string, url: string } | null, downloads: Download[] | null,
+ *   recording: { status: string, url: string } | null, traceUrl: string | null, downloads: Download[] | null,
  * }} Run
  */
 /** @typedef {{ id: string, name: string, builtIn: boolean, definition: { function?: { description?: string } } | null }} SavedTool */
@@ -49,6 +49,7 @@ export const RUN = `subscription ConsoleRun($taskId: ID!, $runId: ID) {
     toolCalls { id name input }
     steps { index url title action callsCallerTool arguments reasoning result screenshotUrl replayed }
     recording { status url }
+    traceUrl
     downloads { id name size url }
   }
 }`;

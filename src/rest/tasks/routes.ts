@@ -331,6 +331,18 @@ export const TASK_ROUTES: TaskRoute[] = [
       return bytes(Buffer.from(gif, 'base64'), 'image/gif');
     },
   }),
+  route('GET', '/task/:taskId/run/trace', "The run's Playwright trace (application/zip): with the token of its traceUrl, or an API key.", {
+    auth: 'token',
+    args: { runId, token: { type: 'string', description: 'The share token from the traceUrl.' } },
+    handler: async (req) => {
+      const media = await binaryRun(req, 'trace traceAbsence', {});
+      if (!media.trace) throw taskError(404, media.traceAbsence ?? 'The run has no trace.');
+      return bytes(Buffer.from(media.trace, 'base64'), 'application/zip', {
+        'Content-Disposition': attachment(`trace-${req.query.runId ?? req.params.taskId}.zip`),
+        'Cache-Control': 'private, no-cache',
+      });
+    },
+  }),
   route('GET', '/task/:taskId/run/step/:index.png', "A step's screenshot (image/png): with the token of its URL, or an API key.", {
     auth: 'token',
     args: { runId, token: { type: 'string', description: 'The share token from the screenshot URL.' } },

@@ -4,3 +4,4 @@ import './run.js';
 import './tools.js';
 import './profiles.js';
 import './files.js';
+import './trace.js';
