@@ -90,8 +90,6 @@ export interface Config {
     maxDownloadBytes: number;
     /** Bytes of a run's Playwright trace kept (TASK_MAX_TRACE_BYTES; 0: no traces). */
     maxTraceBytes: number;
-    /** How long a run waits for the person who took control to hand it back (TASK_TAKEOVER_TIMEOUT_MS). */
-    takeoverTimeoutMs: number;
   };
 }
 
@@ -313,7 +311,6 @@ export function loadConfig(env: Env = process.env): Config {
       maxDownloads: integer(env, 'TASK_MAX_DOWNLOADS', 20, 0, 1000),
       maxDownloadBytes: integer(env, 'TASK_MAX_DOWNLOAD_BYTES', 25 * 1024 * 1024, 0, 500 * 1024 * 1024),
       maxTraceBytes: integer(env, 'TASK_MAX_TRACE_BYTES', 50 * 1024 * 1024, 0, 500 * 1024 * 1024),
-      takeoverTimeoutMs: integer(env, 'TASK_TAKEOVER_TIMEOUT_MS', 600_000, 1000, 86_400_000),
     },
   };
 }

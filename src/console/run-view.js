@@ -3,6 +3,7 @@
 import { AuthError, fetchFile, gql, messageOf, subscribe } from './api.js';
 import { el, time } from './dom.js';
 import { toolCallForm } from './tool-form.js';
+import { startLiveView, stopLiveView } from './live-view.js';
 import { expired, loadTask } from './console.js';
 import { $, ANSWER, RERUN, RUN, STOP, TITLE, codeOf, ended, setBadge, statusLabel, view } from './state.js';
 /** @typedef {import('./state.js').Download} Download */
@@ -14,6 +15,7 @@ import { $, ANSWER, RERUN, RUN, STOP, TITLE, codeOf, ended, setBadge, statusLabe
 
 export function closeRun() {
   document.title = TITLE;
+  stopLiveView();
   view.runSub?.close();
   view.runSub = null;
   view.runId = null;
@@ -43,6 +45,7 @@ export function openRun(/** @type {string | null} */ runId) {
     return;
   }
   view.runId = runId;
+  if (view.taskId) startLiveView(view.taskId, runId);
   $('run-badge').textContent = 'Loading…';
   view.runSub = subscribe(
     RUN,

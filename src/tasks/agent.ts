@@ -26,6 +26,7 @@ import { countDownloads, listTaskFiles, loadTaskFile, saveDownload } from './fil
 import { loadSourceSteps, Replay, type ReplayState } from './replay.js';
 import { NO_SECRETS, openSecrets, openText, SecretVault, sealText } from './secrets.js';
 import { RunTrace, saveTrace } from './trace.js';
+import { liveRuns, type LiveRun } from './live.js';
 
 const MAX_ROWS = 1000;
 const MAX_STORAGE_CHARS = 512 * 1024;
@@ -89,6 +90,7 @@ class AgentRun {
   private session: BrowserSession | undefined;
   private trace: RunTrace | null = null;
   private traceKept = false;
+  private live: LiveRun | undefined;
   private replay: Replay | undefined;
   /** The task's files for upload_file: name, type and size. */
   private files: Array<{ name: string; mimeType: string; size: number }> = [];
@@ -154,6 +156,7 @@ class AgentRun {
       clearTimeout(deadline);
       taskSignals.off('ended', onEnded);
       shutdown.removeEventListener('abort', onShutdown);
+      liveRuns.remove(this.run.id);
       await this.keepTrace();
       await this.session?.context.close().catch(() => undefined);
     }
@@ -195,6 +198,9 @@ class AgentRun {
     const context = await this.deps.browser.newContext(state.storage);
     this.session = await BrowserSession.open(context, this.deps.proxy);
     this.trace = await RunTrace.start(context, this.deps.config.tasks.maxTraceBytes, !!this.run.task.secrets);
+    const session = this.session;
+    this.live = { context, page: () => session.page, step: 'Starting the browser' };
+    liveRuns.add(this.run.id, this.live);
     if (this.signal.aborted) throw new Error('aborted');
     this.files = await listTaskFiles(this.deps.prisma, this.run.task.id);
     const { prisma, config } = this.deps;
@@ -269,7 +275,7 @@ class AgentRun {
       if (replayed) {
         call = { id: `replay-${index}`, ...replayed.call };
       } else {
-        await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
+        await this.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
         const view = await this.view(observation, index);
         budget.startDecision();
         ({ assistant, call, usage } = await decide(
@@ -362,7 +368,7 @@ class AgentRun {
         );
       }
 
-      await this.lease.setStatus('acting', `Step ${index}: ${call.name} ${JSON.stringify(call.arguments)}`);
+      await this.setStatus('acting', `Step ${index}: ${call.name} ${JSON.stringify(call.arguments)}`);
       const outcome = await executeAction(session, call.name, call.arguments, this.env());
       if (this.signal.aborted) throw new Error('aborted');
       if (outcome.rows) state.dataTable.push(...outcome.rows.slice(0, MAX_ROWS - state.dataTable.length));
@@ -381,6 +387,12 @@ class AgentRun {
         );
       }
     }
+  }
+
+  /** The run's liveStatus, in the database and in its live view. */
+  private setStatus(detailed: 'thinking' | 'acting', text: string): Promise<void> {
+    if (this.live) this.live.step = this.vault.mask(text);
+    return this.lease.setStatus(detailed, text);
   }
 
   /** Hands the run over to the model, telling it what was replayed and why the replay stopped. */
