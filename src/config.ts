@@ -92,6 +92,8 @@ export interface Config {
     /** Files a run keeps of what its browser downloads, and the bytes of each (TASK_MAX_DOWNLOADS, TASK_MAX_DOWNLOAD_BYTES). */
     maxDownloads: number;
     maxDownloadBytes: number;
+    /** Bytes of a run's Playwright trace kept (TASK_MAX_TRACE_BYTES; 0: no traces). */
+    maxTraceBytes: number;
   };
 }
 
@@ -314,6 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadBytes: integer(env, 'TASK_MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 0, 100 * 1024 * 1024),
       maxDownloads: integer(env, 'TASK_MAX_DOWNLOADS', 20, 0, 1000),
       maxDownloadBytes: integer(env, 'TASK_MAX_DOWNLOAD_BYTES', 25 * 1024 * 1024, 0, 500 * 1024 * 1024),
+      maxTraceBytes: integer(env, 'TASK_MAX_TRACE_BYTES', 50 * 1024 * 1024, 0, 500 * 1024 * 1024),
     },
   };
 }

@@ -18,6 +18,7 @@ import { answerClientErrors } from './http/client-errors.js';
 import { createLogger, type Logger } from './http/logger.js';
 import { startTaskWorkers } from './tasks/workers.js';
 import { startTaskSchedules } from './tasks/schedules.js';
+import { serveLiveRuns } from './rest/tasks/live-socket.js';
 
 export interface RunningServer {
   url: string;
@@ -44,7 +45,15 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const { app, keys, mcp, federation } = await createApp({ config, db, logger });
   const server = createServer(app.callback());
   answerClientErrors(server);
-  const websockets = serveGraphQLOverWebSocket(server, { keys, db, config });
+  const websockets = serveGraphQLOverWebSocket({ keys, db, config });
+  const liveRuns = serveLiveRuns({ keys, db });
+  // WebSocket upgrades by path: GraphQL's, and the live view of task runs; any other is refused.
+  server.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === websockets.path) websockets.handleUpgrade(req, socket, head);
+    else if (liveRuns.matches(path)) liveRuns.handleUpgrade(req, socket, head);
+    else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  });
   server.keepAliveTimeout = 5000;
   server.listen(config.port, config.host);
   await once(server, 'listening');
@@ -77,6 +86,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await websockets.close();
+        await liveRuns.close();
         await mcp.close();
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 10_000);

@@ -87,6 +87,9 @@ function attachment(name: string): string {
 const RUN_GIF = graphql(
   `query RunGifBytes($taskId: ID!, $runId: ID, $token: String) { taskRunMedia(taskId: $taskId, runId: $runId, token: $token) { gif } }`,
 );
+const RUN_TRACE = graphql(
+  `query RunTrace($taskId: ID!, $runId: ID, $token: String) { taskRunMedia(taskId: $taskId, runId: $runId, token: $token) { trace traceAbsence } }`,
+);
 const RUN_SCREENSHOT = graphql(
   `query RunScreenshot($taskId: ID!, $runId: ID, $token: String, $index: Int!) { taskRunMedia(taskId: $taskId, runId: $runId, token: $token) { screenshot(index: $index) } }`,
 );
@@ -465,6 +468,18 @@ export const TASK_ROUTES: TaskRoute[] = [
       const { gif } = await binaryRun(req, RUN_GIF, {});
       if (!gif) throw taskError(404, 'The run has no screenshots yet.');
       return bytes(Buffer.from(gif, 'base64'), 'image/gif');
+    },
+  }),
+  route('GET', '/task/:taskId/run/trace', "The run's Playwright trace (application/zip): with the token of its traceUrl, or an API key.", {
+    auth: 'token',
+    args: { runId, token: { type: 'string', description: 'The share token from the traceUrl.' } },
+    handler: async (req) => {
+      const media = await binaryRun(req, RUN_TRACE, {});
+      if (!media.trace) throw taskError(404, media.traceAbsence ?? 'The run has no trace.');
+      return bytes(Buffer.from(media.trace, 'base64'), 'application/zip', {
+        'Content-Disposition': attachment(`trace-${req.query.runId ?? req.params.taskId}.zip`),
+        'Cache-Control': 'private, no-cache',
+      });
     },
   }),
   route('GET', '/task/:taskId/run/step/:index.png', "A step's screenshot (image/png): with the token of its URL, or an API key.", {

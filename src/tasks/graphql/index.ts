@@ -5,3 +5,4 @@ import './tools.js';
 import './profiles.js';
 import './files.js';
 import './schedule.js';
+import './trace.js';
