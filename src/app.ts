@@ -13,8 +13,6 @@ import { databaseFault } from './db/faults.js';
 import { createContext } from './graphql/context.js';
 import { createOperationRunner } from './graphql/execute.js';
 import { mcpHttp } from './mcp/http.js';
-import { buildFederation } from './federation/federation.js';
-import { federationTable } from './federation/http.js';
 import { graphqlTable } from './graphql/http.js';
 import { keptGraphQLAnswers } from './graphql/kept-answers.js';
 import { schema } from './graphql/schema.js';
@@ -43,7 +41,7 @@ export interface AppDeps {
   logger: Logger;
 }
 
-export function createApp({ config, db, logger }: AppDeps) {
+export async function createApp({ config, db, logger }: AppDeps) {
   const app = new Koa<AppState>();
   app.proxy = true;
   const keys = new ApiKeyResolver(db.prisma);
@@ -112,7 +110,10 @@ export function createApp({ config, db, logger }: AppDeps) {
     authenticate,
   });
   // ActivityPub (src/federation), when on: its paths, and event pages asked for activity+json.
-  const federation = config.federation.enabled ? buildFederation({ prisma: db.prisma, config, logger }) : undefined;
+  // Fedify and its vocabulary are ~60 MB of a process's resident memory: a calendar that does not
+  // federate never loads them (the build splits dynamic imports into chunks of their own).
+  const federationHttp = config.federation.enabled ? await import('./federation/http.js') : undefined;
+  const federation = federationHttp && (await import('./federation/federation.js')).buildFederation({ prisma: db.prisma, config, logger });
   app.use(
     serveTables(
       [
@@ -148,7 +149,17 @@ export function createApp({ config, db, logger }: AppDeps) {
           maxUploadBytes: config.tasks.maxUploadBytes,
           logger,
         }),
-        ...(federation ? [federationTable({ prisma: db.prisma, calendar: federation, logger })] : []),
+        ...(federationHttp && federation
+          ? [
+              federationHttp.federationTable({
+                prisma: db.prisma,
+                kind: db.kind,
+                perMinute: config.federation.requestsPerMinute,
+                calendar: federation,
+                logger,
+              }),
+            ]
+          : []),
         // The public site: event pages, lists and archives, and their iCalendar feeds.
         siteTable({ config, runner, authenticate, context: calendarContext, dataVersion: () => calendarVersion(db.prisma) }),
         // The task console (/console) and the calendar editor (/manage, src/manage): static pages

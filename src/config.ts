@@ -40,8 +40,10 @@ export interface Config {
   /** ActivityPub (src/federation): on when FEDERATION is on (the default) and SITE_URL names the
    *  public address; `handle` is the calendar actor's name (FEDERATION_HANDLE, default `events`);
    *  a series' occurrence is announced once it starts within `seriesDays` (FEDERATION_SERIES_DAYS,
-   *  default 14); `iconUrl` is the actor's picture (FEDERATION_ICON_URL, default none). */
-  federation: { enabled: boolean; handle: string; seriesDays: number; iconUrl: string | undefined };
+   *  default 14); `iconUrl` is the actor's picture (FEDERATION_ICON_URL, default none);
+   *  `requestsPerMinute` bounds each client address on the federation's paths, over all processes
+   *  (FEDERATION_REQUESTS_PER_MINUTE, default 300). */
+  federation: { enabled: boolean; handle: string; seriesDays: number; iconUrl: string | undefined; requestsPerMinute: number };
   graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number; maxBytes: number; maxBatch: number };
   tasks: {
     workers: number;
@@ -67,6 +69,8 @@ export interface Config {
     maxConsecutiveFailures: number;
     maxRepeatedActions: number;
     pollMs: number;
+    /** How often each process looks for scheduled runs that are due (TASK_SCHEDULE_CHECK_MS). */
+    scheduleCheckMs: number;
     heartbeatMs: number;
     /** A running run whose heartbeat is older than this is taken back from its (dead) worker. */
     staleAfterMs: number;
@@ -88,6 +92,8 @@ export interface Config {
     /** Files a run keeps of what its browser downloads, and the bytes of each (TASK_MAX_DOWNLOADS, TASK_MAX_DOWNLOAD_BYTES). */
     maxDownloads: number;
     maxDownloadBytes: number;
+    /** Bytes of a run's Playwright trace kept (TASK_MAX_TRACE_BYTES; 0: no traces). */
+    maxTraceBytes: number;
   };
 }
 
@@ -264,6 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
       handle: federationHandle,
       seriesDays: integer(env, 'FEDERATION_SERIES_DAYS', 14, 1, 365),
       iconUrl: optionalUrl(env, 'FEDERATION_ICON_URL', HTTP, 'an http(s) URL of an image'),
+      requestsPerMinute: integer(env, 'FEDERATION_REQUESTS_PER_MINUTE', 300, 1, 1_000_000),
     },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
@@ -296,6 +303,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConsecutiveFailures: integer(env, 'TASK_MAX_CONSECUTIVE_FAILURES', 3, 1, 100),
       maxRepeatedActions: integer(env, 'TASK_MAX_REPEATED_ACTIONS', 3, 2, 100),
       pollMs: integer(env, 'TASK_POLL_MS', 1000, 10, 60_000),
+      scheduleCheckMs: integer(env, 'TASK_SCHEDULE_CHECK_MS', 10_000, 10, 60_000),
       heartbeatMs,
       staleAfterMs,
       maxResumes: integer(env, 'TASK_MAX_RESUMES', 1, 0, 100),
@@ -308,6 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadBytes: integer(env, 'TASK_MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 0, 100 * 1024 * 1024),
       maxDownloads: integer(env, 'TASK_MAX_DOWNLOADS', 20, 0, 1000),
       maxDownloadBytes: integer(env, 'TASK_MAX_DOWNLOAD_BYTES', 25 * 1024 * 1024, 0, 500 * 1024 * 1024),
+      maxTraceBytes: integer(env, 'TASK_MAX_TRACE_BYTES', 50 * 1024 * 1024, 0, 500 * 1024 * 1024),
     },
   };
 }

@@ -13,11 +13,12 @@ import { deployMigrations } from './db/migrations.js';
 import { keepChangeRetention } from './calendar/change-retention.js';
 import { keepSeriesHorizons } from './calendar/series-horizon.js';
 import { startCalendarWebhooks } from './calendar/webhooks.js';
-import { startFederationWorker } from './federation/worker.js';
 import { serveGraphQLOverWebSocket } from './graphql/websocket.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { createLogger, type Logger } from './http/logger.js';
 import { startTaskWorkers } from './tasks/workers.js';
+import { startTaskSchedules } from './tasks/schedules.js';
+import { serveLiveRuns } from './rest/tasks/live-socket.js';
 
 export interface RunningServer {
   url: string;
@@ -41,10 +42,18 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       reuse: true,
     });
   }
-  const { app, keys, mcp, federation } = createApp({ config, db, logger });
+  const { app, keys, mcp, federation } = await createApp({ config, db, logger });
   const server = createServer(app.callback());
   answerClientErrors(server);
-  const websockets = serveGraphQLOverWebSocket(server, { keys, db, config });
+  const websockets = serveGraphQLOverWebSocket({ keys, db, config });
+  const liveRuns = serveLiveRuns({ keys, db });
+  // WebSocket upgrades by path: GraphQL's, and the live view of task runs; any other is refused.
+  server.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === websockets.path) websockets.handleUpgrade(req, socket, head);
+    else if (liveRuns.matches(path)) liveRuns.handleUpgrade(req, socket, head);
+    else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  });
   server.keepAliveTimeout = 5000;
   server.listen(config.port, config.host);
   await once(server, 'listening');
@@ -56,7 +65,11 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const calendarWebhooks = startCalendarWebhooks({ prisma: db.prisma, config, logger });
   // Calendar sources due: resumed and run from here as from every process (not awaited: a run may be long).
   const sources = startSourceSchedule({ prisma: db.prisma, config, logger });
-  const federationWorker = federation ? startFederationWorker({ prisma: db.prisma, config, logger, calendar: federation }) : undefined;
+  // Task schedules due: claimed from every process, each due time by one of them.
+  const taskSchedules = startTaskSchedules({ prisma: db.prisma, config, logger });
+  const federationWorker = federation
+    ? (await import('./federation/worker.js')).startFederationWorker({ prisma: db.prisma, config, logger, calendar: federation })
+    : undefined;
   await federationWorker?.firstRound;
   // Whether any calendar webhook is registered: looked up once now, then hourly while there is none.
   await calendarWebhooks.firstRound;
@@ -73,6 +86,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await websockets.close();
+        await liveRuns.close();
         await mcp.close();
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
@@ -85,6 +99,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
           retention.stop(),
           calendarWebhooks.stop(),
           sources.stop(),
+          taskSchedules.stop(),
           federationWorker?.stop(),
         ]);
         clearTimeout(force);

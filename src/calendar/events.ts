@@ -42,6 +42,7 @@ import {
   type SeriesPlan,
 } from './series.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY, refreshTermCounts, resolveEventTerms, termIdsNamed, termIdsOf } from './terms.js';
+import { isEventStatus, MAX_STATUS_REASON } from './event-status.js';
 import { tecSanitizeString } from './text.js';
 import { isNonBlankString, isRegisteredStatus, isUrlOrEmpty, Problems, userExists } from './validate.js';
 
@@ -66,6 +67,10 @@ export interface EventFields {
   hideFromListings?: boolean;
   sticky?: boolean;
   featured?: boolean;
+  /** scheduled, canceled or postponed (src/calendar/event-status.ts). */
+  eventStatus?: string;
+  /** Why it was canceled or postponed: plain text, shown beside the label ("" clears). */
+  eventStatusReason?: string;
   categories?: unknown;
   tags?: unknown;
   venue?: unknown;
@@ -112,6 +117,12 @@ async function validate(db: Db, fields: EventFields, create: boolean, viewer: Vi
     else problems.fail('image');
   }
   if (given('website')) problems.check('website', isUrlOrEmpty(fields.website));
+  if (given('eventStatus')) problems.check('eventStatus', isEventStatus(fields.eventStatus));
+  if (given('eventStatusReason'))
+    problems.check(
+      'eventStatusReason',
+      typeof fields.eventStatusReason === 'string' && fields.eventStatusReason.length <= MAX_STATUS_REASON,
+    );
   if (given('parent')) problems.check('parent', fields.parent === 0 || (await postTypeOf(db, Number(fields.parent))) === 'event');
   // A create's term ids are read here too: one read for every record the write names by id.
   const termIds = create ? [...termIdsNamed(fields.categories), ...termIdsNamed(fields.tags)] : [];
@@ -273,6 +284,8 @@ export async function createEventRecord(
           showMapLink: fields.showMapLink ?? false,
           hideFromListings: fields.hideFromListings === true,
           featured: fields.featured === true,
+          eventStatus: fields.eventStatus ?? 'scheduled',
+          eventStatusReason: tecSanitizeString(fields.eventStatusReason ?? '').trim(),
           listed: hasOccurrence(schedule),
         },
       });
@@ -386,6 +399,8 @@ export async function updateEvent(
       if (given('showMapLink')) data.showMapLink = fields.showMapLink;
       if (given('hideFromListings')) data.hideFromListings = fields.hideFromListings;
       if (given('featured')) data.featured = fields.featured;
+      if (given('eventStatus')) data.eventStatus = fields.eventStatus;
+      if (given('eventStatusReason')) data.eventStatusReason = tecSanitizeString(fields.eventStatusReason ?? '').trim();
       if (given('sticky')) data.menuOrder = fields.sticky ? -1 : 0;
       if (plans.image) data.imageId = await applyImagePlan(tx, plans.image);
       // Term counts follow the status and the terms: recount the terms it had and has.

@@ -10,6 +10,7 @@
 // its own with the same UID and its RECURRENCE-ID. Every zone named by a TZID gets a VTIMEZONE.
 import { basicDate, basicUtc, dayAfter, venueLine } from './add-to-calendar.js';
 import { tzidParam, vtimezoneLines } from './dates/vtimezone.js';
+import { icalEventStatus } from './event-status.js';
 import { plainText } from './text.js';
 
 export interface ICalEvent {
@@ -29,6 +30,8 @@ export interface ICalEvent {
   dateUtc: string;
   modifiedUtc: string;
   status: string;
+  /** scheduled, canceled or postponed (src/calendar/event-status.ts). */
+  eventStatus: string;
   cost: string;
   venue: {
     name: string;
@@ -215,7 +218,10 @@ function bodyLines(event: ICalEvent): string[] {
   if (isRealDate(event.dateUtc)) lines.push(`CREATED:${basicUtc(event.dateUtc)}`);
   if (isRealDate(event.modifiedUtc)) lines.push(`LAST-MODIFIED:${basicUtc(event.modifiedUtc)}`);
   lines.push(`SEQUENCE:${sequenceOf(event.modifiedUtc)}`);
-  lines.push(`STATUS:${event.status === 'publish' || event.status === 'future' ? 'CONFIRMED' : 'TENTATIVE'}`);
+  // A canceled or postponed event says so (icalEventStatus); one not published yet is only tentative.
+  const published = event.status === 'publish' || event.status === 'future';
+  const status = icalEventStatus(event.eventStatus);
+  lines.push(`STATUS:${status === 'CONFIRMED' && !published ? 'TENTATIVE' : status}`);
   lines.push('END:VEVENT');
   return lines;
 }

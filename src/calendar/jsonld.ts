@@ -1,6 +1,7 @@
 // Schema.org JSON-LD of single records (spec §3.8), shaped like the original's output (samples/11):
 // descriptions are the escaped paragraph-formatted text plus a newline; e-mails are entity-encoded.
 import { DateTime } from 'luxon';
+import { schemaOrgEventStatus } from './event-status.js';
 import { zoneForLuxon } from './posts.js';
 import { escHtml, renderContent } from './text.js';
 
@@ -84,6 +85,8 @@ export interface EventLdSource {
   endLocal: string;
   date: string;
   costValues: string[];
+  /** scheduled, canceled or postponed (src/calendar/event-status.ts). */
+  eventStatus: string;
   imageUrl?: string | null;
   /** The first linked venue and organizer; false when one is linked that the caller may not see in JSON-LD. */
   venue?: VenueLdSource | false | null;
@@ -113,7 +116,7 @@ export function eventJsonLd(e: EventLdSource): Record<string, unknown> {
   Object.assign(ld, {
     url: ldEventUrl(e.url),
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
-    eventStatus: 'https://schema.org/EventScheduled',
+    eventStatus: schemaOrgEventStatus(e.eventStatus),
     startDate: isoIn(e.startLocal, e.timezone || 'UTC'),
     endDate: isoIn(e.endLocal, e.timezone || 'UTC'),
   });

@@ -164,6 +164,8 @@ const COPIED = [
   'showMapLink',
   'hideFromListings',
   'featured',
+  'eventStatus',
+  'eventStatusReason',
 ] as const satisfies readonly (keyof EventRow)[];
 /** What a change to the whole series writes to every occurrence that is not an exception. */
 const SHARED = new Set<string>(COPIED.filter((column) => column !== 'timezone' && column !== 'allDay'));

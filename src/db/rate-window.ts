@@ -14,6 +14,9 @@ const WINDOW_MS = 60_000;
 
 export class SharedRateLimit {
   private cleanedMinute = 0;
+  /** Keys this process saw over the limit, and until when (ms): counting them again until then
+   *  could only refuse them again, so they are refused without touching the database. */
+  private blockedUntil = new Map<string, number>();
 
   /** Placeholders: `?` for SQLite, `$n` for PostgreSQL. */
   private param: (n: number) => string;
@@ -27,6 +30,8 @@ export class SharedRateLimit {
   }
 
   async count(keyHash: string, now = Date.now()): Promise<RateDecision> {
+    const until = this.blockedUntil.get(keyHash);
+    if (until !== undefined && until > now) return { allowed: false, retryAfter: Math.max(1, Math.ceil((until - now) / 1000)) };
     const minute = Math.floor(now / WINDOW_MS);
     const rows = await this.prisma.$queryRawUnsafe<{ count: number | bigint }[]>(
       `INSERT INTO "RateWindow" ("keyHash", "minute", "count") VALUES (${this.param(1)}, ${this.param(2)}, 1) ` +
@@ -40,6 +45,9 @@ export class SharedRateLimit {
       await this.prisma.$executeRawUnsafe(`DELETE FROM "RateWindow" WHERE "minute" < ${this.param(1)}`, minute);
     }
     const allowed = Number(rows[0].count) <= this.perMinute;
-    return { allowed, retryAfter: allowed ? 0 : Math.max(1, Math.ceil(((minute + 1) * WINDOW_MS - now) / 1000)) };
+    if (allowed) return { allowed, retryAfter: 0 };
+    if (this.blockedUntil.size > 10_000) this.blockedUntil.clear();
+    this.blockedUntil.set(keyHash, (minute + 1) * WINDOW_MS);
+    return { allowed, retryAfter: Math.max(1, Math.ceil(((minute + 1) * WINDOW_MS - now) / 1000)) };
   }
 }

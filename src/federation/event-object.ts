@@ -5,6 +5,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { Document, Event, Hashtag, Place, PUBLIC_COLLECTION } from '@fedify/fedify/vocab';
 import type { Prisma } from '../db/client.js';
+import { eventStatusLabel, icalEventStatus } from '../calendar/event-status.js';
 import { ksesPost } from '../calendar/kses.js';
 import { permalink, zoneForLuxon } from '../calendar/posts.js';
 import { plainText, renderContent, renderExcerpt, renderTitle } from '../calendar/text.js';
@@ -63,7 +64,10 @@ export function eventObject(event: FederatedEventRow, urls: FederationUrls): Eve
         })
       : null;
   const content = ksesPost(renderContent(event.content));
-  const excerpt = plainText(renderExcerpt(event.excerpt)) || plainText(content);
+  // A canceled or postponed event says so where Mastodon shows it too (it does not read ical:status).
+  const label = eventStatusLabel(event.eventStatus);
+  const said = plainText(renderExcerpt(event.excerpt)) || plainText(content);
+  const excerpt = label ? [`${label}.`, event.eventStatusReason, said].filter(Boolean).join(' ') : said;
   return new Event({
     id: urls.eventId(event.id),
     name: plainText(renderTitle(event.title)),
@@ -99,8 +103,8 @@ function extensions(event: FederatedEventRow) {
   const venue = event.venues[0]?.venue;
   const extra: Record<string, unknown> = {
     timezone: zoneForLuxon(event.timezone),
-    // Almanac has no "cancelled but kept" state: a cancelled event is trashed, which sends Delete.
-    status: 'CONFIRMED',
+    // RFC 5545's STATUS, as Mobilizon reads it: CANCELLED, TENTATIVE (postponed) or CONFIRMED.
+    status: icalEventStatus(event.eventStatus),
   };
   if (venue && isPublic(venue)) {
     extra.address = {

@@ -1,10 +1,13 @@
 // The federation's table of the one router (src/http/router.ts): WebFinger, NodeInfo and /ap/…
 // go to Fedify's `federation.fetch` (a Koa request turned into a fetch Request and back), and an
 // event's page and its object id answer ActivityPub clients with the Event (event-object.ts).
-// Before Fedify sees a request: bodies are bounded (413) and each address is rate-limited (429).
+// Before Fedify sees a request: bodies are bounded (413) and each address is rate-limited (429),
+// counted in the database (src/db/rate-window.ts) so that processes sharing it enforce one limit.
 // What Fedify answers 5xx (a listener that failed) is logged and answered 503, to be retried.
 import type { Context } from 'koa';
 import type { Prisma } from '../db/client.js';
+import { SharedRateLimit } from '../db/rate-window.js';
+import type { DatabaseKind } from '../db/url.js';
 import type { Logger } from '../http/logger.js';
 import { plainErrors } from '../http/page-route.js';
 import type { Table } from '../http/router.js';
@@ -13,8 +16,6 @@ import type { CalendarFederation } from './federation.js';
 
 /** An activity is a few kB; Mastodon caps its inbox bodies at 1 MB, Almanac at this. */
 export const MAX_INBOX_BYTES = 256 * 1024;
-/** Requests per minute per client address to the federation's paths. */
-export const REQUESTS_PER_MINUTE = 300;
 
 const FEDERATION_PATH = /^\/(?:\.well-known\/(?:webfinger|nodeinfo|host-meta)|ap\/)/;
 const EVENT_PAGE = /^\/event\/([^/]+(?:\/\d{4}-\d{2}-\d{2}(?:-\d+)?)?)\/?$/;
@@ -26,22 +27,6 @@ const MAX_ID = 2 ** 31 - 1;
 /** Whether the client asks for ActivityStreams (activity+json, or ld+json with its profile). */
 export function wantsActivityJson(accept: string): boolean {
   return accept.includes(ACTIVITY_JSON) || /application\/ld\+json[^,]*activitystreams/.test(accept);
-}
-
-class RateLimit {
-  private minute = 0;
-  private counts = new Map<string, number>();
-  /** True when `address` may make one more request this minute. */
-  take(address: string, now = Date.now()): boolean {
-    const minute = Math.floor(now / 60_000);
-    if (minute !== this.minute) {
-      this.minute = minute;
-      this.counts.clear();
-    }
-    const count = (this.counts.get(address) ?? 0) + 1;
-    this.counts.set(address, count);
-    return count <= REQUESTS_PER_MINUTE;
-  }
 }
 
 class BodyTooLarge extends Error {}
@@ -112,8 +97,21 @@ async function handOver(ctx: Context, calendar: CalendarFederation, logger: Pick
 }
 
 /** The router's table of the federation (only built when federation is on). */
-export function federationTable({ prisma, calendar, logger }: { prisma: Prisma; calendar: CalendarFederation; logger: Logger }): Table {
-  const limit = new RateLimit();
+export function federationTable({
+  prisma,
+  kind,
+  perMinute,
+  calendar,
+  logger,
+}: {
+  prisma: Prisma;
+  kind: DatabaseKind;
+  /** Requests per minute per client address to the federation's paths, over all processes. */
+  perMinute: number;
+  calendar: CalendarFederation;
+  logger: Logger;
+}): Table {
+  const limit = new SharedRateLimit(prisma, kind, perMinute);
   return {
     name: 'federation',
     claim(ctx) {
@@ -130,8 +128,9 @@ export function federationTable({ prisma, calendar, logger }: { prisma: Prisma; 
         unmatched: () => undefined,
         run: async () => undefined,
         async begin() {
-          if (!limit.take(ctx.ip)) {
-            plain(ctx, 429, 'Too many requests; slow down.', { 'Retry-After': '60' });
+          const { allowed, retryAfter } = await limit.count(`federation:${ctx.ip}`);
+          if (!allowed) {
+            plain(ctx, 429, 'Too many requests; slow down.', { 'Retry-After': String(retryAfter) });
             return 'answered';
           }
           try {

@@ -3,19 +3,29 @@
 // re-parsing, and no per-field walk of the document per request. A REST list of 50 events resolves
 // ~12,000 fields; graphql-js's interpreter spent about a sixth of the request's CPU walking them.
 import { Kind, getOperationAST, parse, validate, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import type { TadaDocumentNode } from 'gql.tada';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { variablesInObjects } from './compiled.js';
+import { sourceOf } from './documents.js';
 import { asApiError } from './errors.js';
 import type { GraphQLContext } from './context.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the data of a document validated at start-up: its shape is the document's
 export type GraphQLData = any;
 
-export type OperationRunner = <T = GraphQLData>(
-  source: string,
-  variables: Record<string, unknown>,
-  context: GraphQLContext,
-) => Promise<ExecutionResult<T>>;
+/**
+ * Runs one operation: a typed document (src/graphql/documents.ts), whose data the type checker
+ * knows from the schema, or a source text built at run time, whose data it does not. Variables are
+ * checked by GraphQL's coercion at run time either way: they come from checked request arguments.
+ */
+export interface OperationRunner {
+  <Data, Variables>(
+    operation: TadaDocumentNode<Data, Variables>,
+    variables: Record<string, unknown>,
+    context: GraphQLContext,
+  ): Promise<ExecutionResult<Data>>;
+  <T = GraphQLData>(source: string, variables: Record<string, unknown>, context: GraphQLContext): Promise<ExecutionResult<T>>;
+}
 
 export function createOperationRunner(schema: GraphQLSchema): OperationRunner {
   const compiled = new Map<string, CompiledQuery>();
@@ -41,8 +51,8 @@ export function createOperationRunner(schema: GraphQLSchema): OperationRunner {
     }
     return query;
   };
-  return async (source, variables, context) => {
-    const result = (await prepare(source).query(undefined, context, variables)) as ExecutionResult<GraphQLData>;
+  return async (operation: string | TadaDocumentNode, variables: Record<string, unknown>, context: GraphQLContext) => {
+    const result = (await prepare(sourceOf(operation)).query(undefined, context, variables)) as ExecutionResult<GraphQLData>;
     // Domain errors as the API reports them, as yoga does for HTTP (src/graphql/errors.ts).
     return result.errors ? { ...result, errors: result.errors.map((error) => asApiError(error) as GraphQLError) } : result;
   };

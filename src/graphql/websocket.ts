@@ -4,7 +4,8 @@
 // (`{"x-api-key": "…"}` or `authorization`) or the upgrade request's headers; a wrong key closes
 // the connection (4403). Operations run through a yoga envelope of their own: the same schema,
 // limits and context, without the response cache (which works on HTTP requests only).
-import type { Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { useServer } from 'graphql-ws/use/ws';
 import type { ExecutionArgs } from 'graphql';
 import { WebSocketServer } from 'ws';
@@ -20,10 +21,11 @@ interface Envelope {
   subscribe: (args: ExecutionArgs) => unknown;
 }
 
-export function serveGraphQLOverWebSocket(server: Server, deps: { keys: ApiKeyResolver; db: Database; config: Config }) {
+export function serveGraphQLOverWebSocket(deps: { keys: ApiKeyResolver; db: Database; config: Config }) {
   const { keys, db, config } = deps;
   const yoga = createGraphQLServer({ ...config, responseCache: false });
-  const sockets = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: config.graphql.maxBytes });
+  // The server routes upgrades by path (src/server.ts): /graphql comes here.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: config.graphql.maxBytes });
   const viewers = new WeakMap<object, Viewer | null>();
   const disposable = useServer(
     {
@@ -72,6 +74,10 @@ export function serveGraphQLOverWebSocket(server: Server, deps: { keys: ApiKeyRe
     sockets,
   );
   return {
+    path: yoga.graphqlEndpoint,
+    handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+      sockets.handleUpgrade(req, socket, head, (ws) => sockets.emit('connection', ws, req));
+    },
     async close() {
       for (const client of sockets.clients) client.terminate();
       await disposable.dispose();

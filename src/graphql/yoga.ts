@@ -31,6 +31,8 @@ const UNVERSIONED_TYPES = [
   'TaskRecording',
   'TaskStep',
   'ToolCall',
+  'TaskSchedule',
+  'TaskScheduleOccurrence',
   'ApiKey',
   'NewApiKey',
   'SavedTool',

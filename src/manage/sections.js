@@ -31,6 +31,12 @@ const STATUS_OPTIONS = /** @type {[string, string][]} */ ([
   ['private', 'Private'],
   ['future', 'Scheduled (publication date below)'],
 ]);
+/** Whether the event takes place as announced (GraphQL's EventStatus). */
+const EVENT_STATUS_OPTIONS = /** @type {[string, string][]} */ ([
+  ['SCHEDULED', 'No: takes place as scheduled'],
+  ['CANCELED', 'Canceled'],
+  ['POSTPONED', 'Postponed'],
+]);
 const LIVE = ['publish', 'draft', 'pending', 'private', 'future'];
 
 /** "YYYY-MM-DD HH:MM:SS" (the API's wall time) for a datetime-local value, and back. */
@@ -129,7 +135,7 @@ const organizersInput = (/** @type {string | undefined} */ value) => organizersO
 /** What the caller may do to a record, as the API decides: the editor shows its buttons by it. */
 const RIGHTS = 'rights { edit delete publish }';
 
-const EVENT_FIELDS = `id title description excerpt startDate endDate timezone allDay cost website featured sticky status date slug url
+const EVENT_FIELDS = `id title description excerpt startDate endDate timezone allDay cost website featured sticky status eventStatus eventStatusReason date slug url
   passwordProtected image { id url } venue { id name } organizers(all: true) { id name } categories { name } tags { name }
   series { rrule exdates rdates } ${RIGHTS}`;
 
@@ -168,6 +174,8 @@ const events = {
     { name: 'date', label: 'Publication date', type: 'datetime-local', hint: 'For a scheduled event: when it goes live' },
     { name: 'password', label: 'Password', type: 'password', hint: 'Only when changing it' },
     { name: 'featured', label: 'Featured', type: 'checkbox' },
+    { name: 'eventStatus', label: 'Canceled or postponed', type: 'select', options: EVENT_STATUS_OPTIONS },
+    { name: 'eventStatusReason', label: 'Why', hint: 'Shown beside "Canceled" or "Postponed"' },
     { name: 'sticky', label: 'Sticky (pinned)', type: 'checkbox' },
   ],
   page: (data) => data.all ?? data.trash,
@@ -188,6 +196,8 @@ const events = {
     date: fromWall(event.date),
     password: '',
     featured: event.featured,
+    eventStatus: event.eventStatus,
+    eventStatusReason: event.eventStatusReason,
     sticky: event.sticky,
     venue: event.venue ? String(event.venue.id) : '',
     organizers: JSON.stringify(event.organizers.map((/** @type {any} */ organizer) => ({ id: organizer.id, name: organizer.name }))),
@@ -213,6 +223,8 @@ const events = {
       date: state.date ? toWall(state.date) : undefined,
       password: given(state.password),
       featured: state.featured,
+      eventStatus: state.eventStatus || undefined,
+      eventStatusReason: loaded ? state.eventStatusReason : given(state.eventStatusReason),
       sticky: state.sticky,
       venue: venue ?? (loaded ? '' : undefined),
       organizer: organizers.length || loaded ? organizers : undefined,

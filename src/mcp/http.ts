@@ -6,14 +6,13 @@
 // docs/mcp.md for what a deployment with several processes must do.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Context } from 'koa';
 import type { Viewer } from '../auth/viewer.js';
 import type { Authenticate } from '../http/caller.js';
 import { page, pageTable, plainErrors } from '../http/page-route.js';
 import type { Table } from '../http/router.js';
-import { createMcpServer } from './server.js';
 import type { McpDeps } from './tool-kit.js';
 
 export interface McpHttpOptions extends McpDeps {
@@ -112,6 +111,11 @@ export interface McpHttp {
   close(): Promise<void>;
 }
 
+// The SDK and the tools' schemas (~35 MB resident) load with the first session, not with every
+// process; the build splits this dynamic import into a chunk of its own.
+let sdk: Promise<[typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('./server.js')]> | undefined;
+const loadSdk = () => (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./server.js')]));
+
 export function mcpHttp(options: McpHttpOptions): McpHttp {
   const limits = { ...DEFAULTS, ...options };
   const sessions = new Map<string, Session>();
@@ -143,6 +147,7 @@ export function mcpHttp(options: McpHttpOptions): McpHttp {
 
   async function openSession(viewer: Viewer): Promise<StreamableHTTPServerTransport> {
     await makeRoom(viewer.userId);
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadSdk();
     const server = createMcpServer(options);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -22,7 +22,7 @@ import { errorCode } from '../graphql/errors.js';
 import { matchesEtag } from '../http/response-cache.js';
 import { SiteError, type SiteServices } from './services.js';
 
-const EVENT_FIELDS = `id title description url allDay startDate endDate utcStartDate utcEndDate dateUtc modifiedUtc status cost
+const EVENT_FIELDS = `id title description url allDay startDate endDate utcStartDate utcEndDate dateUtc modifiedUtc status eventStatus cost
   venue { name address city stateprovince zip country geoLat geoLng }
   organizers { name email }
   categories { name }
@@ -59,6 +59,7 @@ const toEvent = ({ recurrenceId: _r, isException: _e, series: _s, timezone: _t, 
   ...row,
   // GraphQL's PostStatus is the WordPress status in capitals ("PUBLISH").
   status: row.status.toLowerCase(),
+  eventStatus: row.eventStatus.toLowerCase(),
   categories: row.categories.map((c) => c.name),
   tags: row.tags.map((t) => t.name),
 });

@@ -2,7 +2,13 @@
 // Almanac. Every value is escaped here except descriptions, which are the rendered HTML the API
 // serves (`descriptionHtml`); the pages' Content-Security-Policy allows no script at all, so even
 // markup an editor saved cannot run in a visitor's browser.
+import { eventStatusLabel } from '../calendar/event-status.js';
 import { decodeEntities, escHtml } from '../calendar/text.js';
+
+/** What an event's card reads, in lists and on its own page. */
+export const EVENT_CARD_FIELDS = `id slug title url allDay startDate endDate timezoneAbbr cost featured eventStatus
+  venue { name city url address stateprovince zip country }
+  categories { name url } tags { name url }`;
 
 export interface PageVenue {
   name: string;
@@ -39,6 +45,9 @@ export interface PageEvent {
   timezoneAbbr: string;
   cost: string;
   featured: boolean | null;
+  /** GraphQL's EventStatus: SCHEDULED, CANCELED or POSTPONED. */
+  eventStatus: string;
+  eventStatusReason?: string;
   excerptHtml?: string;
   descriptionHtml?: string;
   masked?: boolean;
@@ -123,12 +132,18 @@ ${main}
 `;
 }
 
+/** "Canceled" or "Postponed" before a title, as The Events Calendar's views show it; "" when scheduled. */
+export function statusLabel(event: Pick<PageEvent, 'eventStatus'>): string {
+  const label = eventStatusLabel(event.eventStatus.toLowerCase());
+  return label ? `<span class="event-status ${event.eventStatus.toLowerCase()}">${label}</span> ` : '';
+}
+
 export function eventCard(event: PageEvent): string {
   const venue = event.venue ? `<p class="venue">${esc(event.venue.name)}${event.venue.city ? `, ${esc(event.venue.city)}` : ''}</p>` : '';
   const terms = event.categories.length ? `<p class="terms">${termLinks(event.categories)}</p>` : '';
   const cost = event.cost ? `<p class="cost">${esc(event.cost)}</p>` : '';
   return `<li class="event${event.featured ? ' featured' : ''}">
-<h2><a href="${esc(event.url)}">${esc(event.title)}</a></h2>
+<h2>${statusLabel(event)}<a href="${esc(event.url)}">${esc(event.title)}</a></h2>
 <p class="when">${when(event)}</p>${venue}${cost}${terms}
 </li>`;
 }
@@ -179,7 +194,8 @@ function seriesSection(event: PageEvent): string {
 }
 
 export function eventPage(event: PageEvent, options: { passwordWrong: boolean; action: string }): string {
-  const parts = [`<article class="event-page">`, `<h1>${esc(event.title)}</h1>`, `<p class="when">${when(event)}</p>`];
+  const parts = [`<article class="event-page">`, `<h1>${statusLabel(event)}${esc(event.title)}</h1>`, `<p class="when">${when(event)}</p>`];
+  if (event.eventStatusReason) parts.push(`<p class="event-status-reason">${esc(event.eventStatusReason)}</p>`);
   if (event.masked) {
     parts.push(passwordForm(options.action, options.passwordWrong), '</article>');
     return parts.join('\n');

@@ -18,6 +18,7 @@ import { apiRootLink, restRootUrl } from '../rest/namespace-index.js';
 import { feeds, type Archive } from './feeds.js';
 import {
   errorPage,
+  EVENT_CARD_FIELDS,
   eventList,
   eventPage,
   layout,
@@ -32,14 +33,11 @@ import {
 import { SiteError, siteServices, type SiteOptions } from './services.js';
 import { viewRoutes } from './views/views.js';
 
-const CARD = `id slug title url allDay startDate endDate timezoneAbbr cost featured
-  venue { name city url address stateprovince zip country }
-  categories { name url } tags { name url }`;
 const LIST = `query SiteList($filter: EventFilter, $page: Int!, $perPage: Int!) {
-  events(filter: $filter, page: { page: $page, perPage: $perPage }) { total totalPages page items { ${CARD} } }
+  events(filter: $filter, page: { page: $page, perPage: $perPage }) { total totalPages page items { ${EVENT_CARD_FIELDS} } }
 }`;
 const EVENT = `query SiteEvent($slug: String!, $password: String, $from: String!) {
-  event(slug: $slug, password: $password) { ${CARD} masked passwordProtected descriptionHtml image { url } jsonLd icalUrl googleCalendarUrl outlookUrl
+  event(slug: $slug, password: $password) { ${EVENT_CARD_FIELDS} eventStatusReason masked passwordProtected descriptionHtml image { url } jsonLd icalUrl googleCalendarUrl outlookUrl
     organizers { name url email phone website }
     recurrenceText occurrences(first: 8, between: { start: $from }) { id url allDay startDate endDate timezoneAbbr } }
 }`;

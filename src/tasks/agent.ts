@@ -25,6 +25,8 @@ import { loadProfile, saveProfile } from './profiles.js';
 import { countDownloads, listTaskFiles, loadTaskFile, saveDownload } from './files.js';
 import { loadSourceSteps, Replay, type ReplayState } from './replay.js';
 import { NO_SECRETS, openSecrets, openText, SecretVault, sealText } from './secrets.js';
+import { RunTrace, saveTrace } from './trace.js';
+import { liveRuns, type LiveRun } from './live.js';
 
 const MAX_ROWS = 1000;
 const MAX_STORAGE_CHARS = 512 * 1024;
@@ -86,6 +88,9 @@ class AgentRun {
   private callerTools: FunctionTool[];
   private validators = new Map<string, ValidateFunction>();
   private session: BrowserSession | undefined;
+  private trace: RunTrace | null = null;
+  private traceKept = false;
+  private live: LiveRun | undefined;
   private replay: Replay | undefined;
   /** The task's files for upload_file: name, type and size. */
   private files: Array<{ name: string; mimeType: string; size: number }> = [];
@@ -120,8 +125,9 @@ class AgentRun {
   private abort(reason: AbortReason) {
     if (this.signal.aborted) return;
     this.controller.abort(reason);
-    // Closing the context ends whatever the page was doing at once.
-    void this.session?.context.close().catch(() => undefined);
+    // Closing the context ends whatever the page was doing at once (its trace is taken first).
+    const context = this.session?.context;
+    void (this.trace?.stop() ?? Promise.resolve()).finally(() => context?.close().catch(() => undefined));
   }
 
   async execute(shutdown: AbortSignal): Promise<void> {
@@ -150,6 +156,8 @@ class AgentRun {
       clearTimeout(deadline);
       taskSignals.off('ended', onEnded);
       shutdown.removeEventListener('abort', onShutdown);
+      liveRuns.remove(this.run.id);
+      await this.keepTrace();
       await this.session?.context.close().catch(() => undefined);
     }
   }
@@ -189,6 +197,10 @@ class AgentRun {
       state.storage = await loadProfile(this.deps.prisma, this.profileKey(), this.run.task.ownerId, profile);
     const context = await this.deps.browser.newContext(state.storage);
     this.session = await BrowserSession.open(context, this.deps.proxy);
+    this.trace = await RunTrace.start(context, this.deps.config.tasks.maxTraceBytes, !!this.run.task.secrets);
+    const session = this.session;
+    this.live = { context, page: () => session.page, step: 'Starting the browser' };
+    liveRuns.add(this.run.id, this.live);
     if (this.signal.aborted) throw new Error('aborted');
     this.files = await listTaskFiles(this.deps.prisma, this.run.task.id);
     const { prisma, config } = this.deps;
@@ -263,7 +275,7 @@ class AgentRun {
       if (replayed) {
         call = { id: `replay-${index}`, ...replayed.call };
       } else {
-        await this.lease.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
+        await this.setStatus('thinking', `Step ${index}: deciding what to do on ${observation.title || observation.url}`);
         const view = await this.view(observation, index);
         budget.startDecision();
         ({ assistant, call, usage } = await decide(
@@ -306,6 +318,7 @@ class AgentRun {
         state.waitingFor = { toolCallId, llmCallId: call.id };
         state.storage = await this.storage();
         step.result = "waiting for the client's input";
+        await this.keepTrace();
         await this.lease.pauseForTool(
           { id: toolCallId, name: call.name, arguments: call.arguments },
           step,
@@ -355,7 +368,7 @@ class AgentRun {
         );
       }
 
-      await this.lease.setStatus('acting', `Step ${index}: ${call.name} ${JSON.stringify(call.arguments)}`);
+      await this.setStatus('acting', `Step ${index}: ${call.name} ${JSON.stringify(call.arguments)}`);
       const outcome = await executeAction(session, call.name, call.arguments, this.env());
       if (this.signal.aborted) throw new Error('aborted');
       if (outcome.rows) state.dataTable.push(...outcome.rows.slice(0, MAX_ROWS - state.dataTable.length));
@@ -374,6 +387,12 @@ class AgentRun {
         );
       }
     }
+  }
+
+  /** The run's liveStatus, in the database and in its live view. */
+  private setStatus(detailed: 'thinking' | 'acting', text: string): Promise<void> {
+    if (this.live) this.live.step = this.vault.mask(text);
+    return this.lease.setStatus(detailed, text);
   }
 
   /** Hands the run over to the model, telling it what was replayed and why the replay stopped. */
@@ -483,9 +502,21 @@ class AgentRun {
     }
   }
 
+  /** Stores the run's trace once, before its end (or pause) is recorded; a failed save leaves the run as it is. */
+  private async keepTrace(): Promise<void> {
+    if (!this.trace || this.traceKept) return;
+    this.traceKept = true;
+    const zip = await this.trace.stop();
+    if (!zip) return;
+    await saveTrace(this.deps.prisma, this.run.id, zip).catch((err: unknown) =>
+      this.deps.logger.error({ runId: this.run.id, err }, 'run trace not saved'),
+    );
+  }
+
   private async finish(args: Record<string, unknown>): Promise<void> {
     const dataTable = Array.isArray(args.dataTable) ? (args.dataTable as Row[]).slice(0, MAX_ROWS) : this.state.dataTable;
     await this.saveProfile();
+    await this.keepTrace();
     if (args.success === false) {
       const said = typeof args.output === 'string' ? args.output : JSON.stringify(args.output);
       return this.lease.fail('failed', `the agent could not complete the task: ${said}`, {
@@ -509,6 +540,7 @@ class AgentRun {
         log.info({ runId: this.run.id, reason: reason ?? 'lost' }, 'run let go');
         return;
       }
+      await this.keepTrace();
       if (reason === 'shutdown') {
         await this.lease.release();
         return;

@@ -41,7 +41,7 @@ export function checkBudgetOptions(config: Config['tasks'], options: TaskOptions
 }
 
 /** Tokens the runs of the key's tasks used since the UTC day began (counted as steps are saved). */
-async function keyTokensToday(prisma: Prisma, keyId: number): Promise<number> {
+async function keyTokensToday(prisma: Pick<Prisma, 'keyTokenDay'>, keyId: number): Promise<number> {
   const row = await prisma.keyTokenDay.findUnique({ where: { keyId_day: { keyId, day: utcDay(new Date()) } } });
   return row?.tokens ?? 0;
 }
@@ -50,7 +50,11 @@ const dailyMessage = (used: number, limit: number) =>
   `TASK_DAILY_TOKENS_PER_KEY reached: the runs of this API key have used ${used} tokens today (UTC), its limit is ${limit}`;
 
 /** A new run (create, re-run) is refused while its key's tokens of the day are spent. */
-export async function checkKeyTokens(prisma: Prisma, config: Config['tasks'], keyId: number | undefined): Promise<void> {
+export async function checkKeyTokens(
+  prisma: Pick<Prisma, 'keyTokenDay'>,
+  config: Config['tasks'],
+  keyId: number | undefined,
+): Promise<void> {
   const limit = config.dailyTokensPerKey;
   if (!limit || keyId === undefined) return;
   const used = await keyTokensToday(prisma, keyId);

@@ -13,6 +13,7 @@ import { checkBudgetOptions, checkKeyTokens } from './budgets.js';
 import { loadFiles, taskFileRows, validateFiles } from './files.js';
 import { checkReplayOf } from './replay.js';
 import { outboundPolicy } from '../net/url-policy.js';
+import { scheduleColumns, validateSchedule, type ScheduleInput } from './cron.js';
 
 export interface Owner {
   userId: number;
@@ -26,10 +27,17 @@ export function newRunData() {
   return { id: randomUUID(), shareToken: randomBytes(18).toString('base64url'), liveStatus: 'Waiting for a worker' };
 }
 
-export async function createTask(prisma: Prisma, config: Config, owner: Owner, input: CreateTaskInput) {
+export async function createTask(
+  prisma: Prisma,
+  config: Config,
+  owner: Owner,
+  input: CreateTaskInput & { schedule?: ScheduleInput | null },
+) {
   const valid = validateCreateTask(input, config.tasks);
   checkBudgetOptions(config.tasks, valid.options);
-  await checkRunLimits(prisma, config, owner);
+  // A scheduled task starts no run now: its first is at its first due time (checked then).
+  const schedule = input.schedule == null ? null : validateSchedule(input.schedule);
+  if (!schedule) await checkRunLimits(prisma, config, owner);
   if (valid.secrets) requireSecretKey(config.secretKey, 'secrets', 'secrets');
   if (valid.options.profile) requireSecretKey(config.secretKey, 'profile', 'browser profiles');
   if (valid.webhookUrl && owner.keyId === undefined)
@@ -42,7 +50,6 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
   const fileSpecs = validateFiles(input.files);
   // Fetched before anything is stored: a file that cannot be had leaves no task behind.
   const files = fileSpecs ? await loadFiles(fileSpecs, outboundPolicy(config), config.tasks) : [];
-  const run = newRunRow(config);
   const task = await prisma.task.create({
     data: {
       id: randomUUID(),
@@ -56,11 +63,11 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
       webhookKeyId: webhookUrl ? owner.keyId : null,
       secrets: valid.secrets ? sealSecrets(valid.secrets, config.secretKey!) : null,
       keyId: owner.keyId ?? null,
-      runs: { create: run },
+      ...(schedule ? scheduleColumns(schedule) : { runs: { create: newRunRow(config) } }),
       ...(files.length ? { files: { create: taskFileRows(files) } } : {}),
     },
   });
-  if (config.tasks.llmBaseUrl) taskSignals.emit('queued');
+  if (config.tasks.llmBaseUrl && !schedule) taskSignals.emit('queued');
   return task;
 }
 
@@ -68,7 +75,8 @@ export async function createTask(prisma: Prisma, config: Config, owner: Owner, i
  * The row of a new run of a task (its first, or a re-run): scheduled for a worker; without an LLM
  * it cannot start, so it is stored already ended, with the settings to set.
  */
-const newRunRow = (config: Config) => (config.tasks.llmBaseUrl ? newRunData() : { ...newRunData(), ...ending('failed', NO_LLM_ERROR) });
+export const newRunRow = (config: Config) =>
+  config.tasks.llmBaseUrl ? newRunData() : { ...newRunData(), ...ending('failed', NO_LLM_ERROR) };
 
 async function keyDefaultWebhookUrl(prisma: Prisma, keyId: number): Promise<string | undefined> {
   const key = await prisma.apiKey.findUnique({ where: { id: keyId }, select: { defaultWebhookUrl: true } });
@@ -108,7 +116,12 @@ export async function rerunTask(prisma: Prisma, config: Config, owner: Owner, id
  * A user's runs in progress and runs started in the last 24 hours stay under the configured limits
  * (0: none), and the tokens of the day of the API key the run counts toward (its task's) are not spent.
  */
-export async function checkRunLimits(prisma: Prisma, config: Config, owner: Owner, keyId = owner.keyId): Promise<void> {
+export async function checkRunLimits(
+  prisma: Pick<Prisma, 'taskRun' | 'keyTokenDay'>,
+  config: Config,
+  owner: Owner,
+  keyId = owner.keyId,
+): Promise<void> {
   const { maxActiveRuns, maxRunsPerDay } = config.tasks;
   if (maxActiveRuns > 0) {
     const active = await prisma.taskRun.count({ where: { status: { in: UNFINISHED }, task: { ownerId: owner.userId } } });

@@ -2,7 +2,7 @@
 // Node) with a config from the environment, stopped by SIGTERM.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { daysFromNow } from '../support/clock.js';
@@ -181,4 +181,28 @@ describe('the build', () => {
       await database.drop();
     }
   }, 120_000);
+
+  // The entry replaces itself (same process id) with a bounded young generation, unless the
+  // operator sized it: read off the running process's own command line.
+  it.runIf(process.platform === 'linux')(
+    "runs with 16 MB semi-spaces by default, and with the operator's own size when given",
+    async () => {
+      const database = await createTestDatabase('sqlite');
+      try {
+        const commandLine = async (env: Record<string, string>) => {
+          const { child } = await startProcess({ DATABASE_URL: database.url, ...env });
+          const line = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+          child.kill('SIGTERM');
+          await once(child, 'exit');
+          return line;
+        };
+        expect(await commandLine({})).toContain('--max-semi-space-size=16');
+        const own = await commandLine({ NODE_OPTIONS: '--max-semi-space-size=4' });
+        expect(own.filter((arg) => arg.includes('semi-space'))).toEqual([]);
+      } finally {
+        await database.drop();
+      }
+    },
+    120_000,
+  );
 });

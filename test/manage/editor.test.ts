@@ -122,6 +122,13 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toBe('Saved (publish).');
     expect((await t.graphql(`query($id: Int!) { event(id: $id) { title } }`, { id })).data.event.title).toBe('Harbour lights night walk');
+    // Canceled, but kept: the event says so, with the reason.
+    await page.getByLabel('Canceled or postponed').selectOption('CANCELED');
+    await page.getByLabel('Why', { exact: true }).fill('The pier is closed for repairs.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => (await t.graphql(`query($id: Int!) { event(id: $id) { eventStatus eventStatusReason } }`, { id })).data.event, WAIT)
+      .toEqual({ eventStatus: 'CANCELED', eventStatusReason: 'The pier is closed for repairs.' });
 
     // Trash from the list, then restore from the trash.
     await page.getByRole('link', { name: 'Events' }).click();

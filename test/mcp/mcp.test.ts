@@ -122,8 +122,20 @@ describe.each(DATABASE_KINDS)('MCP on %s', (kind) => {
     it('updates an event, moves it to the trash and restores it', async () => {
       const start = daysAhead(5, '09:00:00');
       const { event } = await call(admin, 'create_event', { title: 'Draft title', startDate: start, endDate: start.replace('09', '10') });
-      const updated = await call(admin, 'update_event', { id: event.id, title: 'Final title', featured: true });
-      expect(updated.event).toMatchObject({ id: event.id, title: 'Final title', featured: true });
+      const updated = await call(admin, 'update_event', {
+        id: event.id,
+        title: 'Final title',
+        featured: true,
+        eventStatus: 'CANCELED',
+        eventStatusReason: 'The hall is flooded.',
+      });
+      expect(updated.event).toMatchObject({
+        id: event.id,
+        title: 'Final title',
+        featured: true,
+        eventStatus: 'CANCELED',
+        eventStatusReason: 'The hall is flooded.',
+      });
 
       const trashed = (await admin.callTool({ name: 'delete_event', arguments: { id: event.id } })) as CallToolResult;
       expect(trashed.isError).toBeFalsy();

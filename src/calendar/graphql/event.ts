@@ -10,6 +10,7 @@ import { googleCalendarUrl, icalUrl, outlookUrl, venueLine, type CalendarLinkEve
 import { costValues, formatCost } from '../cost.js';
 import { eventListQuery, eventPageRows, type EventFilter, type EventRow as EventPageRow } from '../event-filters.js';
 import { assertEventReadable, createEventRecord, isEventReadable, trashEvent, updateEvent, type EventFields } from '../events.js';
+import { eventStatusOf, MAX_STATUS_REASON } from '../event-status.js';
 import { eventJsonLd } from '../jsonld.js';
 import { listTotal } from '../list-totals.js';
 import { isLinkedReadable } from '../linked-posts.js';
@@ -140,6 +141,13 @@ builder.prismaObjectFields(Event, (t) => {
       resolve: (e, _a, ctx, info) => (isMasked(e, ctx, info) ? null : e.menuOrder < 0),
     }),
     featured: maskedFlag(t, 'featured', 'Featured'),
+    eventStatus: t.field({
+      type: EventStatusEnum,
+      description: 'Whether it takes place as announced: scheduled, canceled or postponed (shown with its label, kept in lists).',
+      extensions: readsColumns('eventStatus'),
+      resolve: (e) => eventStatusOf(e.eventStatus),
+    }),
+    eventStatusReason: maskedText(t, 'eventStatusReason', 'Why it was canceled or postponed, plain text'),
     passwordProtected: t.boolean({
       description: 'Whether the event has a password.',
       extensions: readsColumns(),
@@ -412,6 +420,15 @@ async function readableLinks<T extends { status: string; authorId: number }>(
   return all ? rows : rows.filter((row) => isLinkedReadable(row, ctx.viewer));
 }
 
+const EventStatusEnum = builder.enumType('EventStatus', {
+  description: "Whether an event takes place as announced (The Events Calendar's Event Status).",
+  values: {
+    SCHEDULED: { value: 'scheduled', description: 'It takes place as announced.' },
+    CANCELED: { value: 'canceled', description: 'It was called off; the event is kept and says so.' },
+    POSTPONED: { value: 'postponed', description: 'It will not take place at the time shown; a new date is to come.' },
+  } as const,
+});
+
 const eventInputFields = (t: InputFields, create: boolean) => ({
   title: t.string({ required: create, description: 'Title (required on create; not empty).' }),
   startDate: t.string({
@@ -439,6 +456,10 @@ const eventInputFields = (t: InputFields, create: boolean) => ({
   hideFromListings: t.boolean({ description: 'Hide from event lists.' }),
   sticky: t.boolean({ description: 'Pin the event.' }),
   featured: t.boolean({ description: 'Feature the event.' }),
+  eventStatus: t.field({ type: EventStatusEnum, description: 'Scheduled (the default), canceled or postponed.' }),
+  eventStatusReason: t.string({
+    description: `Why it was canceled or postponed: plain text (tags are stripped), at most ${MAX_STATUS_REASON} characters; "" clears.`,
+  }),
   categories: t.stringList({ description: 'Category ids, slugs or names; unknown names are created. Replaces the set; [] clears.' }),
   tags: t.stringList({ description: 'Tag ids, slugs or names; unknown names are created. Replaces the set; [] clears.' }),
   venue: t.field({

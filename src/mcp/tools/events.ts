@@ -6,7 +6,7 @@ import { bounded, defined, defineTool, runAs, ToolFailure, type McpDeps } from '
 import { todayIn } from '../site-time.js';
 
 /** What a tool shows of an event (descriptions cut: outputs stay bounded). */
-export const EVENT_FIELDS = `id title slug status startDate endDate allDay timezone url featured cost excerpt description
+export const EVENT_FIELDS = `id title slug status startDate endDate allDay timezone url featured eventStatus eventStatusReason cost excerpt description
   recurrenceText isException series { id rrule }
   venue { id name city } organizers { id name } categories { id name slug } tags { id name slug }`;
 
@@ -23,6 +23,8 @@ export const eventOutput = z.object({
   timezone: z.string(),
   url: z.string(),
   featured: z.boolean().nullable(),
+  eventStatus: z.enum(['SCHEDULED', 'CANCELED', 'POSTPONED']).describe('Whether it takes place as announced.'),
+  eventStatusReason: z.string().describe('Why it was canceled or postponed.'),
   cost: z.string(),
   excerpt: z.string(),
   description: z.string().describe('Cut at 2,000 characters, with a note saying so.'),
@@ -44,7 +46,8 @@ export function eventView(event: any): EventView {
 function eventLine(event: EventView): string {
   const where = event.venue ? ` at ${event.venue.name}` : '';
   const repeats = event.recurrenceText ? ` (${event.recurrenceText})` : '';
-  return `#${event.id} ${event.title}: ${event.startDate} – ${event.endDate} ${event.timezone}${where}${repeats} [${event.status}]`;
+  const state = event.eventStatus === 'SCHEDULED' ? '' : ` ${event.eventStatus}`;
+  return `#${event.id} ${event.title}: ${event.startDate} – ${event.endDate} ${event.timezone}${where}${repeats} [${event.status}]${state}`;
 }
 
 const dateText = (what: string) => z.string().optional().describe(what);
@@ -133,6 +136,11 @@ const eventFields = {
   status: z.string().optional().describe('publish, draft, pending, private or future; roles that cannot publish get pending/draft.'),
   featured: z.boolean().optional().describe('Feature the event.'),
   hideFromListings: z.boolean().optional().describe('Hide it from event lists.'),
+  eventStatus: z
+    .enum(['SCHEDULED', 'CANCELED', 'POSTPONED'])
+    .optional()
+    .describe('Cancel or postpone the event (it stays listed, labelled), or schedule it again.'),
+  eventStatusReason: z.string().max(500).optional().describe('Why it was canceled or postponed, shown beside the label; "" clears.'),
   categories: z.array(z.string()).optional().describe('Category ids, slugs or names (unknown names are created); replaces the set.'),
   tags: z.array(z.string()).optional().describe('Tag ids, slugs or names (unknown names are created); replaces the set.'),
   cost: z.string().optional().describe('The cost, e.g. "20$" or "Free".'),

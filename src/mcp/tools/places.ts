@@ -1,8 +1,9 @@
 // Venue and organizer tools: list, get, create, update and trash. The two are "linked posts" with
-// the same GraphQL shape (venues(filter), venue(id|slug), createVenue…), so one factory makes both.
+// the same GraphQL shape (venues(filter), venue(id|slug), createVenue…), served by the record tools.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { bounded, defined, defineTool, runAs, type McpDeps } from '../tool-kit.js';
+import { bounded, type McpDeps } from '../tool-kit.js';
+import { registerRecordTools, type RecordKind } from './records.js';
 
 interface LinkedKind {
   /** Singular and plural tool names and the GraphQL names: venue / Venue. */
@@ -25,152 +26,60 @@ const KINDS: LinkedKind[] = [
 
 const COMMON_FIELDS = { phone: 'Phone number.', website: 'Website URL.' };
 
-function register(server: McpServer, deps: McpDeps, kind: LinkedKind): void {
+function recordKind(kind: LinkedKind): RecordKind {
   const { one, many, type } = kind;
   const own = { ...kind.fields, ...COMMON_FIELDS };
-  const selection = `id name slug status url description ${Object.keys(own).join(' ')}`;
-  const output = z.object({
-    id: z.number().int(),
-    name: z.string(),
-    slug: z.string(),
-    status: z.string(),
-    url: z.string(),
-    description: z.string().describe('Cut at 2,000 characters, with a note saying so.'),
-    ...Object.fromEntries(Object.entries(own).map(([name, what]) => [name, z.string().describe(what)])),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the shape of `selection`, as GraphQL answers it
-  const view = (record: any) => ({ ...record, status: String(record.status).toLowerCase(), description: bounded(record.description) });
-  const line = (record: { id: number; name: string; status: string }) => `#${record.id} ${record.name} [${record.status}]`;
-  const writable = {
-    description: z.string().optional().describe('Description (HTML allowed).'),
-    status: z.string().optional().describe('publish, draft, pending or private; roles that cannot publish get pending/draft.'),
-    ...Object.fromEntries(Object.entries(own).map(([name, what]) => [name, z.string().optional().describe(`${what} "" clears.`)])),
-  };
-  const byId = {
-    id: z.number().int().optional().describe(`The ${one} id.`),
-    slug: z.string().optional().describe(`The ${one} slug (when no id).`),
-  };
-  const answer = { [one]: output };
-
-  defineTool(
-    server,
-    deps,
-    `list_${many}`,
-    {
-      title: `List ${many}`,
-      description: `${type}s the caller may see, newest first, with a search and paging.`,
-      input: {
-        search: z.string().optional().describe(`Text that one field of the ${one} must contain (name, description, address…).`),
-        status: z.array(z.string()).optional().describe('Statuses to list; only those who can edit may ask for more than publish.'),
-        onlyWithUpcoming: z.boolean().optional().describe(`Only ${many} with an upcoming event.`),
-        page: z.number().int().min(1).default(1).describe('The page, from 1.'),
-        perPage: z.number().int().min(1).max(50).default(20).describe('Items per page (1–50).'),
-      },
-      output: {
-        [many]: z.array(output),
-        total: z.number().int(),
-        page: z.number().int(),
-        totalPages: z.number().int(),
-      },
-      kind: 'read',
+  return {
+    one,
+    many,
+    type,
+    list: many,
+    field: one,
+    selection: `id name slug status url description ${Object.keys(own).join(' ')}`,
+    output: z.object({
+      id: z.number().int(),
+      name: z.string(),
+      slug: z.string(),
+      status: z.string(),
+      url: z.string(),
+      description: z.string().describe('Cut at 2,000 characters, with a note saying so.'),
+      ...Object.fromEntries(Object.entries(own).map(([name, what]) => [name, z.string().describe(what)])),
+    }),
+    view: (record) => ({ ...record, status: String(record.status).toLowerCase(), description: bounded(record.description as string) }),
+    line: (record) => `#${record.id} ${record.name} [${record.status}]`,
+    filters: {
+      search: z.string().optional().describe(`Text that one field of the ${one} must contain (name, description, address…).`),
+      status: z.array(z.string()).optional().describe('Statuses to list; only those who can edit may ask for more than publish.'),
+      onlyWithUpcoming: z.boolean().optional().describe(`Only ${many} with an upcoming event.`),
     },
-    async ({ page, perPage, ...filter }, { viewer }) => {
-      const data = await runAs(
-        deps,
-        viewer,
-        `query($filter: ${type}Filter, $page: PageInput) { ${many}(filter: $filter, page: $page) { total totalPages page items { ${selection} } } }`,
-        { filter: defined(filter), page: { page, perPage } },
-      );
-      const result = data[many];
-      const items = result.items.map(view);
-      return {
-        summary: `${result.total} ${many}; page ${result.page} of ${result.totalPages}.\n${items.map(line).join('\n')}`,
-        data: { [many]: items, total: result.total, page: result.page, totalPages: result.totalPages },
-      };
+    perPage: 20,
+    listDescription: `${type}s the caller may see, newest first, with a search and paging.`,
+    atLeastOnePage: false,
+    writeKey: 'id-or-slug',
+    writable: {
+      description: z.string().optional().describe('Description (HTML allowed).'),
+      status: z.string().optional().describe('publish, draft, pending or private; roles that cannot publish get pending/draft.'),
+      ...Object.fromEntries(Object.entries(own).map(([name, what]) => [name, z.string().optional().describe(`${what} "" clears.`)])),
     },
-  );
-
-  defineTool(
-    server,
-    deps,
-    `get_${one}`,
-    { title: `Get a ${one}`, description: `One ${one} by id or slug.`, input: byId, output: answer, kind: 'read' },
-    async ({ id, slug }, { viewer }) => {
-      const data = await runAs(deps, viewer, `query($id: Int, $slug: String) { ${one}(id: $id, slug: $slug) { ${selection} } }`, {
-        id,
-        slug,
-      });
-      const record = view(data[one]);
-      return { summary: line(record), data: { [one]: record } };
-    },
-  );
-
-  defineTool(
-    server,
-    deps,
-    `create_${one}`,
-    {
+    nameDescription: `The ${one}'s name (not empty).`,
+    create: {
       title: `Create a ${one}`,
       description: `Creates a ${one} (contributors and up), or reuses an existing one of the same name.`,
-      input: { name: z.string().describe(`The ${one}'s name (not empty).`), ...writable },
-      output: answer,
-      kind: 'write',
+      summary: (line) => `Saved ${line}`,
     },
-    async (input, { viewer }) => {
-      const data = await runAs(deps, viewer, `mutation($input: Create${type}Input!) { create${type}(input: $input) { ${selection} } }`, {
-        input: defined(input),
-      });
-      const record = view(data[`create${type}`]);
-      return { summary: `Saved ${line(record)}`, data: { [one]: record } };
-    },
-  );
-
-  defineTool(
-    server,
-    deps,
-    `update_${one}`,
-    {
+    update: {
       title: `Update a ${one}`,
       description: `Changes the given fields of a ${one} (contributors: their own drafts; authors: their own; editors: any).`,
-      input: { ...byId, name: z.string().optional().describe('The new name.'), ...writable },
-      output: answer,
-      kind: 'write',
-      idempotent: true,
+      summary: (line) => `Updated ${line}`,
     },
-    async ({ id, slug, ...input }, { viewer }) => {
-      const data = await runAs(
-        deps,
-        viewer,
-        `mutation($id: Int, $slug: String, $input: Update${type}Input!) { update${type}(id: $id, slug: $slug, input: $input) { ${selection} } }`,
-        { id, slug, input: defined(input) },
-      );
-      const record = view(data[`update${type}`]);
-      return { summary: `Updated ${line(record)}`, data: { [one]: record } };
-    },
-  );
-
-  defineTool(
-    server,
-    deps,
-    `delete_${one}`,
-    {
+    delete: {
       title: `Trash a ${one}`,
       description: `Moves a ${one} to the trash. As in The Events Calendar, the upcoming published events linked to it lose it.`,
-      input: byId,
-      output: answer,
-      kind: 'destructive',
+      summary: (line) => `Moved ${line} to the trash.`,
     },
-    async ({ id, slug }, { viewer }) => {
-      const data = await runAs(deps, viewer, `mutation($id: Int, $slug: String) { delete${type}(id: $id, slug: $slug) { ${selection} } }`, {
-        id,
-        slug,
-      });
-      const record = view(data[`delete${type}`]);
-      return { summary: `Moved ${line(record)} to the trash.`, data: { [one]: record } };
-    },
-  );
+  };
 }
 
 export function registerPlaceTools(server: McpServer, deps: McpDeps): void {
-  for (const kind of KINDS) register(server, deps, kind);
+  for (const kind of KINDS) registerRecordTools(server, deps, recordKind(kind));
 }

@@ -25,7 +25,9 @@ export const editArgs = <T extends ArgSpec>(createArgs: Record<string, T>): Reco
 
 export const pageArg: ArgSpec = { default: 1, description: 'The archive page to return', type: 'integer', validate: isPositiveInt };
 
-/** Default: the site's posts per page, as the string WordPress's option holds; sanitized to min(50, int). */
+/** Default: the site's posts per page, as the string WordPress's option holds; sanitized to min(50, int).
+ *  That sanitizing is WordPress's arg rule (the value the answer's links and headers echo), not the
+ *  list's cap, which src/calendar/paging.ts's pageSize applies to every list, REST and GraphQL alike. */
 export const perPageArg = (what: string): ArgSpec => ({
   default: (req: RestRequest) => String(req.config.postsPerPage),
   description: `The number of ${what} to return on each page`,
@@ -52,10 +54,11 @@ export function gqlInt(value: unknown): number | undefined {
   return Number.isInteger(n) && Math.abs(n) <= INT32_MAX ? n : undefined;
 }
 
-/** The page a GraphQL list is asked for: the requested one when it is a valid page, capped to Int. */
+/** The page a GraphQL list is asked for: the requested one when it is a valid page, capped to Int.
+ *  The page size is capped once, by the list itself (src/calendar/paging.ts's pageSize). */
 export function pageVariables(raw: Record<string, unknown>): { page: number; perPage?: number } {
   const page = isPositiveInt(raw.page) ? Math.min(INT32_MAX, phpIntval(raw.page)) : 1;
-  const perPage = isPositiveInt(raw.per_page) ? Math.min(MAX_PER_PAGE, phpIntval(raw.per_page)) : undefined;
+  const perPage = isPositiveInt(raw.per_page) ? Math.min(INT32_MAX, phpIntval(raw.per_page)) : undefined;
   return { page, perPage };
 }
 

@@ -1,7 +1,7 @@
 // What a task API route is: the handler's request, the endpoint's extra declarations (who may call
 // it, what a success answers) and where its arguments come from. The rows are in routes.ts; the
 // router and the OpenAPI document read them through these types.
-import type { GraphQLData } from '../../graphql/execute.js';
+import type { TadaDocumentNode } from 'gql.tada';
 import type { Args, Endpoint, Route } from '../route-table.js';
 
 type Schema = Record<string, unknown>;
@@ -14,8 +14,9 @@ export interface TaskRequest {
   body: Record<string, unknown>;
   /** The caller sent an API key (a valid one: an unknown key was refused). */
   hasKey: boolean;
-  /** Runs a GraphQL operation as the caller: the `data` of a successful result. */
-  graphql(source: string, variables: Record<string, unknown>): Promise<GraphQLData>;
+  /** Runs a GraphQL operation as the caller: the `data` of a successful result, typed by the
+   *  document (its variables are the checked arguments, which GraphQL coerces in turn). */
+  graphql<Data, Variables>(operation: TadaDocumentNode<Data, Variables>, variables: Record<string, unknown>): Promise<Data>;
 }
 
 export interface TaskEndpoint extends Endpoint<TaskRequest> {

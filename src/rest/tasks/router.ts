@@ -7,7 +7,7 @@ import { hashApiKey, credentialsFromHeaders } from '../../auth/api-keys.js';
 import type { Viewer } from '../../auth/viewer.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { errorCode } from '../../graphql/errors.js';
-import type { GraphQLData, OperationRunner } from '../../graphql/execute.js';
+import type { OperationRunner } from '../../graphql/execute.js';
 import type { Logger } from '../../http/logger.js';
 import type { RateDecision } from '../../tasks/rate-limit.js';
 import { throttledMessage, type Authenticate, type CallerRefusal } from '../../http/caller.js';
@@ -30,9 +30,10 @@ const STATUS_OF_CODE: Record<string, number> = {
 };
 
 /** The data of a GraphQL result, or the task error its first error stands for. */
-function unwrap(result: ExecutionResult, logger: Logger): GraphQLData {
+function unwrap<Data>(result: ExecutionResult<Data>, logger: Logger): Data {
   const error = result.errors?.[0];
-  if (!error) return result.data;
+  // No error: the data of the whole document (graphql-js types it as possibly absent).
+  if (!error) return result.data as Data;
   const code = errorCode(error);
   if (code && STATUS_OF_CODE[code]) throw taskError(STATUS_OF_CODE[code], error.message);
   if (code === 'SERVICE_UNAVAILABLE') throw error; // a database fault: the error path answers 503
@@ -116,7 +117,7 @@ export function taskApiTable({
                 )
               : {},
             hasKey: viewer !== null,
-            graphql: async (source, variables) => unwrap(await runner(source, variables, context(viewer)), logger),
+            graphql: async (operation, variables) => unwrap(await runner(operation, variables, context(viewer)), logger),
           };
           return endpoint.handler(req);
         },

@@ -7,14 +7,16 @@ import { PROFILE_DOC } from '../../tasks/profiles.js';
 import { FILES_DOC } from '../../tasks/files.js';
 import { REPLAY_OF_DOC } from '../../tasks/replay.js';
 import { parse, validate } from 'graphql';
+import { graphql, type TadaDocumentNode } from 'gql.tada';
+import { sourceOf } from '../../graphql/documents.js';
 import { enumValues } from '../../graphql/enum-values.js';
-import type { GraphQLData } from '../../graphql/execute.js';
 import { schema } from '../../graphql/schema.js';
 import { AGENTS, BUDGET_DOCS } from '../../tasks/validation.js';
 import { escapeRegex, ok, type ArgSpec, type Args, type HttpMethod, type RestResult } from '../route-table.js';
 import { taskError } from './http.js';
 import type { TaskEndpoint, TaskRequest, TaskRoute } from './endpoint.js';
 import { taskOpenApi } from './openapi.js';
+import { SCHEDULE_DOC } from '../../tasks/cron.js';
 
 type Schema = Record<string, unknown>;
 
@@ -28,13 +30,13 @@ const bytes = (buffer: Buffer, contentType: string, headers: Record<string, stri
 
 /** A handler that runs one GraphQL operation as the caller and shapes its data; the operation is
  *  validated against the schema when the table loads, at start-up. */
-function runs(
-  operation: string,
+function runs<Data, Variables>(
+  operation: TadaDocumentNode<Data, Variables>,
   variables: (req: TaskRequest) => Record<string, unknown>,
-  reply: (data: GraphQLData, req: TaskRequest) => RestResult,
+  reply: (data: Data, req: TaskRequest) => RestResult,
 ) {
-  const errors = validate(schema, parse(operation));
-  if (errors.length) throw new Error(`task API: invalid operation: ${errors.map((e) => e.message).join('; ')}\n${operation}`);
+  const errors = validate(schema, parse(sourceOf(operation)));
+  if (errors.length) throw new Error(`task API: invalid operation: ${errors.map((e) => e.message).join('; ')}\n${sourceOf(operation)}`);
   return { handler: async (req: TaskRequest) => reply(await req.graphql(operation, variables(req)), req) };
 }
 
@@ -70,7 +72,7 @@ const pageArgs: Args = {
 const runVariables = ({ params, query }: TaskRequest) => ({ taskId: params.taskId, runId: query.runId ?? null });
 
 /** The run of a `{task {id} taskRun {…}}` result, or a 404 naming what is missing. */
-function foundRun(data: GraphQLData, { params, query }: TaskRequest): GraphQLData {
+function foundRun<Run>(data: { task: unknown; taskRun: Run | null }, { params, query }: TaskRequest): Run {
   if (!data.task) throw taskError(404, `No task with id "${params.taskId}".`);
   if (!data.taskRun) throw taskError(404, query.runId ? `No run "${query.runId}" in task "${params.taskId}".` : 'The task has no runs.');
   return data.taskRun;
@@ -82,23 +84,141 @@ function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+const RUN_GIF = graphql(
+  `query RunGifBytes($taskId: ID!, $runId: ID, $token: String) { taskRunMedia(taskId: $taskId, runId: $runId, token: $token) { gif } }`,
+);
+const RUN_TRACE = graphql(
+  `query RunTrace($taskId: ID!, $runId: ID, $token: String) { taskRunMedia(taskId: $taskId, runId: $runId, token: $token) { trace traceAbsence } }`,
+);
+const RUN_SCREENSHOT = graphql(
+  `query RunScreenshot($taskId: ID!, $runId: ID, $token: String, $index: Int!) { taskRunMedia(taskId: $taskId, runId: $runId, token: $token) { screenshot(index: $index) } }`,
+);
+
 /** The images of the run a binary route serves: by share token (for <img> tags), or by the owner's key. */
-async function binaryRun(req: TaskRequest, field: string, variables: Record<string, unknown>): Promise<Record<string, string | null>> {
+async function binaryRun<Media, Variables>(
+  req: TaskRequest,
+  operation: TadaDocumentNode<{ taskRunMedia: Media | null }, Variables>,
+  variables: Record<string, unknown>,
+): Promise<Media> {
   const { taskId } = req.params;
   if (req.query.token) {
     if (!req.query.runId) throw taskError(400, 'runId is required with token');
   } else if (!req.hasKey) {
     throw taskError(401, 'Send the token of the recording URL, or an API key (header x-api-key).');
   }
-  const extra = 'index' in variables ? ', $index: Int!' : '';
-  const data = await req.graphql(
-    `query RunMedia($taskId: ID!, $runId: ID, $token: String${extra}) { taskRunMedia(taskId: $taskId, runId: $runId, token: $token) { ${field} } }`,
-    { taskId, runId: req.query.runId ?? null, token: req.query.token ?? null, ...variables },
-  );
+  const data = await req.graphql(operation, { taskId, runId: req.query.runId ?? null, token: req.query.token ?? null, ...variables });
   if (!data.taskRunMedia) {
     throw taskError(404, req.query.token ? 'No such recording (unknown run or wrong token).' : 'No such task or run.');
   }
   return data.taskRunMedia;
+}
+
+const dateTime: Schema = { type: 'string', format: 'date-time' };
+const scheduleAnswer = {
+  data: {
+    oneOf: [
+      { type: 'null', description: 'The task has no schedule.' },
+      object({
+        cron: string,
+        timeZone: string,
+        paused: { type: 'boolean' },
+        nextRunAt: { type: ['string', 'null'], format: 'date-time', description: 'Null while paused.' },
+        nextRunTimes: { type: 'array', items: dateTime, description: 'The next 5 times it starts a run (none while paused).' },
+        occurrences: {
+          type: 'array',
+          description: 'What became of its last 20 due times, newest first.',
+          items: object({
+            dueAt: dateTime,
+            outcome: oneOf('TaskScheduleOutcome'),
+            runId: nullableString,
+            reason: nullableString,
+            at: dateTime,
+          }),
+        },
+      }),
+    ],
+  },
+};
+
+/** The task's schedule as the answer's data (null: none), or a 404 when the caller has no such task. */
+function scheduleOfTask<Field extends string>(field: Field) {
+  return (data: Record<Field, { schedule: unknown } | null>, { params }: TaskRequest) => {
+    const task = data[field];
+    if (!task) throw taskError(404, `No task with id "${params.taskId}".`);
+    return envelope(task.schedule);
+  };
+}
+
+const SCHEDULE_OF_TASK = graphql(`
+  fragment ScheduleOfTask on Task {
+    schedule { cron timeZone paused nextRunAt nextRunTimes(count: 5) occurrences(first: 20) { dueAt outcome runId reason at } }
+  }
+`);
+const TASK_SCHEDULE = graphql(`query TaskSchedule($taskId: ID!) { task(id: $taskId) { ...ScheduleOfTask } }`, [SCHEDULE_OF_TASK]);
+const SET_TASK_SCHEDULE = graphql(
+  `mutation SetTaskSchedule($taskId: ID!, $schedule: TaskScheduleInput!) { setTaskSchedule(id: $taskId, schedule: $schedule) { ...ScheduleOfTask } }`,
+  [SCHEDULE_OF_TASK],
+);
+const REMOVE_TASK_SCHEDULE = graphql(`mutation RemoveTaskSchedule($taskId: ID!) { setTaskSchedule(id: $taskId, schedule: null) { id } }`);
+const PAUSE_TASK_SCHEDULE = graphql(`mutation PauseTaskSchedule($taskId: ID!) { pauseTaskSchedule(id: $taskId) { ...ScheduleOfTask } }`, [
+  SCHEDULE_OF_TASK,
+]);
+const RESUME_TASK_SCHEDULE = graphql(
+  `mutation ResumeTaskSchedule($taskId: ID!) { resumeTaskSchedule(id: $taskId) { ...ScheduleOfTask } }`,
+  [SCHEDULE_OF_TASK],
+);
+
+/** /task/{taskId}/schedule (read, set, remove) and its pause and resume: documented additions to the spec's API. */
+function scheduleRoutes(): TaskRoute[] {
+  const taskId = ({ params }: TaskRequest) => ({ taskId: params.taskId });
+  const read = route(
+    'GET',
+    '/task/:taskId/schedule',
+    "The task's schedule: pattern, time zone, paused, next run times and what became of its last due times (null: none).",
+    {
+      auth: 'key',
+      ...runs(TASK_SCHEDULE, taskId, scheduleOfTask('task')),
+      answer: scheduleAnswer,
+    },
+  );
+  const set = route('POST', '/task/:taskId/schedule', `Sets the task's schedule (due next from now, not paused). ${SCHEDULE_DOC}`, {
+    auth: 'key',
+    args: {
+      cron: {
+        type: 'string',
+        required: true,
+        description: '5 cron fields (minute hour day-of-month month day-of-week) or @daily, @hourly, @weekly, @monthly, @yearly.',
+      },
+      timeZone: { type: 'string', description: 'An IANA time zone name (default "UTC").' },
+    },
+    ...runs(
+      SET_TASK_SCHEDULE,
+      ({ params, body }) => ({ taskId: params.taskId, schedule: { cron: body.cron, timeZone: body.timeZone ?? null } }),
+      scheduleOfTask('setTaskSchedule'),
+    ),
+    answer: scheduleAnswer,
+  });
+  const remove = route('DELETE', '/task/:taskId/schedule', "Removes the task's schedule; its runs so far stay.", {
+    auth: 'key',
+    ...runs(REMOVE_TASK_SCHEDULE, taskId, () => envelope(null)),
+    answer: done,
+  });
+  read.endpoints.push(...set.endpoints, ...remove.endpoints);
+  const toggle = (verb: 'pause' | 'resume', summary: string, handler: ReturnType<typeof runs>) =>
+    route('PUT', `/task/:taskId/schedule/${verb}`, summary, { auth: 'key', ...handler, answer: scheduleAnswer });
+  return [
+    read,
+    toggle(
+      'pause',
+      'Pauses the schedule: no run starts until it is resumed (409 when the task has no schedule).',
+      runs(PAUSE_TASK_SCHEDULE, taskId, scheduleOfTask('pauseTaskSchedule')),
+    ),
+    toggle(
+      'resume',
+      'Resumes the schedule: due next from now; times missed while paused are not made up.',
+      runs(RESUME_TASK_SCHEDULE, taskId, scheduleOfTask('resumeTaskSchedule')),
+    ),
+  ];
 }
 
 export const TASK_ROUTES: TaskRoute[] = [
@@ -110,7 +230,7 @@ export const TASK_ROUTES: TaskRoute[] = [
   route('GET', '/webhook/secret', 'The secret that signs the webhook deliveries of tasks created with this key: {secret}.', {
     auth: 'key',
     ...runs(
-      `query WebhookSecret { webhookSecret }`,
+      graphql(`query WebhookSecret { webhookSecret }`),
       () => ({}),
       (data) => envelope({ secret: data.webhookSecret }),
     ),
@@ -150,6 +270,10 @@ export const TASK_ROUTES: TaskRoute[] = [
       profile: { type: 'string', description: PROFILE_DOC },
       files: { type: 'array', items: { type: 'object' }, description: FILES_DOC },
       replayOf: { type: 'string', description: REPLAY_OF_DOC },
+      schedule: {
+        type: 'object',
+        description: `Runs the task on a schedule instead of now: no run starts at creation, the first at its first due time (see /task/{taskId}/schedule). ${SCHEDULE_DOC}`,
+      },
       secrets: {
         type: 'object',
         description:
@@ -157,7 +281,7 @@ export const TASK_ROUTES: TaskRoute[] = [
       },
     },
     ...runs(
-      `mutation CreateTask($input: CreateTaskInput!) { createTask(input: $input) { id } }`,
+      graphql(`mutation CreateTask($input: CreateTaskInput!) { createTask(input: $input) { id } }`),
       ({ body }) => ({ input: body }),
       (data) => envelope({ taskId: data.createTask.id }),
     ),
@@ -167,11 +291,13 @@ export const TASK_ROUTES: TaskRoute[] = [
     auth: 'key',
     args: pageArgs,
     ...runs(
-      `query Tasks($page: Int!, $limit: Int!) { tasks(page: $page, limit: $limit) { total page limit items { id status readableName } } }`,
+      graphql(
+        `query Tasks($page: Int!, $limit: Int!) { tasks(page: $page, limit: $limit) { total page limit items { id status readableName } } }`,
+      ),
       ({ query }) => ({ page: query.page, limit: query.limit }),
       ({ tasks }) =>
         envelope(
-          tasks.items.map((t: GraphQLData) => ({ id: t.id, status: t.status, readable_name: t.readableName })),
+          tasks.items.map((t) => ({ id: t.id, status: t.status, readable_name: t.readableName })),
           { total: tasks.total, page: tasks.page, limit: tasks.limit },
         ),
     ),
@@ -181,13 +307,15 @@ export const TASK_ROUTES: TaskRoute[] = [
     auth: 'key',
     args: pageArgs,
     ...runs(
-      `query Runs($taskId: ID!, $page: Int!, $limit: Int!) { task(id: $taskId) { runs(page: $page, limit: $limit) { total page limit items { id createdAt } } } }`,
+      graphql(
+        `query Runs($taskId: ID!, $page: Int!, $limit: Int!) { task(id: $taskId) { runs(page: $page, limit: $limit) { total page limit items { id createdAt } } } }`,
+      ),
       ({ params, query }) => ({ taskId: params.taskId, page: query.page, limit: query.limit }),
       ({ task }, { params }) => {
         if (!task) throw taskError(404, `No task with id "${params.taskId}".`);
         const { runs } = task;
         return envelope(
-          runs.items.map((r: GraphQLData) => ({ id: r.id, created_at: r.createdAt })),
+          runs.items.map((r) => ({ id: r.id, created_at: r.createdAt })),
           { total: runs.total, page: runs.page, limit: runs.limit },
         );
       },
@@ -198,7 +326,9 @@ export const TASK_ROUTES: TaskRoute[] = [
     auth: 'key',
     args: { runId },
     ...runs(
-      `query RunStatus($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status detailedStatus liveStatus toolCall { id name parameters } } }`,
+      graphql(
+        `query RunStatus($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status detailedStatus liveStatus toolCall { id name parameters } } }`,
+      ),
       runVariables,
       (data, req) => {
         const run = foundRun(data, req);
@@ -227,7 +357,9 @@ export const TASK_ROUTES: TaskRoute[] = [
     auth: 'key',
     args: { runId },
     ...runs(
-      `query RunResult($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status error output dataTable tokensUsed costUsd downloads { id name size sha256 url } } }`,
+      graphql(
+        `query RunResult($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { status error output dataTable tokensUsed costUsd downloads { id name size sha256 url } } }`,
+      ),
       runVariables,
       (data, req) => {
         const run = foundRun(data, req);
@@ -260,9 +392,9 @@ export const TASK_ROUTES: TaskRoute[] = [
     "A file a run of the task downloaded (as an attachment): the owner's API key only.",
     {
       auth: 'key',
-      handler: async ({ params, graphql }) => {
-        const data = await graphql(
-          `query Download($taskId: ID!, $id: ID!) { task(id: $taskId) { download(id: $id) { name contentBase64 } } }`,
+      handler: async ({ params, graphql: run }) => {
+        const data = await run(
+          graphql(`query Download($taskId: ID!, $id: ID!) { task(id: $taskId) { download(id: $id) { name contentBase64 } } }`),
           {
             taskId: params.taskId,
             id: params.downloadId,
@@ -289,7 +421,9 @@ export const TASK_ROUTES: TaskRoute[] = [
       toolCallId: { type: 'string', description: 'When given, must be the id of the waiting call.' },
     },
     ...runs(
-      `mutation ToolInput($taskId: ID!, $runId: ID, $input: String!, $toolCallId: ID) { submitToolInput(taskId: $taskId, runId: $runId, input: $input, toolCallId: $toolCallId) { id } }`,
+      graphql(
+        `mutation ToolInput($taskId: ID!, $runId: ID, $input: String!, $toolCallId: ID) { submitToolInput(taskId: $taskId, runId: $runId, input: $input, toolCallId: $toolCallId) { id } }`,
+      ),
       (req) => ({ ...runVariables(req), input: req.body.input, toolCallId: req.body.toolCallId ?? null }),
       () => envelope(null),
     ),
@@ -298,25 +432,30 @@ export const TASK_ROUTES: TaskRoute[] = [
   route('PUT', '/task/:taskId/run/stop', 'Stops the run: it ends with status error, error "stopped".', {
     auth: 'key',
     args: { runId },
-    ...runs(`mutation StopRun($taskId: ID!, $runId: ID) { stopTaskRun(taskId: $taskId, runId: $runId) { id } }`, runVariables, () =>
-      envelope(null),
+    ...runs(
+      graphql(`mutation StopRun($taskId: ID!, $runId: ID) { stopTaskRun(taskId: $taskId, runId: $runId) { id } }`),
+      runVariables,
+      () => envelope(null),
     ),
     answer: done,
   }),
   route('PUT', '/task/:taskId/stop', 'Makes the task inactive and stops its unfinished runs.', {
     auth: 'key',
     ...runs(
-      `mutation StopTask($taskId: ID!) { stopTask(id: $taskId) { id } }`,
+      graphql(`mutation StopTask($taskId: ID!) { stopTask(id: $taskId) { id } }`),
       ({ params }) => ({ taskId: params.taskId }),
       () => envelope(null),
     ),
     answer: done,
   }),
+  ...scheduleRoutes(),
   route('GET', '/task/:taskId/run/gif', "Where the run's animated recording is: {status, url, error}.", {
     auth: 'key',
     args: { runId },
     ...runs(
-      `query RunGif($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { recording { status url error } } }`,
+      graphql(
+        `query RunGif($taskId: ID!, $runId: ID) { task(id: $taskId) { id } taskRun(taskId: $taskId, runId: $runId) { recording { status url error } } }`,
+      ),
       runVariables,
       (data, req) => envelope(foundRun(data, req).recording),
     ),
@@ -326,9 +465,21 @@ export const TASK_ROUTES: TaskRoute[] = [
     auth: 'token',
     args: { runId, token: { type: 'string', description: 'The share token from the recording URL.' } },
     handler: async (req) => {
-      const gif = (await binaryRun(req, 'gif', {})).gif;
+      const { gif } = await binaryRun(req, RUN_GIF, {});
       if (!gif) throw taskError(404, 'The run has no screenshots yet.');
       return bytes(Buffer.from(gif, 'base64'), 'image/gif');
+    },
+  }),
+  route('GET', '/task/:taskId/run/trace', "The run's Playwright trace (application/zip): with the token of its traceUrl, or an API key.", {
+    auth: 'token',
+    args: { runId, token: { type: 'string', description: 'The share token from the traceUrl.' } },
+    handler: async (req) => {
+      const media = await binaryRun(req, RUN_TRACE, {});
+      if (!media.trace) throw taskError(404, media.traceAbsence ?? 'The run has no trace.');
+      return bytes(Buffer.from(media.trace, 'base64'), 'application/zip', {
+        'Content-Disposition': attachment(`trace-${req.query.runId ?? req.params.taskId}.zip`),
+        'Cache-Control': 'private, no-cache',
+      });
     },
   }),
   route('GET', '/task/:taskId/run/step/:index.png', "A step's screenshot (image/png): with the token of its URL, or an API key.", {
@@ -337,7 +488,7 @@ export const TASK_ROUTES: TaskRoute[] = [
     handler: async (req) => {
       const index = Number(req.params.index);
       if (!Number.isSafeInteger(index) || index < 1) throw taskError(400, 'index must be a step number from 1');
-      const png = (await binaryRun(req, 'screenshot(index: $index)', { index })).screenshot;
+      const { screenshot: png } = await binaryRun(req, RUN_SCREENSHOT, { index });
       if (!png) throw taskError(404, `Step ${index} has no screenshot.`);
       return bytes(Buffer.from(png, 'base64'), 'image/png');
     },

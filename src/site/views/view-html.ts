@@ -2,13 +2,16 @@
 // the month grid, the day and the list. Plain links and GET forms, no script; every value escaped.
 // On a narrow screen site.css lays the month grid out as a list of the days that have events.
 import { decodeEntities, escHtml } from '../../calendar/text.js';
-import { eventCard, type PageEvent } from '../pages.js';
+import { eventCard, statusLabel, type PageEvent } from '../pages.js';
 import { addDays, addMonths, dayLabel, monthLabel, weekdayLong, weekdayShort } from './calendar-days.js';
 import { filterFields, viewUrl, type ViewState } from './view-state.js';
 
 const esc = (value: unknown) => escHtml(String(value ?? ''));
 
-export type CellEvent = Pick<PageEvent, 'id' | 'title' | 'url' | 'allDay' | 'startDate' | 'endDate' | 'timezoneAbbr' | 'featured'>;
+export type CellEvent = Pick<
+  PageEvent,
+  'id' | 'title' | 'url' | 'allDay' | 'startDate' | 'endDate' | 'timezoneAbbr' | 'featured' | 'eventStatus'
+>;
 export interface MonthDay {
   day: string;
   events: CellEvent[];
@@ -123,7 +126,7 @@ function monthCell(chrome: ViewChrome, { day, events, more }: MonthDay): string 
   const items = events
     .map(
       (event) =>
-        `<li${event.featured ? ' class="featured"' : ''}><a href="${esc(event.url)}"><span class="time">${esc(cellTime(event, day))}</span> ${esc(event.title)}</a></li>`,
+        `<li${event.featured ? ' class="featured"' : ''}><a href="${esc(event.url)}"><span class="time">${esc(cellTime(event, day))}</span> ${statusLabel(event)}${esc(event.title)}</a></li>`,
     )
     .join('');
   return `<td class="${classes.join(' ')}"${day === today ? ' aria-current="date"' : ''}>

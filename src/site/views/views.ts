@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import { errorCode } from '../../graphql/errors.js';
 import type { feeds } from '../feeds.js';
-import type { PageEvent, PageHead } from '../pages.js';
+import { EVENT_CARD_FIELDS, type PageEvent, type PageHead } from '../pages.js';
 import { SiteError, type SiteServices } from '../services.js';
 import { addDays, addMonths, dayLabel, monthGrid, monthLabel, nowUtcWall, todayIn } from './calendar-days.js';
 import { dayView, listView, monthView, type CellEvent, type MonthDay, type TermOption, type ViewChrome } from './view-html.js';
@@ -18,17 +18,14 @@ export const MONTH_EVENTS_PER_DAY = 12;
 /** Events a day view shows (the API's largest page); the rest are in the list from that day. */
 const DAY_EVENTS = 50;
 
-const CARD = `id slug title url allDay startDate endDate timezoneAbbr cost featured
-  venue { name city url address stateprovince zip country }
-  categories { name url } tags { name url }`;
-const CELL = 'id title url allDay startDate endDate timezoneAbbr featured';
+const CELL = 'id title url allDay startDate endDate timezoneAbbr featured eventStatus';
 const LIST = `query SiteViewList($filter: EventFilter!, $page: Int!, $perPage: Int!) {
-  events(filter: $filter, page: { page: $page, perPage: $perPage }) { total totalPages items { ${CARD} } }
+  events(filter: $filter, page: { page: $page, perPage: $perPage }) { total totalPages items { ${EVENT_CARD_FIELDS} } }
 }`;
 const COUNT = `query SiteViewCount($filter: EventFilter!) { events(filter: $filter, page: { page: 1, perPage: 1 }) { total } }`;
 const TWO_PAGES = `query SiteViewPages($filter: EventFilter!, $a: Int!, $b: Int!, $perPage: Int!) {
-  a: events(filter: $filter, page: { page: $a, perPage: $perPage }) { items { ${CARD} } }
-  b: events(filter: $filter, page: { page: $b, perPage: $perPage }) { items { ${CARD} } }
+  a: events(filter: $filter, page: { page: $a, perPage: $perPage }) { items { ${EVENT_CARD_FIELDS} } }
+  b: events(filter: $filter, page: { page: $b, perPage: $perPage }) { items { ${EVENT_CARD_FIELDS} } }
 }`;
 const TERMS = `query SiteViewTerms { eventCategories(page: { page: 1, perPage: 50 }) { items { name slug } }
   tags(page: { page: 1, perPage: 50 }) { items { name slug } } }`;

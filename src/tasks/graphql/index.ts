@@ -4,3 +4,5 @@ import './run.js';
 import './tools.js';
 import './profiles.js';
 import './files.js';
+import './schedule.js';
+import './trace.js';

@@ -161,7 +161,7 @@ nodeSource({
 });
 
 /** A run whose images the caller may see: by the share token of their URLs, or as the owner. */
-const TaskRunMedia = builder.objectRef<{ runId: string }>('TaskRunMedia').implement({
+export const TaskRunMedia = builder.objectRef<{ runId: string }>('TaskRunMedia').implement({
   description:
     "A run's images as base64, for clients that cannot follow the share URLs (Almanac's REST layer serves the bytes from these).",
   fields: (t) => ({

@@ -22,6 +22,8 @@ import type { Task as TaskRow, TaskRun as RunRow, WebhookDelivery as WebhookDeli
 import { AppError } from '../../graphql/errors.js';
 import { NodeInterface, nodeIdField, nodeSource, stringId } from '../../graphql/node.js';
 import { batchLoader, ownerOf } from './resolve.js';
+import { TaskScheduleInput } from './schedule.js';
+import { SCHEDULE_DOC } from '../cron.js';
 import { DeliveryStatusEnum, PAGE_ARGS_DOC, Task, TaskRun, TaskStatusEnum, type ListShape } from './refs.js';
 
 const TaskRunPage = builder.objectRef<ListShape<RunRow>>('TaskRunPage').implement({
@@ -231,6 +233,10 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
     }),
     files: t.field({ type: ['JSON'], required: { list: false, items: true }, description: FILES_DOC }),
     replayOf: t.id({ description: REPLAY_OF_DOC }),
+    schedule: t.field({
+      type: TaskScheduleInput,
+      description: `Runs the task on a schedule instead of now: no run starts at creation, the first at its first due time. ${SCHEDULE_DOC}`,
+    }),
     secrets: t.field({
       type: 'JSON',
       description:

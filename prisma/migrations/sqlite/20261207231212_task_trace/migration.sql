@@ -1,0 +1,8 @@
+-- CreateTable
+CREATE TABLE "TaskTrace" (
+    "runId" TEXT NOT NULL PRIMARY KEY,
+    "size" INTEGER NOT NULL,
+    "content" BLOB NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "TaskTrace_runId_fkey" FOREIGN KEY ("runId") REFERENCES "TaskRun" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
