@@ -42,15 +42,26 @@ interface Planned {
   body: string;
 }
 
+/** An activity's id and body, built only when some inbox will receive it: with no follower the
+ *  objects' state still moves on, and the JSON-LD work (the largest part of a round) is skipped. */
+const NO_BODY = { id: '', body: '' };
+
 /** What the fediverse should hear of event `eventId` now, given what it was told before. */
-async function plan(prisma: Prisma, config: Config, urls: FederationUrls, eventId: number, now: Date): Promise<Planned | null> {
+async function plan(
+  prisma: Prisma,
+  config: Config,
+  urls: FederationUrls,
+  eventId: number,
+  now: Date,
+  withBody: boolean,
+): Promise<Planned | null> {
   const [event, told] = await Promise.all([loadEvent(prisma, eventId), prisma.federationObject.findUnique({ where: { eventId } })]);
   const known = told !== null && !told.deleted;
   if (event && isPublic(event) && (known || isNear(event, config, now))) {
     const type = known ? 'Update' : 'Create';
-    return { eventId, type, ...(await eventActivity(type, urls, eventId, event)) };
+    return { eventId, type, ...(withBody ? await eventActivity(type, urls, eventId, event) : NO_BODY) };
   }
-  if (known) return { eventId, type: 'Delete', ...(await eventActivity('Delete', urls, eventId)) };
+  if (known) return { eventId, type: 'Delete', ...(withBody ? await eventActivity('Delete', urls, eventId) : NO_BODY) };
   return null;
 }
 
@@ -114,12 +125,12 @@ export async function queueChanges(prisma: Prisma, config: Config, urls: Federat
     return 0;
   }
   if (page.cursor === row.cursor) return 0;
+  const inboxes = await followerInboxes(prisma);
   const planned: Planned[] = [];
   for (const eventId of await changedEvents(prisma, page.changes)) {
-    const activity = await plan(prisma, config, urls, eventId, now);
+    const activity = await plan(prisma, config, urls, eventId, now, inboxes.length > 0);
     if (activity) planned.push(activity);
   }
-  const inboxes = await followerInboxes(prisma);
   return prisma.$transaction(async (tx) => {
     const moved = await tx.federationCursor.updateMany({ where: { name: CURSOR, cursor: row.cursor }, data: { cursor: page.cursor } });
     if (moved.count !== 1) return 0; // another process queued these changes
@@ -151,7 +162,7 @@ export async function sweepNearOccurrences(prisma: Prisma, config: Config, urls:
     if (told.has(id)) continue;
     const event = await loadEvent(prisma, id);
     if (!event || !isPublic(event)) continue;
-    const activity = await eventActivity('Create', urls, id, event);
+    const activity = inboxes.length ? await eventActivity('Create', urls, id, event) : NO_BODY;
     try {
       await prisma.$transaction(async (tx) => {
         await tx.federationObject.create({ data: { eventId: id } });

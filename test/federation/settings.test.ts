@@ -10,6 +10,7 @@ describe('federation settings', () => {
       handle: 'events',
       seriesDays: 14,
       iconUrl: undefined,
+      requestsPerMinute: 300,
     });
     expect(loadConfig({ SITE_URL: 'https://calendar.example', FEDERATION: 'off' }).federation.enabled).toBe(false);
   });
