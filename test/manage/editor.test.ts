@@ -126,6 +126,8 @@ describe.each(DATABASE_KINDS)('calendar editor (%s)', (kind) => {
     await page.getByLabel('Canceled or postponed').selectOption('CANCELED');
     await page.getByLabel('Why', { exact: true }).fill('The pier is closed for repairs.');
     await page.getByRole('button', { name: 'Save' }).click();
+    // The saved record back in the form before the next step leaves it, as a person would wait.
+    await expect.poll(async () => page.locator('#form-message').textContent(), WAIT).toBe('Saved (publish).');
     await expect
       .poll(async () => (await t.graphql(`query($id: Int!) { event(id: $id) { eventStatus eventStatusReason } }`, { id })).data.event, WAIT)
       .toEqual({ eventStatus: 'CANCELED', eventStatusReason: 'The pier is closed for repairs.' });
