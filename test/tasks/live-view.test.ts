@@ -1,6 +1,7 @@
 // The live view of a run: a WebSocket at /api/v1/task/{id}/run/live sends the owner JPEG frames of
 // the page the agent works on (a CDP screencast), with the URL and the agent's current step, while a
 // real Chromium runs the task for the scripted model; another user's key and a wrong key are refused.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCdpChromium, type CdpChromium } from '../support/browser.js';
 import WebSocket from 'ws';
@@ -50,6 +51,22 @@ describe.each(DATABASE_KINDS)('live view of a run on %s', (kind) => {
   const fx = useTaskFixtures(() => ({ LLM_TIMEOUT_MS: '60000' }));
   const api = useTestServer(kind, fx.env);
   it("sends the owner frames of the page with its URL and the agent's step; refuses other keys", () => watchRun(fx, api));
+  it('answers an upgrade to a malformed live path with 400, and goes on serving', async () => {
+    const { hostname, port } = new URL(api.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.write(
+        'GET /api/v1/task/%E0%A4%A/run/live HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
+  });
 });
 
 describe.each(DATABASE_KINDS)('live view of a run in a remote browser (BROWSER_CDP_URL) on %s', (kind) => {

@@ -64,8 +64,16 @@ export function serveLiveRuns(deps: { keys: ApiKeyResolver; db: Database }) {
   return {
     matches: (path: string) => LIVE_PATH.test(path),
     handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const taskId = decodeURIComponent(LIVE_PATH.exec(url.pathname)![1]);
+      let url: URL;
+      let taskId: string;
+      try {
+        url = new URL(req.url ?? '/', 'http://localhost');
+        taskId = decodeURIComponent(LIVE_PATH.exec(url.pathname)![1]);
+      } catch {
+        // A malformed escape (%E0%A4%A) throws here, inside the server's upgrade event: answered, never thrown.
+        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+        return;
+      }
       sockets.handleUpgrade(req, socket, head, (ws) => {
         watch(ws, req, taskId, url.searchParams.get('runId')).catch(() => ws.close(1011, 'The live view failed'));
       });
